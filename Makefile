@@ -1,0 +1,48 @@
+# Two commands for a newcomer: `make synth` and `make test`. Everything else is set-up they
+# never have to think about: a .venv from requirements.txt and node_modules from
+# package-lock.json, each rebuilt only when its pin file changes.
+SHELL := /bin/bash
+ENV ?= default
+VENV := .venv
+PYTHON := $(VENV)/bin/python
+STAMPS := .stamps
+
+export PATH := $(CURDIR)/$(VENV)/bin:$(CURDIR)/node_modules/.bin:$(PATH)
+# jsii prints an end-of-life banner on Node 20 on every call; it is noise for our users.
+export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 1
+# Offline synth: never wait on the EC2 metadata service for credentials, never phone home.
+export AWS_EC2_METADATA_DISABLED := true
+export CDK_DISABLE_VERSION_CHECK := true
+export CDK_DISABLE_CLI_TELEMETRY := true
+
+.PHONY: setup synth infra manifests test demo clean
+
+setup: $(STAMPS)/python $(STAMPS)/node
+
+$(STAMPS)/python: requirements.txt
+	@echo "setting up $(VENV) from requirements.txt"
+	@test -x $(PYTHON) || python3 -m venv $(VENV)
+	@$(PYTHON) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@mkdir -p $(STAMPS) && touch $@
+
+$(STAMPS)/node: package-lock.json
+	@echo "installing the pinned aws-cdk and cdk8s CLIs (npm ci)"
+	@npm ci --no-audit --no-fund --loglevel=error
+	@mkdir -p $(STAMPS) && touch $@
+
+## make synth [ENV=name]: CloudFormation in cdk.out/ and Kubernetes manifests in dist/
+synth: infra manifests
+
+infra: setup
+	@cdk synth --quiet -c env=$(ENV)
+	@echo "CloudFormation for environment '$(ENV)' in cdk.out/"
+
+manifests: setup
+	@RL_ENV=$(ENV) cdk8s synth
+	@echo "Kubernetes manifests for environment '$(ENV)' in dist/"
+
+test: setup
+	@$(PYTHON) -m pytest
+
+clean:
+	rm -rf cdk.out dist $(STAMPS)

@@ -1,0 +1,194 @@
+"""The environment description shared by the CDK app (infra/) and the cdk8s app (k8s/).
+
+`environments/<name>.yaml` is the single source of truth for node pools: their names,
+instance types, sizes, labels and taints are read from here by both apps, so a pod can
+never ask for a pool or a resource the cluster does not have.
+
+Errors are raised as `EnvironmentError` with one line that names the file, the field and
+what is allowed; the apps print that line and exit without a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from enum import Enum
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from infra.instance_types import INSTANCE_TYPES, InstanceSpec, instance_spec
+from payload.job import JobConfig
+
+ENVIRONMENTS_DIR = Path(__file__).resolve().parent.parent / "environments"
+POOL_NAMES = ("train", "rollout", "cpu", "memory", "system")
+GPU_POOLS = ("train", "rollout")
+# The label every node carries with its pool name; the charts select on it.
+POOL_LABEL = "rl.aws/pool"
+
+
+class EnvironmentError(Exception):
+    """A user mistake in an environment file: one line, no traceback."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CapacityType(str, Enum):
+    ON_DEMAND = "ON_DEMAND"
+    SPOT = "SPOT"
+    CAPACITY_BLOCK = "CAPACITY_BLOCK"
+
+
+class Taint(_Strict):
+    key: str
+    value: str = ""
+    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
+
+
+class NodePool(_Strict):
+    instance_type: str
+    min_size: int = Field(ge=0)
+    desired_size: int = Field(ge=0)
+    max_size: int = Field(ge=1)
+    capacity_type: CapacityType = CapacityType.ON_DEMAND
+    capacity_reservation_id: str | None = Field(default=None, pattern=r"^cr-[0-9a-f]{17}$")
+    efa: bool = False
+    # A cluster placement group keeps EFA traffic on one network spine; only for EFA pools.
+    placement_group: bool = False
+    root_volume_gib: int = Field(default=200, ge=20, le=16384)
+    labels: dict[str, str] = Field(default_factory=dict)
+    taints: list[Taint] = Field(default_factory=list)
+
+    @field_validator("instance_type")
+    @classmethod
+    def _known_instance_type(cls, value: str) -> str:
+        if value not in INSTANCE_TYPES:
+            raise ValueError(f"{value!r} is not a known instance type; known: {', '.join(sorted(INSTANCE_TYPES))}")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "NodePool":
+        if self.min_size > self.max_size:
+            raise ValueError(f"min_size {self.min_size} is greater than max_size {self.max_size}")
+        if not self.min_size <= self.desired_size <= self.max_size:
+            raise ValueError(
+                f"desired_size {self.desired_size} must lie between min_size {self.min_size} and max_size {self.max_size}"
+            )
+        if self.efa and self.spec.efa_interfaces == 0:
+            raise ValueError(f"efa is true but {self.instance_type} does not support EFA")
+        if self.placement_group and not self.efa:
+            raise ValueError("placement_group needs efa: true (it only helps EFA traffic)")
+        if self.capacity_reservation_id and self.capacity_type is CapacityType.SPOT:
+            raise ValueError("capacity_reservation_id cannot be used with capacity_type SPOT")
+        if self.capacity_type is CapacityType.CAPACITY_BLOCK and not self.capacity_reservation_id:
+            raise ValueError("capacity_type CAPACITY_BLOCK needs capacity_reservation_id (the block's cr-… id)")
+        if POOL_LABEL in self.labels:
+            raise ValueError(f"label {POOL_LABEL} is set by the app; remove it")
+        return self
+
+    @property
+    def spec(self) -> InstanceSpec:
+        return instance_spec(self.instance_type)
+
+
+class Pools(_Strict):
+    train: NodePool
+    rollout: NodePool
+    cpu: NodePool
+    memory: NodePool
+    system: NodePool
+
+    def items(self) -> list[tuple[str, NodePool]]:
+        return [(name, getattr(self, name)) for name in POOL_NAMES]
+
+
+class Environment(_Strict):
+    name: str = Field(pattern=r"^[a-z][a-z0-9-]{0,30}$")
+    account: str | None = Field(default=None, pattern=r"^\d{12}$")
+    region: str = Field(pattern=r"^[a-z]{2}(-gov)?-[a-z]+-\d$")
+    availability_zone: str
+    control_plane_availability_zone: str
+    kubernetes_version: Literal["1.32", "1.33", "1.34"] = "1.33"
+    vpc_cidr: str = Field(default="10.0.0.0/16", pattern=r"^\d+\.\d+\.\d+\.\d+/(1[6-9]|2[0-4])$")
+    # IAM principals (role or user ARNs) granted cluster-admin through EKS access entries.
+    admin_principal_arns: list[str] = Field(default_factory=list)
+    pools: Pools
+    job: JobConfig = Field(default_factory=JobConfig)
+
+    @field_validator("admin_principal_arns")
+    @classmethod
+    def _arns(cls, arns: list[str]) -> list[str]:
+        for arn in arns:
+            if not re.fullmatch(r"arn:aws[a-z-]*:(iam|sts)::\d{12}:[\w+=,.@/-]+", arn):
+                raise ValueError(f"{arn!r} is not an IAM role or user ARN")
+        return arns
+
+    @model_validator(mode="after")
+    def _zones(self) -> "Environment":
+        for field in ("availability_zone", "control_plane_availability_zone"):
+            zone = getattr(self, field)
+            if not re.fullmatch(re.escape(self.region) + r"[a-z]", zone):
+                raise ValueError(f"{field} {zone!r} is not a zone of region {self.region} (expected {self.region}a, {self.region}b, …)")
+        if self.availability_zone == self.control_plane_availability_zone:
+            raise ValueError("control_plane_availability_zone must differ from availability_zone (EKS needs subnets in two AZs)")
+        return self
+
+    def resolved_account(self) -> str | None:
+        return self.account or os.environ.get("CDK_DEFAULT_ACCOUNT")
+
+
+def available_environments() -> list[str]:
+    return sorted(path.stem for path in ENVIRONMENTS_DIR.glob("*.yaml"))
+
+
+def _location(error: dict[str, Any]) -> str:
+    return ".".join(str(part) for part in error["loc"]) or "(top level)"
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    message = error["msg"].removeprefix("Value error, ")
+    if error["type"] == "missing":
+        return f"{_location(error)}: required field is missing"
+    if error["type"] == "extra_forbidden":
+        return f"{_location(error)}: unknown field"
+    if "input" in error and error["type"] not in ("value_error", "assertion_error") and not isinstance(error["input"], dict):
+        return f"{_location(error)}: {error['input']!r}: {message}"
+    return f"{_location(error)}: {message}"
+
+
+def parse_environment(data: Any, source: str) -> Environment:
+    """Validate an already-loaded mapping; `source` names it in errors."""
+    if not isinstance(data, dict):
+        raise EnvironmentError(f"{source}: expected a mapping at the top level")
+    try:
+        return Environment.model_validate(data)
+    except ValidationError as exc:
+        extra = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise EnvironmentError(f"{source}: {_first_error(exc)}{extra}") from None
+
+
+def load_environment(name_or_path: str) -> Environment:
+    """Load `environments/<name>.yaml`, or a path to a YAML file."""
+    path = Path(name_or_path)
+    if path.suffix not in (".yaml", ".yml"):
+        path = ENVIRONMENTS_DIR / f"{name_or_path}.yaml"
+        if not path.is_file():
+            raise EnvironmentError(
+                f"unknown environment {name_or_path!r}: choose one of {', '.join(available_environments())} "
+                f"(files in {ENVIRONMENTS_DIR.name}/)"
+            )
+    elif not path.is_file():
+        raise EnvironmentError(f"environment file {path} does not exist")
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        raise EnvironmentError(f"{path.name}: not valid YAML: {str(exc).splitlines()[0]}") from None
+    environment = parse_environment(data, path.name)
+    if path.parent == ENVIRONMENTS_DIR and environment.name != path.stem:
+        raise EnvironmentError(f"{path.name}: name {environment.name!r} must match the file name {path.stem!r}")
+    return environment

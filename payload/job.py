@@ -1,0 +1,151 @@
+"""The job description: what the RL run does (model, algorithm, batch sizes, images).
+
+It lives in the environment file's `job:` section (or a file that section points to),
+is validated here, rendered by the cdk8s app into a ConfigMap, and read back by every
+payload process with `load_job_config`. Pure pydantic: importing it pulls in no torch.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+# Where the ConfigMap is mounted inside every pod, and the variable that overrides it.
+JOB_CONFIG_ENV = "RL_JOB_CONFIG"
+JOB_CONFIG_PATH = "/etc/rl/job.yaml"
+
+
+class JobConfigError(Exception):
+    """A user mistake in a job description: one line, no traceback."""
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ModelSection(_Section):
+    # A Qwen3-MoE Hugging Face checkpoint directory on the shared FSx for Lustre volume.
+    path: str = "/fsx/models/Qwen3-30B-A3B"
+    dtype: Literal["bfloat16", "float32"] = "bfloat16"
+    activation_checkpointing: bool = True
+
+
+class ParallelSection(_Section):
+    expert_parallel_size: int = Field(default=8, ge=1)
+    ep_backend: Literal["auto", "deepep", "all_to_all", "local"] = "auto"
+    # SGLang server layout per rollout replica.
+    rollout_tensor_parallel_size: int = Field(default=8, ge=1)
+    rollout_expert_parallel_size: int = Field(default=8, ge=1)
+
+
+class AlgorithmSection(_Section):
+    group_size: int = Field(default=8, ge=2)
+    learning_rate: float = Field(default=1e-6, gt=0)
+    weight_decay: float = Field(default=0.0, ge=0)
+    max_grad_norm: float = Field(default=1.0, gt=0)
+    clip_low: float = Field(default=0.2, ge=0, lt=1)
+    clip_high: float = Field(default=0.28, ge=0)
+    dual_clip: float | None = Field(default=None, gt=1)
+    kl_coef: float = Field(default=0.0, ge=0)
+    advantage_scale: Literal["group", "batch", "none"] = "group"
+    aggregation: Literal["token-mean", "seq-mean-token-mean", "seq-mean-token-sum", "seq-mean-token-sum-norm"] = "token-mean"
+    # Truncated importance sampling cap for rollout/trainer logprob mismatch; None disables.
+    tis_cap: float | None = Field(default=2.0, gt=0)
+    # DAPO dynamic sampling: drop groups whose rewards are all equal (zero advantage).
+    filter_equal_reward_groups: bool = True
+
+
+class BatchSection(_Section):
+    prompts_per_step: int = Field(default=256, ge=1)
+    micro_batch_size: int = Field(default=4, ge=1)
+    max_prompt_tokens: int = Field(default=2048, ge=1)
+    max_response_tokens: int = Field(default=8192, ge=1)
+
+
+class RolloutSection(_Section):
+    temperature: float = Field(default=1.0, ge=0)
+    top_p: float = Field(default=1.0, gt=0, le=1)
+    # Experiences more than this many policy versions behind the trainer are dropped.
+    max_staleness: int = Field(default=1, ge=0)
+    # Buffer high-water mark in groups; rollout workers pause above it (backpressure).
+    buffer_high_water_groups: int = Field(default=1024, ge=1)
+    inline_verifier: bool = True
+
+
+class CheckpointSection(_Section):
+    directory: str = "/fsx/checkpoints"
+    interval_steps: int = Field(default=50, ge=1)
+    keep_last: int = Field(default=3, ge=1)
+
+
+def _pinned(image: str) -> str:
+    if "@sha256:" in image:
+        return image
+    name, _, tag = image.rpartition(":")
+    if not name or "/" in tag or not tag:
+        raise ValueError(f"{image!r} has no tag; pin a tag or digest (never latest)")
+    if tag == "latest":
+        raise ValueError(f"{image!r} uses 'latest'; pin a tag or digest")
+    return image
+
+
+class ImagesSection(_Section):
+    # The payload image (trainer, workers, verifiers, embedded engine). `{ecr}` is replaced
+    # with the ECR repository URI from cdk-outputs.json.
+    payload: str = "{ecr}:0.1.0"
+    sglang: str = "lmsysorg/sglang:v0.5.6-cu129"
+    redis: str = "redis:8.2.2-alpine"
+    router: str = "lmsysorg/sgl-model-gateway:v0.2.3"
+
+    _check = field_validator("payload", "sglang", "redis", "router")(classmethod(lambda cls, v: _pinned(v)))
+
+
+class JobConfig(_Section):
+    model: ModelSection = Field(default_factory=ModelSection)
+    parallel: ParallelSection = Field(default_factory=ParallelSection)
+    algorithm: AlgorithmSection = Field(default_factory=AlgorithmSection)
+    batch: BatchSection = Field(default_factory=BatchSection)
+    rollout: RolloutSection = Field(default_factory=RolloutSection)
+    checkpoint: CheckpointSection = Field(default_factory=CheckpointSection)
+    images: ImagesSection = Field(default_factory=ImagesSection)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "JobConfig":
+        if self.batch.prompts_per_step * self.algorithm.group_size % self.batch.micro_batch_size:
+            raise ValueError(
+                f"batch.micro_batch_size {self.batch.micro_batch_size} must divide prompts_per_step × group_size "
+                f"({self.batch.prompts_per_step} × {self.algorithm.group_size})"
+            )
+        return self
+
+
+def parse_job_config(data: object, source: str) -> JobConfig:
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise JobConfigError(f"{source}: job: expected a mapping")
+    try:
+        return JobConfig.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = "job." + ".".join(str(p) for p in error["loc"]) if error["loc"] else "job"
+        message = {"missing": "required field is missing", "extra_forbidden": "unknown field"}.get(
+            error["type"], error["msg"].removeprefix("Value error, ")
+        )
+        raise JobConfigError(f"{source}: {where}: {message}") from None
+
+
+def load_job_config(path: str | os.PathLike[str] | None = None) -> JobConfig:
+    """Read the job description a pod was given (the rendered ConfigMap)."""
+    path = Path(path or os.environ.get(JOB_CONFIG_ENV, JOB_CONFIG_PATH))
+    if not path.is_file():
+        raise JobConfigError(f"job config {path} does not exist (set {JOB_CONFIG_ENV})")
+    try:
+        data = yaml.safe_load(path.read_text())
+    except yaml.YAMLError as exc:
+        raise JobConfigError(f"{path}: not valid YAML: {str(exc).splitlines()[0]}") from None
+    return parse_job_config(data, str(path))
