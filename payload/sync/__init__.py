@@ -1,0 +1,1 @@
+"""Trainer → rollout weight publishing over SGLang's native weight-update API."""

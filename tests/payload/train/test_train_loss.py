@@ -1,0 +1,171 @@
+"""grpo_loss and group_advantages against a float64 reference written token by token from the
+published formulas (PPO clip, DAPO clip-higher, dual clip, k3 KL, TIS, the four aggregations)."""
+
+import itertools
+import math
+
+import pytest
+import torch
+
+from payload.train.advantages import group_advantages, informative_groups
+from payload.train.loss import AGGREGATIONS, grpo_loss, loss_denominator
+
+
+def reference_loss(logp, old, adv, mask, *, clip_low, clip_high, dual_clip, ref, kl_coef, rollout, tis_cap,
+                   aggregation, max_tokens):
+    """One Python float at a time, float64, no vectorisation shared with the code under test."""
+    B, T = len(logp), len(logp[0])
+    token_loss = [[0.0] * T for _ in range(B)]
+    for b in range(B):
+        a = adv[b]
+        for t in range(T):
+            if not mask[b][t]:
+                continue
+            ratio = math.exp(logp[b][t] - old[b][t])
+            clipped = min(max(ratio, 1 - clip_low), 1 + clip_high)
+            pg = -min(ratio * a, clipped * a)
+            if dual_clip is not None and a < 0:
+                pg = min(pg, -dual_clip * a)
+            if tis_cap is not None:
+                pg *= min(math.exp(old[b][t] - rollout[b][t]), tis_cap)
+            if ref is not None and kl_coef > 0:
+                d = ref[b][t] - logp[b][t]
+                pg += kl_coef * (math.exp(d) - d - 1)
+            token_loss[b][t] = pg
+    lengths = [sum(1 for t in range(T) if mask[b][t]) for b in range(B)]
+    sequences = [b for b in range(B) if lengths[b] > 0]
+    if aggregation == "token-mean":
+        return sum(map(sum, token_loss)) / sum(lengths)
+    if aggregation == "seq-mean-token-mean":
+        return sum(sum(token_loss[b]) / lengths[b] for b in sequences) / len(sequences)
+    if aggregation == "seq-mean-token-sum":
+        return sum(sum(token_loss[b]) for b in sequences) / len(sequences)
+    assert aggregation == "seq-mean-token-sum-norm"
+    return sum(sum(token_loss[b]) / max_tokens for b in sequences) / len(sequences)
+
+
+def make_batch(seed, B=6, T=7):
+    g = torch.Generator().manual_seed(seed)
+    old = -torch.rand(B, T, generator=g, dtype=torch.float64) * 3
+    # Log-ratios up to ±0.6 so that both clip edges and the dual clip are exercised.
+    logp = old + (torch.rand(B, T, generator=g, dtype=torch.float64) - 0.5) * 1.2
+    rollout = old + (torch.rand(B, T, generator=g, dtype=torch.float64) - 0.5) * 2.0
+    ref = old + (torch.rand(B, T, generator=g, dtype=torch.float64) - 0.5) * 0.8
+    adv = torch.randn(B, generator=g, dtype=torch.float64)
+    lengths = torch.randint(1, T + 1, (B,), generator=g)
+    lengths[1] = 0  # a padding row: a micro-batch filled up with an empty sequence
+    mask = torch.arange(T)[None, :] < lengths[:, None]
+    # Padding positions hold garbage the loss must ignore, even non-finite values.
+    logp = torch.where(mask, logp, torch.full_like(logp, float("nan")))
+    return logp, old, adv, mask, ref, rollout
+
+
+OPTIONS = [
+    dict(clip_low=0.2, clip_high=0.2, dual_clip=None, kl_coef=0.0, tis_cap=None),
+    dict(clip_low=0.2, clip_high=0.28, dual_clip=None, kl_coef=0.0, tis_cap=None),
+    dict(clip_low=0.2, clip_high=0.28, dual_clip=3.0, kl_coef=0.0, tis_cap=None),
+    dict(clip_low=0.1, clip_high=0.3, dual_clip=None, kl_coef=0.05, tis_cap=None),
+    dict(clip_low=0.2, clip_high=0.28, dual_clip=None, kl_coef=0.0, tis_cap=1.5),
+    dict(clip_low=0.2, clip_high=0.28, dual_clip=2.0, kl_coef=0.1, tis_cap=2.0),
+]
+
+
+@pytest.mark.parametrize("seed,aggregation,options",
+                         [(i, *case) for i, case in enumerate(itertools.product(AGGREGATIONS, OPTIONS))])
+def test_loss_and_gradient_match_float64_reference(seed, aggregation, options):
+    logp, old, adv, mask, ref, rollout = make_batch(seed)
+    logp = logp.requires_grad_()
+    loss, metrics = grpo_loss(logp, old, adv, mask, ref_logprobs_BT=ref, rollout_logprobs_BT=rollout,
+                              aggregation=aggregation, max_response_tokens=9, **options)
+    loss.backward()
+
+    args = dict(ref=ref.tolist(), rollout=rollout.tolist(), aggregation=aggregation, max_tokens=9, **options)
+    expected = reference_loss(logp.tolist(), old.tolist(), adv.tolist(), mask.tolist(), **args)
+    assert loss.item() == pytest.approx(expected, rel=1e-12, abs=1e-14)
+
+    # The gradient by central differences of the reference, at every unmasked token.
+    h = 1e-6
+    for b, t in mask.nonzero().tolist():
+        plus, minus = logp.detach().clone(), logp.detach().clone()
+        plus[b, t] += h
+        minus[b, t] -= h
+        numeric = (reference_loss(plus.tolist(), old.tolist(), adv.tolist(), mask.tolist(), **args)
+                   - reference_loss(minus.tolist(), old.tolist(), adv.tolist(), mask.tolist(), **args)) / (2 * h)
+        assert logp.grad[b, t].item() == pytest.approx(numeric, rel=1e-5, abs=1e-8)
+    assert torch.all(logp.grad[~mask] == 0)
+    assert math.isfinite(metrics["approx_kl"].item())
+
+
+def test_metrics_count_clipping_on_unmasked_tokens():
+    old = torch.zeros(2, 4, dtype=torch.float64)
+    logp = torch.log(torch.tensor([[1.5, 1.0, 0.5, 9.0], [1.1, 1.0, 1.0, 1.0]], dtype=torch.float64))
+    mask = torch.tensor([[1, 1, 1, 0], [1, 1, 0, 0]], dtype=torch.bool)
+    adv = torch.tensor([1.0, -1.0], dtype=torch.float64)
+    _, m = grpo_loss(logp, old, adv, mask, clip_low=0.2, clip_high=0.28, dual_clip=1.2)
+    # Row 0 (A>0): ratio 1.5 clipped at 1.28, ratio 0.5 not (min picks the unclipped). Row 1: 1.1 in range.
+    assert m["clip_fraction"].item() == pytest.approx(1 / 5)
+    assert m["ratio_max"].item() == pytest.approx(1.5)
+    assert m["ratio_min"].item() == pytest.approx(0.5)
+    assert m["dual_clip_fraction"].item() == 0.0
+    _, m = grpo_loss(logp, old, -adv, mask, dual_clip=1.2)
+    # Row 0 now has A<0: ratio 1.5 → loss 1.5 > 1.2, dual-clipped.
+    assert m["dual_clip_fraction"].item() == pytest.approx(1 / 5)
+
+
+def test_denominator_over_micro_batches_makes_shares_add_up():
+    logp, old, adv, mask, _, _ = make_batch(seed=3, B=8)
+    logp = torch.nan_to_num(logp)
+    for aggregation in AGGREGATIONS:
+        whole, _ = grpo_loss(logp, old, adv, mask, aggregation=aggregation)
+        denominator = loss_denominator([mask[:3], mask[3:]], aggregation)
+        parts = [grpo_loss(logp[s], old[s], adv[s], mask[s], aggregation=aggregation, denominator=denominator)[0]
+                 for s in (slice(0, 3), slice(3, 8))]
+        assert sum(parts).item() == pytest.approx(whole.item(), rel=1e-12)
+
+
+def test_bad_options_are_rejected_by_name():
+    x = torch.zeros(1, 2)
+    with pytest.raises(ValueError, match="aggregation 'sum'"):
+        grpo_loss(x, x, torch.zeros(1), x.bool(), aggregation="sum")
+    with pytest.raises(ValueError, match="rollout logprobs"):
+        grpo_loss(x, x, torch.zeros(1), x.bool(), tis_cap=2.0)
+    with pytest.raises(ValueError, match="dual_clip"):
+        grpo_loss(x, x, torch.zeros(1), x.bool(), dual_clip=0.5)
+
+
+def reference_advantages(rewards, group_size, scale, eps):
+    def std(xs):
+        mean = sum(xs) / len(xs)
+        return math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1))
+
+    out = []
+    for start in range(0, len(rewards), group_size):
+        group = rewards[start:start + group_size]
+        mean = sum(group) / len(group)
+        for r in group:
+            if scale == "group":
+                out.append((r - mean) / (std(group) + eps))
+            elif scale == "batch":
+                out.append((r - mean) / (std(rewards) + eps))
+            else:
+                out.append(r - mean)
+    return out
+
+
+@pytest.mark.parametrize("scale", ["group", "batch", "none"])
+def test_group_advantages_match_reference(scale):
+    g = torch.Generator().manual_seed(7)
+    rewards = torch.rand(12, generator=g, dtype=torch.float64)
+    rewards[4:8] = 1.0  # one group with equal rewards
+    got = group_advantages(rewards, group_size=4, scale=scale, eps=1e-6)
+    expected = reference_advantages(rewards.tolist(), 4, scale, 1e-6)
+    assert got.tolist() == pytest.approx(expected, rel=1e-12, abs=1e-15)
+    assert torch.all(got[4:8] == 0)
+    assert informative_groups(rewards, 4).tolist() == [True, False, True]
+
+
+def test_group_advantages_reject_a_group_size_that_does_not_divide():
+    with pytest.raises(ValueError, match="group_size 4 must divide the batch of 6"):
+        group_advantages(torch.zeros(6), group_size=4)
+    with pytest.raises(ValueError, match="advantage scale 'std'"):
+        group_advantages(torch.zeros(4), group_size=2, scale="std")
