@@ -1,0 +1,114 @@
+"""Expert parallelism behind one dispatch interface (dispatcher.py).
+
+    from payload import ep
+    dispatcher = ep.build(ep.Config(backend="all_to_all"), num_experts=128, group=ep_group)
+    x_ND, tokens_per_expert_L, handle = dispatcher.dispatch(x_TD, topk_idx_TK, topk_weight_TK)
+    out_TD = dispatcher.combine(experts(x_ND, tokens_per_expert_L), handle)
+
+or, for a whole model, `ep.apply_expert_parallel(model, ep_group, ep.Config(backend="auto"))`:
+each MoE block keeps only its rank's slice of the experts and gets the chosen dispatcher; the
+model code is unchanged. Backends: `local` (every expert here, no communication), `all_to_all`
+(torch.distributed, gloo or NCCL), `deepep` (DeepEP v2 ElasticBuffer, CUDA only), `auto`
+(deepep where it imports on CUDA, else all_to_all; local for a group of one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import torch
+import torch.distributed as dist
+from torch import nn
+
+from payload.ep.dispatcher import Dispatcher, LocalDispatcher
+
+Backend = Literal["auto", "deepep", "all_to_all", "local"]
+BACKENDS = ("auto", "deepep", "all_to_all", "local")
+
+
+class EPConfigError(ValueError):
+    """Expert parallelism asked for something this machine or model cannot do: one line."""
+
+
+@dataclass(frozen=True)
+class Config:
+    backend: Backend = "auto"
+    # DeepEP sizes its communication buffer for this many tokens per rank per dispatch.
+    deepep_max_tokens_per_rank: int = 16384
+
+    def __post_init__(self) -> None:
+        if self.backend not in BACKENDS:
+            raise EPConfigError(f"ep backend {self.backend!r}: must be one of {', '.join(BACKENDS)}")
+
+
+def resolve_backend(config: Config, group: dist.ProcessGroup | None) -> str:
+    size = 1 if group is None else dist.get_world_size(group)
+    if config.backend != "auto":
+        return config.backend
+    if size == 1:
+        return "local"
+    from payload.ep.deepep import deepep_unavailable_reason
+
+    return "deepep" if deepep_unavailable_reason() is None else "all_to_all"
+
+
+def build(config: Config, num_experts: int, group: dist.ProcessGroup | None = None, hidden_size: int = 0, top_k: int = 0) -> Dispatcher:
+    """The dispatcher for `num_experts` experts spread evenly over `group` (None: this process)."""
+    backend = resolve_backend(config, group)
+    size = 1 if group is None else dist.get_world_size(group)
+    if num_experts % size:
+        raise EPConfigError(f"num_experts={num_experts} is not divisible by the expert-parallel size {size}")
+    if backend == "local":
+        if size != 1:
+            raise EPConfigError(f"ep backend 'local' holds every expert in one process; the group has {size} ranks")
+        return LocalDispatcher(num_experts)
+    if group is None:
+        raise EPConfigError(f"ep backend {backend!r} needs a process group")
+    if backend == "all_to_all":
+        from payload.ep.all_to_all import AllToAllDispatcher
+
+        return AllToAllDispatcher(num_experts, group)
+    from payload.ep.deepep import DeepEPDispatcher
+
+    return DeepEPDispatcher(num_experts, group, hidden_size, top_k, config.deepep_max_tokens_per_rank)
+
+
+@torch.no_grad()
+def _keep_slice(param: nn.Parameter, start: int, count: int) -> nn.Parameter:
+    return nn.Parameter(param[start : start + count].clone(), requires_grad=param.requires_grad)
+
+
+def apply_expert_parallel(model: nn.Module, group: dist.ProcessGroup | None, config: Config = Config()) -> nn.Module:
+    """Shard every MoE block's experts over `group` and swap in the dispatcher (in place).
+
+    Rank r keeps experts [r*E/W, (r+1)*E/W). Works on a meta-device model too (then only the
+    slices' shapes change), which is how load_pretrained reads just the local experts.
+    """
+    from payload.model.moe import SparseMoeBlock
+
+    for block in [m for m in model.modules() if isinstance(m, SparseMoeBlock)]:
+        experts = block.experts
+        dispatcher = build(
+            config, block.num_experts, group, hidden_size=experts.gate_up_proj.shape[-1], top_k=block.gate.top_k
+        )
+        if experts.num_local_experts != block.num_experts:
+            raise EPConfigError("apply_expert_parallel: this model's experts are already sharded")
+        start, count = dispatcher.local_expert_offset, dispatcher.num_local_experts
+        experts.gate_up_proj = _keep_slice(experts.gate_up_proj, start, count)
+        experts.down_proj = _keep_slice(experts.down_proj, start, count)
+        experts.expert_offset = start
+        block.dispatcher = dispatcher
+    return model
+
+
+__all__ = [
+    "BACKENDS",
+    "Config",
+    "Dispatcher",
+    "EPConfigError",
+    "LocalDispatcher",
+    "apply_expert_parallel",
+    "build",
+    "resolve_backend",
+]

@@ -1,0 +1,125 @@
+"""Expert-parallel dispatch through DeepEP v2's `ElasticBuffer` (NVLink within a node, RDMA over
+EFA across nodes), shaped like torchtitan's DeepEP integration.
+
+DeepEP sends each token once per destination rank (not once per expert) and returns, per
+received token, its top-k expert ids local to this rank (-1 for experts held elsewhere) and
+weights. Here the received tokens are expanded and sorted by local expert for the grouped GEMM,
+weighted after the experts, summed back per received token, and DeepEP's combine sums the
+per-rank partial results on the token's home rank. Backward: dispatch's is a combine of the
+gradients (tokens and weights), combine's a dispatch reusing the forward's handle.
+
+Imported only when chosen; `deepep_unavailable_reason()` says why it cannot be.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+import torch.distributed as dist
+
+from payload.ep.dispatcher import Dispatcher
+
+
+def deepep_unavailable_reason() -> str | None:
+    if not torch.cuda.is_available():
+        return "the deepep backend needs a CUDA GPU (torch.cuda.is_available() is False)"
+    try:
+        import deep_ep
+    except ImportError as exc:
+        return f"the deepep backend needs DeepEP v2 (`import deep_ep` failed: {exc})"
+    if not hasattr(deep_ep, "ElasticBuffer"):
+        return "the deepep backend needs DeepEP v2 (deep_ep has no ElasticBuffer; v1 is installed)"
+    return None
+
+
+_buffers: dict[tuple, object] = {}
+
+
+def _buffer(group: dist.ProcessGroup, max_tokens: int, hidden: int, top_k: int):
+    """One ElasticBuffer per (group, sizes) for the process: creating one registers memory with
+    every peer, far too slow to do per layer."""
+    import deep_ep
+
+    key = (id(group), max_tokens, hidden, top_k)
+    if key not in _buffers:
+        _buffers[key] = deep_ep.ElasticBuffer(
+            group, num_max_tokens_per_rank=max_tokens, hidden=hidden, num_topk=top_k
+        )
+    return _buffers[key]
+
+
+class _Dispatch(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x_TD, topk_weight_TK, topk_idx_TK, buffer, num_experts):
+        recv_x, recv_idx, recv_weight, handle, _ = buffer.dispatch(
+            x_TD, topk_idx=topk_idx_TK, topk_weights=topk_weight_TK.float(), num_experts=num_experts
+        )
+        ctx.buffer, ctx.handle, ctx.weight_dtype = buffer, handle, topk_weight_TK.dtype
+        ctx.mark_non_differentiable(recv_idx)
+        return recv_x, recv_weight, recv_idx, handle
+
+    @staticmethod
+    def backward(ctx, grad_recv_x, grad_recv_weight, _grad_idx, _grad_handle):
+        grad_x, grad_weight, _ = ctx.buffer.combine(
+            grad_recv_x.contiguous(),
+            ctx.handle,
+            topk_weights=None if grad_recv_weight is None else grad_recv_weight.float().contiguous(),
+        )
+        grad_weight = None if grad_weight is None else grad_weight.to(ctx.weight_dtype)
+        return grad_x, grad_weight, None, None, None
+
+
+class _Combine(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, y_RD, buffer, handle):
+        combined, _, _ = buffer.combine(y_RD.contiguous(), handle)
+        ctx.buffer, ctx.handle = buffer, handle
+        return combined
+
+    @staticmethod
+    def backward(ctx, grad_TD):
+        grad_recv, _, _, _, _ = ctx.buffer.dispatch(grad_TD.contiguous(), handle=ctx.handle)
+        return grad_recv, None, None
+
+
+@dataclass
+class DeepEPHandle:
+    deepep: object  # DeepEP's EPHandle
+    token_of_row_N: torch.Tensor  # received-token index of each expert row
+    weight_N: torch.Tensor  # top-k weight of each expert row
+    num_recv_tokens: int
+
+
+class DeepEPDispatcher(Dispatcher):
+    def __init__(self, num_experts: int, group: dist.ProcessGroup, hidden_size: int, top_k: int, max_tokens_per_rank: int) -> None:
+        reason = deepep_unavailable_reason()
+        if reason is not None:
+            from payload.ep import EPConfigError
+
+            raise EPConfigError(reason + "; choose ep backend 'all_to_all' instead")
+        super().__init__(num_experts, dist.get_rank(group), dist.get_world_size(group))
+        self.group = group
+        self.buffer = _buffer(group, max_tokens_per_rank, hidden_size, top_k)
+
+    def dispatch(self, x_TD, topk_idx_TK, topk_weight_TK):
+        recv_x_RD, recv_weight_RK, recv_idx_RK, handle = _Dispatch.apply(
+            x_TD, topk_weight_TK, topk_idx_TK, self.buffer, self.num_experts
+        )
+        valid_RK = recv_idx_RK >= 0
+        local_expert_N = recv_idx_RK[valid_RK]
+        order_N = torch.argsort(local_expert_N, stable=True)
+        token_of_row_N = (
+            torch.arange(recv_x_RD.shape[0], device=x_TD.device).repeat_interleave(valid_RK.sum(1))[order_N]
+        )
+        weight_N = recv_weight_RK[valid_RK][order_N]
+        tokens_per_expert_L = torch.bincount(local_expert_N, minlength=self.num_local_experts)
+        handle = DeepEPHandle(handle, token_of_row_N, weight_N, recv_x_RD.shape[0])
+        return recv_x_RD.index_select(0, token_of_row_N), tokens_per_expert_L, handle
+
+    def combine(self, y_ND, handle: DeepEPHandle):
+        weighted_ND = y_ND * handle.weight_N.to(y_ND.dtype).unsqueeze(-1)
+        partial_RD = y_ND.new_zeros(handle.num_recv_tokens, y_ND.shape[-1]).index_add(
+            0, handle.token_of_row_N, weighted_ND
+        )
+        return _Combine.apply(partial_RD, self.buffer, handle.deepep)

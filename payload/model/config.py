@@ -1,0 +1,194 @@
+"""Qwen3-MoE architecture hyper-parameters, read from and written to a Hugging Face config.json."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+
+class ModelConfigError(ValueError):
+    """A checkpoint or config that is not a Qwen3-MoE model this code can run: one line, names the field."""
+
+
+ExpertsImpl = Literal["auto", "grouped_mm", "loop"]
+
+
+@dataclass
+class Qwen3MoeConfig:
+    """The architecture (HF config.json fields) plus two run-time switches that are not saved.
+
+    Field names and defaults follow `transformers.Qwen3MoeConfig` / Qwen3-30B-A3B's config.json.
+    """
+
+    vocab_size: int = 151936
+    hidden_size: int = 2048
+    intermediate_size: int = 6144
+    moe_intermediate_size: int = 768
+    num_hidden_layers: int = 48
+    num_attention_heads: int = 32
+    num_key_value_heads: int = 4
+    head_dim: int = 128
+    num_experts: int = 128
+    num_experts_per_tok: int = 8
+    norm_topk_prob: bool = True
+    rms_norm_eps: float = 1e-6
+    rope_theta: float = 1_000_000.0
+    max_position_embeddings: int = 40960
+    decoder_sparse_step: int = 1
+    mlp_only_layers: list[int] = field(default_factory=list)
+    router_aux_loss_coef: float = 0.001
+    tie_word_embeddings: bool = False
+    bos_token_id: int | None = None
+    eos_token_id: int | list[int] | None = None
+
+    # Run-time switches, never written to config.json.
+    # Recompute each decoder layer in backward instead of keeping its activations.
+    activation_checkpointing: bool = False
+    # How experts multiply their tokens: torch's grouped GEMM, a per-expert loop, or the
+    # grouped GEMM wherever this device and dtype support it.
+    experts_impl: ExpertsImpl = "auto"
+
+    _RUNTIME_FIELDS = ("activation_checkpointing", "experts_impl")
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        positive = (
+            "vocab_size hidden_size intermediate_size moe_intermediate_size num_hidden_layers "
+            "num_attention_heads num_key_value_heads head_dim num_experts num_experts_per_tok "
+            "max_position_embeddings decoder_sparse_step"
+        ).split()
+        for name in positive:
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ModelConfigError(f"config field {name}={value!r}: must be a positive integer")
+        if self.num_attention_heads % self.num_key_value_heads:
+            raise ModelConfigError(
+                f"config field num_key_value_heads={self.num_key_value_heads}: must divide "
+                f"num_attention_heads={self.num_attention_heads}"
+            )
+        if self.head_dim % 2:
+            raise ModelConfigError(f"config field head_dim={self.head_dim}: must be even (rotary embedding)")
+        if self.num_experts_per_tok > self.num_experts:
+            raise ModelConfigError(
+                f"config field num_experts_per_tok={self.num_experts_per_tok}: must be at most "
+                f"num_experts={self.num_experts}"
+            )
+        bad_layers = [i for i in self.mlp_only_layers if not 0 <= i < self.num_hidden_layers]
+        if bad_layers:
+            raise ModelConfigError(
+                f"config field mlp_only_layers={self.mlp_only_layers}: layer ids must be in "
+                f"[0, {self.num_hidden_layers})"
+            )
+        if self.experts_impl not in ("auto", "grouped_mm", "loop"):
+            raise ModelConfigError(
+                f"experts_impl={self.experts_impl!r}: must be one of 'auto', 'grouped_mm', 'loop'"
+            )
+
+    def is_moe_layer(self, layer_id: int) -> bool:
+        return layer_id not in self.mlp_only_layers and (layer_id + 1) % self.decoder_sparse_step == 0
+
+    @property
+    def moe_layer_ids(self) -> list[int]:
+        return [i for i in range(self.num_hidden_layers) if self.is_moe_layer(i)]
+
+    def replace(self, **changes) -> "Qwen3MoeConfig":
+        return dataclasses.replace(self, **changes)
+
+    # ---- Hugging Face config.json ----
+
+    @classmethod
+    def from_hf_dict(cls, data: dict, source: str = "config.json") -> "Qwen3MoeConfig":
+        model_type = data.get("model_type")
+        if model_type != "qwen3_moe":
+            raise ModelConfigError(f"{source}: model_type={model_type!r}: expected 'qwen3_moe' (a Qwen3-MoE checkpoint)")
+        unsupported = {
+            "hidden_act": ("silu",),
+            "attention_bias": (False, None),
+            "use_sliding_window": (False, None),
+        }
+        for name, allowed in unsupported.items():
+            if data.get(name, allowed[-1]) not in allowed:
+                raise ModelConfigError(f"{source}: {name}={data[name]!r}: only {allowed[0]!r} is supported")
+        # transformers 5 writes `num_local_experts` and `rope_parameters`; the released checkpoints
+        # (and SGLang) use `num_experts` and `rope_theta`.
+        values = dict(data)
+        if "num_experts" not in values and "num_local_experts" in values:
+            values["num_experts"] = values["num_local_experts"]
+        rope = values.get("rope_parameters") or values.get("rope_scaling") or {}
+        rope_type = rope.get("rope_type", rope.get("type", "default"))
+        if rope_type != "default":
+            raise ModelConfigError(f"{source}: rope type {rope_type!r}: only the default rotary embedding is supported")
+        if "rope_theta" not in values and "rope_theta" in rope:
+            values["rope_theta"] = rope["rope_theta"]
+        if values.get("head_dim") is None and "hidden_size" in values and "num_attention_heads" in values:
+            values["head_dim"] = values["hidden_size"] // values["num_attention_heads"]
+        names = {f.name for f in dataclasses.fields(cls)} - set(cls._RUNTIME_FIELDS)
+        required = (
+            "vocab_size hidden_size moe_intermediate_size num_hidden_layers num_attention_heads "
+            "num_key_value_heads num_experts num_experts_per_tok"
+        ).split()
+        for name in required:
+            if name not in values:
+                raise ModelConfigError(f"{source}: required field {name} is missing")
+        try:
+            return cls(**{k: v for k, v in values.items() if k in names})
+        except ModelConfigError as exc:
+            raise ModelConfigError(f"{source}: {exc}") from None
+
+    def to_hf_dict(self) -> dict:
+        data = {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if f.name not in self._RUNTIME_FIELDS and not f.name.startswith("_")
+        }
+        data.update(
+            architectures=["Qwen3MoeForCausalLM"],
+            model_type="qwen3_moe",
+            hidden_act="silu",
+            attention_bias=False,
+            attention_dropout=0.0,
+            use_sliding_window=False,
+            sliding_window=None,
+            initializer_range=0.02,
+            use_cache=True,
+            output_router_logits=False,
+        )
+        return data
+
+    @classmethod
+    def from_pretrained(cls, path: str | Path) -> "Qwen3MoeConfig":
+        config_path = Path(path) / "config.json"
+        if not config_path.is_file():
+            raise ModelConfigError(f"{config_path} does not exist (not a Hugging Face checkpoint directory)")
+        try:
+            data = json.loads(config_path.read_text())
+        except json.JSONDecodeError as exc:
+            raise ModelConfigError(f"{config_path}: not valid JSON: {exc}") from None
+        return cls.from_hf_dict(data, str(config_path))
+
+
+def tiny_config(**changes) -> Qwen3MoeConfig:
+    """A few-layer model for tests and the CPU demo; every width is a multiple of 16 bytes in
+    fp32 so torch's grouped GEMM accepts it."""
+    base = Qwen3MoeConfig(
+        vocab_size=256,
+        hidden_size=64,
+        intermediate_size=128,
+        moe_intermediate_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        head_dim=16,
+        num_experts=8,
+        num_experts_per_tok=2,
+        norm_topk_prob=True,
+        rope_theta=10000.0,
+        max_position_embeddings=1024,
+        router_aux_loss_coef=0.01,
+    )
+    return base.replace(**changes)

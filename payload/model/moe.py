@@ -1,0 +1,171 @@
+"""The sparse MoE block: softmax top-k router, token dispatch, grouped SwiGLU experts, combine.
+
+Parameter names mirror the HF module tree (`mlp.gate.weight`, `mlp.experts.gate_up_proj`,
+`mlp.experts.down_proj`); the checkpoint stores experts one by one
+(`mlp.experts.{e}.gate_proj.weight` ...), checkpoint.py converts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from payload.ep.dispatcher import Dispatcher, LocalDispatcher, count_per_expert
+from payload.model.config import ExpertsImpl
+
+
+@dataclass
+class RouterStats:
+    """One layer's share of the load-balancing loss (Switch Transformer eq. 4-6, as HF sums it)."""
+
+    assignments_E: torch.Tensor  # top-k picks per expert, padding excluded (no gradient)
+    probability_sum_E: torch.Tensor  # router probabilities summed over real tokens (gradient)
+    tokens: torch.Tensor  # number of real tokens
+
+
+class Router(nn.Module):
+    def __init__(self, hidden_size: int, num_experts: int, top_k: int, norm_topk_prob: bool) -> None:
+        super().__init__()
+        self.weight = nn.Parameter(torch.empty(num_experts, hidden_size))
+        self.top_k = top_k
+        self.norm_topk_prob = norm_topk_prob
+
+    def forward(
+        self, x_TD: torch.Tensor, replay_idx_TK: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Returns (expert ids [T,K], weights [T,K] in x's dtype, probabilities [T,E] fp32).
+
+        With `replay_idx_TK` the experts are the given ones (what the rollout engine chose) and
+        only their weights are computed here, so gradients still reach the router.
+        """
+        logits_TE = F.linear(x_TD, self.weight)
+        probs_TE = torch.softmax(logits_TE, dim=-1, dtype=torch.float32)
+        if replay_idx_TK is None:
+            weight_TK, idx_TK = torch.topk(probs_TE, self.top_k, dim=-1)
+        else:
+            idx_TK = replay_idx_TK.to(device=x_TD.device, dtype=torch.int64)
+            weight_TK = probs_TE.gather(1, idx_TK)
+        if self.norm_topk_prob:
+            weight_TK = weight_TK / weight_TK.sum(dim=-1, keepdim=True)
+        return idx_TK, weight_TK.to(logits_TE.dtype), probs_TE
+
+
+def grouped_mm_supported(x: torch.Tensor, *weights: torch.Tensor) -> bool:
+    """Whether torch's grouped GEMM takes these operands here: CUDA needs Hopper (sm90+) and
+    16-bit floats; the CPU kernel takes fp32/bf16; both need 16-byte aligned rows."""
+    if not hasattr(F, "grouped_mm"):
+        return False
+    if x.device.type == "cuda":
+        if torch.cuda.get_device_capability(x.device) < (9, 0) or x.dtype not in (torch.bfloat16, torch.float16):
+            return False
+    elif x.device.type != "cpu" or x.dtype not in (torch.float32, torch.bfloat16):
+        return False
+    return all(w.shape[-1] * w.element_size() % 16 == 0 and w.shape[-2] * w.element_size() % 16 == 0 for w in weights)
+
+
+class GroupedExperts(nn.Module):
+    """SwiGLU experts stored as 3-D tensors, run on tokens already grouped by expert.
+
+    gate_up_proj [L, 2F, D] (gate rows then up rows, as HF fuses them), down_proj [L, D, F];
+    L is the number of experts on this rank, `expert_offset` the global id of the first.
+    """
+
+    def __init__(self, num_experts: int, hidden_size: int, intermediate_size: int, impl: ExpertsImpl = "auto") -> None:
+        super().__init__()
+        self.gate_up_proj = nn.Parameter(torch.empty(num_experts, 2 * intermediate_size, hidden_size))
+        self.down_proj = nn.Parameter(torch.empty(num_experts, hidden_size, intermediate_size))
+        self.intermediate_size = intermediate_size
+        self.impl = impl
+        self.expert_offset = 0
+
+    @property
+    def num_local_experts(self) -> int:
+        return self.gate_up_proj.shape[0]
+
+    def forward(self, x_ND: torch.Tensor, tokens_per_expert_L: torch.Tensor) -> torch.Tensor:
+        use_grouped = self.impl == "grouped_mm" or (
+            self.impl == "auto" and grouped_mm_supported(x_ND, self.gate_up_proj, self.down_proj)
+        )
+        if use_grouped:
+            return self._grouped_mm(x_ND, tokens_per_expert_L)
+        return self._loop(x_ND, tokens_per_expert_L)
+
+    def _grouped_mm(self, x_ND: torch.Tensor, tokens_per_expert_L: torch.Tensor) -> torch.Tensor:
+        offsets_L = torch.cumsum(tokens_per_expert_L, dim=0, dtype=torch.int32)
+        # [L, 2F, D] seen as [L, D, 2F] column-major: the K-major layout Hopper's GEMM wants.
+        h_NF2 = F.grouped_mm(x_ND, self.gate_up_proj.transpose(-2, -1), offs=offsets_L)
+        gate_NF, up_NF = h_NF2.split(self.intermediate_size, dim=-1)
+        a_NF = F.silu(gate_NF) * up_NF
+        return F.grouped_mm(a_NF, self.down_proj.transpose(-2, -1), offs=offsets_L)
+
+    def _loop(self, x_ND: torch.Tensor, tokens_per_expert_L: torch.Tensor) -> torch.Tensor:
+        outputs = []
+        for e, x_nD in enumerate(torch.split(x_ND, tokens_per_expert_L.tolist())):
+            gate_nF, up_nF = F.linear(x_nD, self.gate_up_proj[e]).split(self.intermediate_size, dim=-1)
+            outputs.append(F.linear(F.silu(gate_nF) * up_nF, self.down_proj[e]))
+        if not outputs:
+            return x_ND.new_zeros(0, self.down_proj.shape[1])
+        return torch.cat(outputs)
+
+
+class SparseMoeBlock(nn.Module):
+    """Route, dispatch, compute, combine. Expert parallelism only swaps `dispatcher` and shards
+    `experts` (payload.ep.apply_expert_parallel); this code has no branch for it."""
+
+    def __init__(
+        self,
+        hidden_size: int,
+        moe_intermediate_size: int,
+        num_experts: int,
+        top_k: int,
+        norm_topk_prob: bool,
+        experts_impl: ExpertsImpl = "auto",
+    ) -> None:
+        super().__init__()
+        self.num_experts = num_experts
+        self.gate = Router(hidden_size, num_experts, top_k, norm_topk_prob)
+        self.experts = GroupedExperts(num_experts, hidden_size, moe_intermediate_size, experts_impl)
+        self.dispatcher: Dispatcher = LocalDispatcher(num_experts)
+
+    def forward(
+        self,
+        x_BTD: torch.Tensor,
+        replay_idx_BTK: torch.Tensor | None = None,
+        token_mask_BT: torch.Tensor | None = None,
+    ) -> tuple[torch.Tensor, torch.Tensor, RouterStats]:
+        b, t, d = x_BTD.shape
+        x_TD = x_BTD.reshape(b * t, d)
+        replay_idx_TK = None if replay_idx_BTK is None else replay_idx_BTK.reshape(b * t, -1)
+        idx_TK, weight_TK, probs_TE = self.gate(x_TD, replay_idx_TK)
+
+        x_ND, tokens_per_expert_L, handle = self.dispatcher.dispatch(x_TD, idx_TK, weight_TK)
+        y_ND = self.experts(x_ND, tokens_per_expert_L)
+        out_TD = self.dispatcher.combine(y_ND, handle)
+
+        stats = self._router_stats(idx_TK, probs_TE, token_mask_BT)
+        return out_TD.view(b, t, d), idx_TK.view(b, t, -1), stats
+
+    def _router_stats(self, idx_TK, probs_TE, token_mask_BT) -> RouterStats:
+        if token_mask_BT is None:
+            with torch.no_grad():
+                assignments = count_per_expert(idx_TK, self.num_experts).to(torch.float32)
+            tokens = torch.tensor(float(idx_TK.shape[0]), device=idx_TK.device)
+            return RouterStats(assignments, probs_TE.sum(0), tokens)
+        mask_T = token_mask_BT.reshape(-1).to(torch.float32)
+        with torch.no_grad():
+            assignments = torch.zeros(self.num_experts, device=idx_TK.device).scatter_add_(
+                0, idx_TK.reshape(-1), mask_T.repeat_interleave(idx_TK.shape[1])
+            )
+        return RouterStats(assignments, (probs_TE * mask_T[:, None]).sum(0), mask_T.sum())
+
+
+def load_balancing_loss(stats: list[RouterStats], num_experts: int) -> torch.Tensor:
+    """E · Σ_e f_e · P_e with f and P averaged over all layers' tokens together, which is how
+    `transformers`' load_balancing_loss_func combines layers (so the two report the same value)."""
+    tokens = sum(s.tokens for s in stats).clamp(min=1.0)
+    f_E = sum(s.assignments_E for s in stats) / tokens
+    p_E = sum(s.probability_sum_E for s in stats) / tokens
+    return num_experts * torch.sum(f_E * p_E)
