@@ -1,0 +1,103 @@
+"""SGLang's native weight-update HTTP API, as one rollout server sees it.
+
+Field names and semantics follow sglang/srt/managers/io_struct.py (v0.5.x):
+InitWeightsUpdateGroupReqInput, UpdateWeightsFromDistributedReqInput,
+UpdateWeightFromDiskReqInput, PauseGenerationReqInput. Every endpoint answers
+`{"success": bool, "message": str}` (HTTP 400 on failure) except pause/continue/flush.
+The embedded engine serves the same routes, so this client is the only one the trainer has.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import httpx
+
+PauseMode = Literal["abort", "retract", "in_place"]
+
+
+class RolloutServerError(RuntimeError):
+    """A rollout server refused or failed a weight-update call."""
+
+
+class RolloutServerClient:
+    def __init__(self, url: str, timeout_s: float = 600.0):
+        self.url = url.rstrip("/")
+        # Weight updates block until every byte is received; the timeout bounds a dead peer.
+        self._http = httpx.Client(base_url=self.url, timeout=httpx.Timeout(timeout_s, connect=10.0))
+
+    def close(self) -> None:
+        self._http.close()
+
+    def _post(self, route: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        try:
+            response = self._http.post(route, json=body or {})
+        except httpx.HTTPError as exc:
+            raise RolloutServerError(f"{self.url}{route}: {type(exc).__name__}: {exc}") from exc
+        try:
+            payload = response.json()
+        except ValueError:
+            payload = {"success": response.is_success, "message": response.text}
+        if isinstance(payload, dict) and payload.get("success") is False or not response.is_success:
+            message = payload.get("message", response.text) if isinstance(payload, dict) else response.text
+            raise RolloutServerError(f"{self.url}{route}: HTTP {response.status_code}: {message}")
+        return payload if isinstance(payload, dict) else {"result": payload}
+
+    def init_weights_update_group(
+        self, *, master_address: str, master_port: int, rank_offset: int, world_size: int, group_name: str, backend: str
+    ) -> None:
+        self._post(
+            "/init_weights_update_group",
+            dict(
+                master_address=master_address,
+                master_port=master_port,
+                rank_offset=rank_offset,
+                world_size=world_size,
+                group_name=group_name,
+                backend=backend,
+            ),
+        )
+
+    def destroy_weights_update_group(self, group_name: str) -> None:
+        self._post("/destroy_weights_update_group", {"group_name": group_name})
+
+    def update_weights_from_distributed(
+        self,
+        *,
+        names: list[str],
+        dtypes: list[str],
+        shapes: list[list[int]],
+        group_name: str,
+        flush_cache: bool,
+        weight_version: str | None,
+    ) -> None:
+        body: dict[str, Any] = dict(names=names, dtypes=dtypes, shapes=shapes, group_name=group_name, flush_cache=flush_cache)
+        if weight_version is not None:
+            body["weight_version"] = weight_version
+        self._post("/update_weights_from_distributed", body)
+
+    def update_weights_from_disk(self, *, model_path: str, weight_version: str) -> None:
+        self._post("/update_weights_from_disk", {"model_path": model_path, "weight_version": weight_version})
+
+    def pause_generation(self, mode: PauseMode) -> None:
+        self._post("/pause_generation", {"mode": mode})
+
+    def continue_generation(self) -> None:
+        self._post("/continue_generation")
+
+    def flush_cache(self) -> None:
+        self._post("/flush_cache")
+
+    def weight_version(self) -> str:
+        """The version the server is serving. SGLang moved it from /get_model_info to /model_info."""
+        for route in ("/model_info", "/get_model_info"):
+            try:
+                response = self._http.get(route, timeout=10.0)
+            except httpx.HTTPError as exc:
+                raise RolloutServerError(f"{self.url}{route}: {type(exc).__name__}: {exc}") from exc
+            if response.status_code == 404:
+                continue
+            if not response.is_success:
+                raise RolloutServerError(f"{self.url}{route}: HTTP {response.status_code}: {response.text}")
+            return str(response.json().get("weight_version"))
+        raise RolloutServerError(f"{self.url}: neither /model_info nor /get_model_info is served")
