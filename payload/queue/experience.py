@@ -1,0 +1,264 @@
+"""The records that travel through the queue: rollout tasks and experience groups.
+
+This is the single schema shared by task producers, rollout workers, verifiers and the
+trainer. A record is serialized as a 4-byte header (3-byte magic + format version) followed
+by one msgpack map whose array fields are raw little-endian bytes, never JSON lists of
+floats: a G = 8 × 2048-token group is ~130 KB and decodes with zero-copy `np.frombuffer`.
+
+The version byte makes mixed deployments fail loudly: a worker built against format 2
+writing into a trainer that reads format 1 raises `RecordFormatError` naming both versions
+instead of misreading the bytes.
+
+Identity: a task's group is identified by its `task_id`; sample i of that group by
+`f"{task_id}/{i}"` (`ExperienceGroup.experience_ids`). The queue uses the task id to make a
+reclaimed-then-finished task unable to add a second group.
+
+Shapes: T = response tokens of one sample, P = prompt tokens, L = MoE layers, K = experts
+per token (only when the server returned routed experts, for routing replay).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import msgpack
+import numpy as np
+
+FORMAT_VERSION = 1
+_TASK_MAGIC = b"RLT"
+_GROUP_MAGIC = b"RLX"
+
+_TOKEN_DTYPE = np.dtype("<i4")
+_FLOAT_DTYPE = np.dtype("<f4")
+_EXPERT_DTYPES = {"u1": np.dtype("u1"), "<i2": np.dtype("<i2"), "<i4": np.dtype("<i4")}
+
+FINISH_REASONS = ("stop", "length", "abort")
+
+
+class RecordFormatError(ValueError):
+    """Bytes that are not a record of this build's format (wrong kind, version or layout)."""
+
+
+def _tokens(values: object, what: str) -> np.ndarray:
+    array = np.ascontiguousarray(values, dtype=_TOKEN_DTYPE)
+    if array.ndim != 1:
+        raise ValueError(f"{what} must be 1-D, got shape {array.shape}")
+    return array
+
+
+@dataclass(frozen=True)
+class Task:
+    """One prompt to roll out G times."""
+
+    task_id: str
+    prompt_id: str
+    prompt_tokens_P: np.ndarray
+    group_size: int
+    # The trainer's policy version when the task was issued (for staleness accounting).
+    policy_version: int = 0
+    # What the verifier checks the response against (e.g. the reference answer).
+    label: str = ""
+    verifier: str = "math"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "prompt_tokens_P", _tokens(self.prompt_tokens_P, "prompt_tokens_P"))
+        if self.group_size < 1:
+            raise ValueError(f"group_size must be >= 1, got {self.group_size}")
+        if not self.task_id or "/" in self.task_id:
+            raise ValueError(f"task_id {self.task_id!r} must be non-empty and contain no '/'")
+
+
+@dataclass
+class Sample:
+    """One response of a group, as the rollout server produced it."""
+
+    token_ids_T: np.ndarray
+    # Log-probabilities of the sampled tokens under the sampling distribution (rollout policy).
+    logprobs_T: np.ndarray
+    finish_reason: str
+    text: str = ""
+    # NaN until a verifier scored it.
+    reward: float = math.nan
+    routed_experts_TLK: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        self.token_ids_T = _tokens(self.token_ids_T, "token_ids_T")
+        self.logprobs_T = np.ascontiguousarray(self.logprobs_T, dtype=_FLOAT_DTYPE)
+        if self.logprobs_T.shape != self.token_ids_T.shape:
+            raise ValueError(f"logprobs_T shape {self.logprobs_T.shape} != token_ids_T shape {self.token_ids_T.shape}")
+        if self.finish_reason not in FINISH_REASONS:
+            raise ValueError(f"finish_reason {self.finish_reason!r} is not one of {FINISH_REASONS}")
+        if self.routed_experts_TLK is not None:
+            experts = np.asarray(self.routed_experts_TLK)
+            if experts.ndim != 3 or experts.shape[0] != len(self.token_ids_T) or experts.dtype.kind not in "iu":
+                raise ValueError(
+                    f"routed_experts_TLK must be integer [T={len(self.token_ids_T)}, L, K], "
+                    f"got {experts.dtype} {experts.shape}"
+                )
+            self.routed_experts_TLK = experts
+
+
+@dataclass
+class ExperienceGroup:
+    """The G samples of one task: what the trainer turns into one GRPO group."""
+
+    task_id: str
+    prompt_id: str
+    # The weight version the samples were generated with (the oldest one if it changed mid-group).
+    policy_version: int
+    prompt_tokens_P: np.ndarray
+    samples: list[Sample]
+    label: str = ""
+    verifier: str = "math"
+    worker: str = ""
+    generated_at: float = field(default_factory=time.time)
+
+    def __post_init__(self) -> None:
+        self.prompt_tokens_P = _tokens(self.prompt_tokens_P, "prompt_tokens_P")
+        if not self.samples:
+            raise ValueError("an experience group needs at least one sample")
+
+    @property
+    def experience_ids(self) -> list[str]:
+        return [f"{self.task_id}/{i}" for i in range(len(self.samples))]
+
+    @property
+    def rewards_G(self) -> np.ndarray:
+        return np.array([s.reward for s in self.samples], dtype=np.float32)
+
+    @property
+    def verified(self) -> bool:
+        return not bool(np.isnan(self.rewards_G).any())
+
+
+def _header(magic: bytes) -> bytes:
+    return magic + bytes([FORMAT_VERSION])
+
+
+def _body(data: bytes | memoryview, magic: bytes, kind: str) -> dict:
+    view = memoryview(data)
+    if len(view) < 4 or bytes(view[:3]) != magic:
+        raise RecordFormatError(f"not a {kind} record (header {bytes(view[:4])!r})")
+    version = view[3]
+    if version != FORMAT_VERSION:
+        raise RecordFormatError(
+            f"{kind} record has format version {version}, this build reads version {FORMAT_VERSION}: "
+            "run the same payload image on workers and trainer"
+        )
+    try:
+        return msgpack.unpackb(view[4:], raw=False)
+    except (msgpack.UnpackException, ValueError) as exc:
+        raise RecordFormatError(f"corrupt {kind} record: {exc}") from None
+
+
+def encode_task(task: Task) -> bytes:
+    return _header(_TASK_MAGIC) + msgpack.packb(
+        {
+            "task_id": task.task_id,
+            "prompt_id": task.prompt_id,
+            "prompt": task.prompt_tokens_P.tobytes(),
+            "group_size": task.group_size,
+            "policy_version": task.policy_version,
+            "label": task.label,
+            "verifier": task.verifier,
+        }
+    )
+
+
+def decode_task(data: bytes | memoryview) -> Task:
+    body = _body(data, _TASK_MAGIC, "task")
+    try:
+        return Task(
+            task_id=body["task_id"],
+            prompt_id=body["prompt_id"],
+            prompt_tokens_P=np.frombuffer(body["prompt"], dtype=_TOKEN_DTYPE),
+            group_size=body["group_size"],
+            policy_version=body["policy_version"],
+            label=body["label"],
+            verifier=body["verifier"],
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RecordFormatError(f"malformed task record: {exc!r}") from None
+
+
+def encode_group(group: ExperienceGroup) -> bytes:
+    samples = group.samples
+    lengths = [len(s.token_ids_T) for s in samples]
+    with_experts = [s.routed_experts_TLK is not None for s in samples]
+    experts = None
+    if any(with_experts):
+        if not all(with_experts):
+            raise ValueError("routed_experts_TLK must be given for every sample of a group or none")
+        tails = {s.routed_experts_TLK.shape[1:] for s in samples}
+        if len(tails) != 1:
+            raise ValueError(f"routed_experts_TLK [L, K] differs between samples: {sorted(tails)}")
+        # Expert ids fit a byte for up to 256 experts (Qwen3-30B-A3B has 128): 4x smaller than int32.
+        top = max(int(s.routed_experts_TLK.max(initial=0)) for s in samples)
+        name = "u1" if top < 256 else "<i2" if top < 32768 else "<i4"
+        experts = {
+            "dtype": name,
+            "lk": list(tails.pop()),
+            "data": b"".join(s.routed_experts_TLK.astype(_EXPERT_DTYPES[name], copy=False).tobytes() for s in samples),
+        }
+    return _header(_GROUP_MAGIC) + msgpack.packb(
+        {
+            "task_id": group.task_id,
+            "prompt_id": group.prompt_id,
+            "policy_version": group.policy_version,
+            "prompt": group.prompt_tokens_P.tobytes(),
+            "lengths": lengths,
+            "tokens": b"".join(s.token_ids_T.tobytes() for s in samples),
+            "logprobs": b"".join(s.logprobs_T.tobytes() for s in samples),
+            "rewards": np.array([s.reward for s in samples], dtype=_FLOAT_DTYPE).tobytes(),
+            "finish": [s.finish_reason for s in samples],
+            "text": [s.text for s in samples],
+            "experts": experts,
+            "label": group.label,
+            "verifier": group.verifier,
+            "worker": group.worker,
+            "generated_at": group.generated_at,
+        }
+    )
+
+
+def decode_group(data: bytes | memoryview) -> ExperienceGroup:
+    body = _body(data, _GROUP_MAGIC, "experience")
+    try:
+        lengths = body["lengths"]
+        tokens = np.frombuffer(body["tokens"], dtype=_TOKEN_DTYPE)
+        logprobs = np.frombuffer(body["logprobs"], dtype=_FLOAT_DTYPE)
+        rewards = np.frombuffer(body["rewards"], dtype=_FLOAT_DTYPE)
+        if not (len(tokens) == len(logprobs) == sum(lengths)) or len(rewards) != len(lengths):
+            raise ValueError(f"array lengths do not match the sample lengths {lengths}")
+        experts = body["experts"]
+        experts_NLK = None
+        if experts is not None:
+            lk = tuple(experts["lk"])
+            experts_NLK = np.frombuffer(experts["data"], dtype=_EXPERT_DTYPES[experts["dtype"]]).reshape((-1, *lk))
+        offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(int)
+        samples = [
+            Sample(
+                token_ids_T=tokens[a:b],
+                logprobs_T=logprobs[a:b],
+                finish_reason=finish,
+                text=text,
+                reward=float(reward),
+                routed_experts_TLK=None if experts_NLK is None else experts_NLK[a:b],
+            )
+            for a, b, finish, text, reward in zip(offsets[:-1], offsets[1:], body["finish"], body["text"], rewards)
+        ]
+        return ExperienceGroup(
+            task_id=body["task_id"],
+            prompt_id=body["prompt_id"],
+            policy_version=body["policy_version"],
+            prompt_tokens_P=np.frombuffer(body["prompt"], dtype=_TOKEN_DTYPE),
+            samples=samples,
+            label=body["label"],
+            verifier=body["verifier"],
+            worker=body["worker"],
+            generated_at=body["generated_at"],
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RecordFormatError(f"malformed experience record: {exc!r}") from None
