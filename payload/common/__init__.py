@@ -1,0 +1,1 @@
+"""Pieces every payload process shares (metrics, health, logs, signals)."""
