@@ -70,7 +70,8 @@ def unpermute_and_weigh(y_ND: torch.Tensor, order_N: torch.Tensor, topk_weight_T
     """Inverse of `permute`, then each token's K rows summed with its weights."""
     t, k = topk_weight_TK.shape
     # index_copy's backward is a gather (deterministic), unlike index_add's scatter.
-    y_TKD = y_ND.new_zeros(t * k, y_ND.shape[-1]).index_copy(0, order_N, y_ND).view(t, k, -1)
+    d = y_ND.shape[-1]
+    y_TKD = y_ND.new_zeros(t * k, d).index_copy(0, order_N, y_ND).view(t, k, d)
     return torch.bmm(topk_weight_TK.to(y_ND.dtype).unsqueeze(1), y_TKD).squeeze(1)
 
 

@@ -138,7 +138,7 @@ class SparseMoeBlock(nn.Module):
     ) -> tuple[torch.Tensor, torch.Tensor, RouterStats]:
         b, t, d = x_BTD.shape
         x_TD = x_BTD.reshape(b * t, d)
-        replay_idx_TK = None if replay_idx_BTK is None else replay_idx_BTK.reshape(b * t, -1)
+        replay_idx_TK = None if replay_idx_BTK is None else replay_idx_BTK.reshape(b * t, replay_idx_BTK.shape[-1])
         idx_TK, weight_TK, probs_TE = self.gate(x_TD, replay_idx_TK)
 
         x_ND, tokens_per_expert_L, handle = self.dispatcher.dispatch(x_TD, idx_TK, weight_TK)
@@ -146,7 +146,7 @@ class SparseMoeBlock(nn.Module):
         out_TD = self.dispatcher.combine(y_ND, handle)
 
         stats = self._router_stats(idx_TK, probs_TE, token_mask_BT)
-        return out_TD.view(b, t, d), idx_TK.view(b, t, -1), stats
+        return out_TD.view(b, t, d), idx_TK.view(b, t, idx_TK.shape[-1]), stats
 
     def _router_stats(self, idx_TK, probs_TE, token_mask_BT) -> RouterStats:
         if token_mask_BT is None:
