@@ -141,6 +141,7 @@ def load_pretrained(
         apply_expert_parallel(model, ep_group, EPConfig(backend=ep_backend))
     model.to(dtype)  # on meta: free, so the real allocation below is already in `dtype`
     model.to_empty(device=device)
+    model.tie_weights()
     load_hf_state_dict(model, tensors, source=str(path))
     return model
 

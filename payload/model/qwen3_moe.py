@@ -192,9 +192,14 @@ class Qwen3MoeForCausalLM(nn.Module):
         self.config = config
         self.model = Qwen3MoeModel(config)
         self.lm_head = nn.Linear(config.hidden_size, config.vocab_size, bias=False)
-        if config.tie_word_embeddings:
-            self.lm_head.weight = self.model.embed_tokens.weight
+        self.tie_weights()
         self.init_weights()
+
+    def tie_weights(self) -> None:
+        """Share the embedding with the LM head when the config says so. Moving a model off the
+        meta device (to_empty) makes new parameters and unties them: call again after."""
+        if self.config.tie_word_embeddings:
+            self.lm_head.weight = self.model.embed_tokens.weight
 
     @torch.no_grad()
     def init_weights(self, std: float = 0.02) -> None:
