@@ -140,7 +140,7 @@ def _header(magic: bytes) -> bytes:
 def _body(data: bytes | memoryview, magic: bytes, kind: str) -> dict:
     view = memoryview(data)
     if len(view) < 4 or bytes(view[:3]) != magic:
-        raise RecordFormatError(f"not a {kind} record (header {bytes(view[:4])!r})")
+        raise RecordFormatError(f"not a record of kind {kind!r} (header {bytes(view[:4])!r})")
     version = view[3]
     if version != FORMAT_VERSION:
         raise RecordFormatError(

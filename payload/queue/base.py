@@ -1,0 +1,201 @@
+"""The queue interface every backend implements, and what each call guarantees.
+
+Three stages, each a stream of work with at-least-once delivery and exactly-once results:
+
+    submit(tasks) ──► ROLLOUT ──claim/complete──► VERIFY (groups awaiting a verifier) ──► buffer
+                                 └── group already verified (inline verifier) ──────────► buffer
+    buffer ──consume/ack──► trainer
+
+- `claim` hands one item to one consumer. It stays pending (owned, invisible to others)
+  until `complete` or `release`; if its consumer dies it becomes claimable again once idle
+  for `visibility_timeout_s`. Every hand-out counts as a delivery; an item that would be
+  delivered more than `max_deliveries` times goes to the stage's dead-letter list instead.
+- `complete` writes the result and acknowledges the item in one atomic step. The result's
+  identity is the task id: a second `complete` for the same task (a slow worker whose task
+  was reclaimed and finished elsewhere) acknowledges but writes nothing and returns False.
+- `release` hands an item back at once (SIGTERM, server unavailable); `failed=True` counts the
+  attempt toward `max_deliveries`, `failed=False` (a preempted worker) does not.
+- The buffer has a high-water mark: producers call `wait_for_room` before claiming new work,
+  so a slow trainer makes rollouts wait (counted), never drops them.
+- `consume` returns buffered groups to the trainer and drops (acknowledges, counts, returns
+  separately) those older than `max_staleness` policy versions; groups count toward the
+  buffer fill until `ack`. (Redis: a restarted trainer process that consumes under the same
+  consumer name first gets back the groups it had not acknowledged.)
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from payload.queue.experience import ExperienceGroup, Task
+
+
+class QueueError(RuntimeError):
+    """The queue cannot do what was asked (bad configuration, unreachable backend)."""
+
+
+class Stage(enum.Enum):
+    ROLLOUT = "rollout"
+    VERIFY = "verify"
+
+
+@dataclass
+class Delivery:
+    """One hand-out of a task (ROLLOUT) or an unverified group (VERIFY) to a consumer."""
+
+    stage: Stage
+    entry_id: str
+    item: Task | ExperienceGroup
+    # 1 on first hand-out; grows with each reclaim (and with each failed release).
+    deliveries: int
+    consumer: str
+
+    @property
+    def task_id(self) -> str:
+        return self.item.task_id
+
+
+@dataclass
+class DeadLetter:
+    stage: Stage
+    entry_id: str
+    payload: bytes
+    deliveries: int
+    reason: str
+
+
+@dataclass
+class BufferedGroup:
+    entry_id: str
+    group: ExperienceGroup
+
+
+@dataclass
+class Consumed:
+    groups: list[BufferedGroup] = field(default_factory=list)
+    # Dropped for staleness (already acknowledged): the caller counts them or re-issues the prompts.
+    stale: list[ExperienceGroup] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PolicyPointer:
+    """The newest weights exported to shared storage: where a (re)started rollout server loads from."""
+
+    version: int
+    path: str
+
+
+@dataclass
+class QueueStats:
+    tasks_waiting: int  # submitted, never handed out
+    tasks_in_flight: int  # handed out, not completed (includes those of dead workers until reclaimed)
+    verify_waiting: int
+    verify_in_flight: int
+    buffer_fill: int  # groups in the buffer not acknowledged by the trainer (+ those awaiting verification)
+    dead_letters: int
+    duplicates: int  # completes refused because the task's group already existed
+    stale_dropped: int
+
+
+class RolloutQueue(ABC):
+    @dataclass
+    class Config:
+        backend: Literal["memory", "redis"] = "memory"
+        url: str = "redis://localhost:6379/0"
+        # Key prefix: one RL job per namespace on a shared Redis.
+        namespace: str = "rl"
+        # A handed-out item whose consumer went silent this long is reclaimed by another one.
+        # Longer than the slowest rollout of a group, shorter than a tolerable stall.
+        visibility_timeout_s: float = 600.0
+        max_deliveries: int = 3
+        high_water_groups: int = 1024
+        # How long a finished task id is remembered for duplicate detection.
+        dedup_ttl_s: int = 7 * 24 * 3600
+        # How long `build()` waits for Redis to answer (pods may start before the Redis pod).
+        connect_timeout_s: float = 60.0
+
+        def __post_init__(self) -> None:
+            if self.backend not in ("memory", "redis"):
+                raise QueueError(f"queue backend {self.backend!r}: must be 'memory' or 'redis'")
+            for name in ("visibility_timeout_s", "max_deliveries", "high_water_groups", "dedup_ttl_s"):
+                if getattr(self, name) <= 0:
+                    raise QueueError(f"queue {name}={getattr(self, name)!r}: must be positive")
+
+        def build(self) -> "RolloutQueue":
+            if self.backend == "memory":
+                from payload.queue.memory import MemoryQueue
+
+                return MemoryQueue(self)
+            from payload.queue.redis_streams import RedisQueue
+
+            return RedisQueue(self)
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+
+    # -- producers of tasks (the trainer's prompt feeder) ---------------------------------------
+    @abstractmethod
+    def submit(self, tasks: Sequence[Task]) -> None: ...
+
+    # -- rollout workers and verifiers -----------------------------------------------------------
+    @abstractmethod
+    def claim(self, stage: Stage, consumer: str, block_s: float = 1.0) -> Delivery | None:
+        """The oldest reclaimable item, else a new one (waiting up to block_s), else None."""
+
+    @abstractmethod
+    def complete(self, delivery: Delivery, group: ExperienceGroup) -> bool:
+        """Write `group` (to the buffer when verified, else to VERIFY) and acknowledge the delivery."""
+
+    @abstractmethod
+    def release(self, delivery: Delivery, *, failed: bool, reason: str = "") -> None: ...
+
+    @abstractmethod
+    def dead_letters(self, stage: Stage) -> list[DeadLetter]: ...
+
+    # -- backpressure ---------------------------------------------------------------------------
+    @abstractmethod
+    def buffer_fill(self) -> int: ...
+
+    def wait_for_room(self, timeout_s: float, stop: threading.Event | None = None) -> bool:
+        """True once the buffer is below its high-water mark; False on timeout or stop."""
+        deadline = time.monotonic() + timeout_s
+        pause = 0.01
+        while self.buffer_fill() >= self.config.high_water_groups:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or (stop is not None and stop.is_set()):
+                return False
+            time.sleep(min(pause, remaining))
+            pause = min(pause * 2, 0.5)
+        return True
+
+    # -- the trainer ----------------------------------------------------------------------------
+    @abstractmethod
+    def consume(
+        self, consumer: str, max_groups: int, block_s: float, current_version: int, max_staleness: int
+    ) -> Consumed: ...
+
+    @abstractmethod
+    def ack(self, entry_ids: Sequence[str]) -> None: ...
+
+    # -- weights for (re)starting rollout servers -------------------------------------------------
+    @abstractmethod
+    def publish_policy(self, pointer: PolicyPointer) -> None: ...
+
+    @abstractmethod
+    def latest_policy(self) -> PolicyPointer | None: ...
+
+    @abstractmethod
+    def stats(self) -> QueueStats: ...
+
+    def close(self) -> None:
+        """Release connections (the memory backend has none)."""
+
+    @staticmethod
+    def is_stale(group: ExperienceGroup, current_version: int, max_staleness: int) -> bool:
+        return current_version - group.policy_version > max_staleness

@@ -1,0 +1,342 @@
+"""The production backend: Redis Streams with consumer groups.
+
+Keys (one hash tag, so every script's keys live in one slot of a Redis Cluster too):
+
+    {ns}:tasks          stream, group "workers"    ROLLOUT items (field d = encoded Task)
+    {ns}:verify         stream, group "verifiers"  VERIFY items (d = encoded unverified group)
+    {ns}:experiences    stream, group "trainer"    the buffer (d = encoded verified group)
+    {ns}:dead:<stage>   stream                     dead letters (d, id, deliveries, reason)
+    {ns}:done:<stage>:<task id>   string with TTL  "this task's result exists" (dedup)
+    {ns}:stats          hash                       duplicates, stale_dropped
+    {ns}:policy         hash                       newest exported weights (version, path)
+
+A handed-out entry sits in its group's pending entries list (PEL) until acknowledged; the
+PEL's delivery counter is the attempt count. Each multi-step transition is one Lua script,
+so a worker killed at any instruction leaves either the old state or the new one:
+`complete` (dedup check, write the result, XACK + XDEL), reclaim (XAUTOCLAIM, dead-letter
+past max_deliveries) and `release`. Acknowledged entries are deleted, so XLEN is the backlog.
+
+Durability: run Redis with `appendonly yes` and `appendfsync always` (the chart does): Redis
+then fsyncs a script's effects before replying, so an acknowledged task's experience survives
+a Redis restart. Connection errors are retried with exponential backoff and jitter (redis-py's
+Retry), so workers ride through a restart; a retried `complete` is caught by the dedup key.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+
+import redis
+from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
+from redis.retry import Retry
+
+from payload.queue.base import (
+    BufferedGroup,
+    Consumed,
+    DeadLetter,
+    Delivery,
+    PolicyPointer,
+    QueueError,
+    QueueStats,
+    RolloutQueue,
+    Stage,
+)
+from payload.queue.experience import ExperienceGroup, Task, decode_group, decode_task, encode_group, encode_task
+
+log = logging.getLogger(__name__)
+
+_GROUPS = {Stage.ROLLOUT: "workers", Stage.VERIFY: "verifiers"}
+_TRAINER_GROUP = "trainer"
+
+# KEYS: stream, dead.  ARGV: group, consumer, min_idle_ms, max_deliveries, cursor.
+# Returns {cursor, id, deliveries, payload} for a reclaimed entry, else {cursor}.
+_RECLAIM = """
+local cursor = ARGV[5]
+for _ = 1, 16 do
+  local res = redis.call('XAUTOCLAIM', KEYS[1], ARGV[1], ARGV[2], ARGV[3], cursor, 'COUNT', 1)
+  cursor = res[1]
+  local entry = res[2][1]
+  if entry and entry[2] then
+    local id, payload = entry[1], entry[2][2]
+    local deliveries = redis.call('XPENDING', KEYS[1], ARGV[1], id, id, 1)[1][4]
+    if deliveries > tonumber(ARGV[4]) then
+      redis.call('XADD', KEYS[2], '*', 'd', payload, 'id', id, 'deliveries', deliveries - 1,
+                 'reason', 'visibility timeout')
+      redis.call('XACK', KEYS[1], ARGV[1], id)
+      redis.call('XDEL', KEYS[1], id)
+    else
+      return {cursor, id, deliveries, payload}
+    end
+  end
+  if cursor == '0-0' then return {cursor} end
+end
+return {cursor}
+"""
+
+# KEYS: in stream, out stream, done key, stats.  ARGV: group, id, payload, dedup ttl.
+# Returns 1 when the result was written, 0 when the task's result already existed.
+_COMPLETE = """
+local fresh = redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[4])
+if fresh then
+  redis.call('XADD', KEYS[2], '*', 'd', ARGV[3])
+else
+  redis.call('HINCRBY', KEYS[4], 'duplicates', 1)
+end
+redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
+redis.call('XDEL', KEYS[1], ARGV[2])
+if fresh then return 1 end
+return 0
+"""
+
+# KEYS: stream, dead.  ARGV: group, consumer, id, failed (0|1), max_deliveries, reason, idle_ms.
+# Returns 0 (not ours any more), 1 (handed back), 2 (dead-lettered).
+_RELEASE = """
+local info = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[3], ARGV[3], 1)[1]
+if not info or info[2] ~= ARGV[2] then return 0 end
+local deliveries = info[4]
+if ARGV[4] == '1' and deliveries >= tonumber(ARGV[5]) then
+  local entry = redis.call('XRANGE', KEYS[1], ARGV[3], ARGV[3])[1]
+  if entry then
+    redis.call('XADD', KEYS[2], '*', 'd', entry[2][2], 'id', ARGV[3], 'deliveries', deliveries,
+               'reason', ARGV[6])
+  end
+  redis.call('XACK', KEYS[1], ARGV[1], ARGV[3])
+  redis.call('XDEL', KEYS[1], ARGV[3])
+  return 2
+end
+local count = deliveries
+if ARGV[4] ~= '1' then count = deliveries - 1 end
+redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[3], 'IDLE', ARGV[7], 'RETRYCOUNT', count, 'JUSTID')
+return 1
+"""
+
+
+class RedisQueue(RolloutQueue):
+    def __init__(self, config: RolloutQueue.Config, connect_retries: int = 20) -> None:
+        super().__init__(config)
+        # ~30 s of reconnect attempts (jittered, capped at 2 s each) covers a Redis pod restart.
+        retry = Retry(ExponentialWithJitterBackoff(cap=2.0, base=0.05), connect_retries)
+        try:
+            self.redis = redis.Redis.from_url(
+                config.url, retry=retry, socket_connect_timeout=5.0, health_check_interval=30
+            )
+        except ValueError as exc:
+            raise QueueError(f"queue url {config.url!r}: {exc}") from None
+        ns = "{" + config.namespace + "}"
+        self._streams = {Stage.ROLLOUT: f"{ns}:tasks", Stage.VERIFY: f"{ns}:verify"}
+        self._dead = {stage: f"{ns}:dead:{stage.value}" for stage in Stage}
+        self._done_prefix = {stage: f"{ns}:done:{stage.value}:" for stage in Stage}
+        self._buffer = f"{ns}:experiences"
+        self._stats = f"{ns}:stats"
+        self._policy = f"{ns}:policy"
+        self._reclaim = self.redis.register_script(_RECLAIM)
+        self._complete = self.redis.register_script(_COMPLETE)
+        self._release = self.redis.register_script(_RELEASE)
+        self._cursors: dict[tuple[Stage, str], str] = {}
+        self._backlog_from: dict[str, str] = {}  # trainer consumer -> next pending id to re-read
+        self._min_idle_ms = int(config.visibility_timeout_s * 1000)
+        self._connect(config.connect_timeout_s)
+
+    def _connect(self, timeout_s: float) -> None:
+        # This loop owns the start-up wait, so the client's long retry budget is off meanwhile.
+        steady = self.redis.get_retry()
+        self.redis.set_retry(Retry(NoBackoff(), 0))
+        deadline = time.monotonic() + timeout_s
+        pause = 0.05
+        try:
+            while True:
+                try:
+                    self.redis.ping()
+                    break
+                except redis.ConnectionError as exc:
+                    if time.monotonic() + pause > deadline:
+                        raise QueueError(
+                            f"queue url {self.config.url}: cannot reach Redis within {timeout_s:g} s: {exc}"
+                        ) from None
+                    time.sleep(pause)
+                    pause = min(pause * 2, 2.0)
+        finally:
+            self.redis.set_retry(steady)
+        self._create_groups()
+
+    def _create_groups(self) -> None:
+        pairs = [(self._streams[s], _GROUPS[s]) for s in Stage] + [(self._buffer, _TRAINER_GROUP)]
+        for stream, group in pairs:
+            try:
+                self.redis.xgroup_create(stream, group, id="0", mkstream=True)
+            except redis.ResponseError as exc:
+                if "BUSYGROUP" not in str(exc):
+                    raise
+
+    def _with_groups(self, call):
+        """Run `call`; if Redis lost its groups (restarted without persistence), recreate them once."""
+        try:
+            return call()
+        except redis.ResponseError as exc:
+            if "NOGROUP" not in str(exc):
+                raise
+            log.warning("consumer groups missing (Redis restarted without its data?): recreating them")
+            self._create_groups()
+            return call()
+
+    @staticmethod
+    def _decode(stage: Stage, payload: bytes) -> Task | ExperienceGroup:
+        return decode_task(payload) if stage is Stage.ROLLOUT else decode_group(payload)
+
+    def submit(self, tasks: Sequence[Task]) -> None:
+        with self.redis.pipeline(transaction=False) as pipe:
+            for task in tasks:
+                pipe.xadd(self._streams[Stage.ROLLOUT], {"d": encode_task(task)})
+            pipe.execute()
+
+    def claim(self, stage: Stage, consumer: str, block_s: float = 1.0) -> Delivery | None:
+        stream, group = self._streams[stage], _GROUPS[stage]
+        key = (stage, consumer)
+        reply = self._with_groups(
+            lambda: self._reclaim(
+                keys=[stream, self._dead[stage]],
+                args=[group, consumer, self._min_idle_ms, self.config.max_deliveries, self._cursors.get(key, "0-0")],
+            )
+        )
+        self._cursors[key] = reply[0].decode()
+        if len(reply) == 4:
+            entry_id, deliveries, payload = reply[1].decode(), int(reply[2]), reply[3]
+            return Delivery(stage, entry_id, self._decode(stage, payload), deliveries, consumer)
+        block_ms = max(1, int(block_s * 1000))
+        reply = self._with_groups(
+            lambda: self.redis.xreadgroup(group, consumer, {stream: ">"}, count=1, block=block_ms)
+        )
+        if not reply:
+            return None
+        entry_id, fields = reply[0][1][0]
+        return Delivery(stage, entry_id.decode(), self._decode(stage, fields[b"d"]), 1, consumer)
+
+    def complete(self, delivery: Delivery, group: ExperienceGroup) -> bool:
+        stage = delivery.stage
+        out = self._buffer if group.verified else self._streams[Stage.VERIFY]
+        written = self._complete(
+            keys=[self._streams[stage], out, self._done_prefix[stage] + group.task_id, self._stats],
+            args=[_GROUPS[stage], delivery.entry_id, encode_group(group), self.config.dedup_ttl_s],
+        )
+        return bool(written)
+
+    def release(self, delivery: Delivery, *, failed: bool, reason: str = "") -> None:
+        stage = delivery.stage
+        self._release(
+            keys=[self._streams[stage], self._dead[stage]],
+            args=[
+                _GROUPS[stage],
+                delivery.consumer,
+                delivery.entry_id,
+                int(failed),
+                self.config.max_deliveries,
+                reason or "failed",
+                # Idle past the visibility timeout: the next claim anywhere takes it.
+                self._min_idle_ms + 3_600_000,
+            ],
+        )
+
+    def dead_letters(self, stage: Stage) -> list[DeadLetter]:
+        return [
+            DeadLetter(stage, f[b"id"].decode(), f[b"d"], int(f[b"deliveries"]), f[b"reason"].decode())
+            for _, f in self.redis.xrange(self._dead[stage])
+        ]
+
+    def buffer_fill(self) -> int:
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.xlen(self._buffer)
+            pipe.xlen(self._streams[Stage.VERIFY])
+            return sum(pipe.execute())
+
+    def consume(
+        self, consumer: str, max_groups: int, block_s: float, current_version: int, max_staleness: int
+    ) -> Consumed:
+        entries = []
+        start = self._backlog_from.get(consumer, "0")
+        if start is not None:
+            # First the groups this consumer name read but never acknowledged (a restarted
+            # trainer). An explicit id re-reads this consumer's pending entries after it.
+            reply = self._with_groups(
+                lambda: self.redis.xreadgroup(_TRAINER_GROUP, consumer, {self._buffer: start}, count=max_groups)
+            )
+            entries = reply[0][1] if reply else []
+            self._backlog_from[consumer] = entries[-1][0].decode() if entries else None
+        if not entries:
+            block_ms = max(1, int(block_s * 1000))
+            reply = self._with_groups(
+                lambda: self.redis.xreadgroup(
+                    _TRAINER_GROUP, consumer, {self._buffer: ">"}, count=max_groups, block=block_ms
+                )
+            )
+            entries = reply[0][1] if reply else []
+        result = Consumed()
+        stale_ids = []
+        for entry_id, fields in entries:
+            if not fields:  # deleted after it was read (acknowledged by an earlier incarnation)
+                continue
+            group = decode_group(fields[b"d"])
+            if self.is_stale(group, current_version, max_staleness):
+                stale_ids.append(entry_id)
+                result.stale.append(group)
+            else:
+                result.groups.append(BufferedGroup(entry_id.decode(), group))
+        if stale_ids:
+            with self.redis.pipeline(transaction=True) as pipe:
+                pipe.xack(self._buffer, _TRAINER_GROUP, *stale_ids)
+                pipe.xdel(self._buffer, *stale_ids)
+                pipe.hincrby(self._stats, "stale_dropped", len(stale_ids))
+                pipe.execute()
+        return result
+
+    def ack(self, entry_ids: Sequence[str]) -> None:
+        if not entry_ids:
+            return
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.xack(self._buffer, _TRAINER_GROUP, *entry_ids)
+            pipe.xdel(self._buffer, *entry_ids)
+            pipe.execute()
+
+    def publish_policy(self, pointer: PolicyPointer) -> None:
+        # Only ever moves forward, even if two trainers' publishes race.
+        self.redis.eval(
+            "local v = redis.call('HGET', KEYS[1], 'version') "
+            "if not v or tonumber(v) <= tonumber(ARGV[1]) then "
+            "redis.call('HSET', KEYS[1], 'version', ARGV[1], 'path', ARGV[2]) end",
+            1,
+            self._policy,
+            pointer.version,
+            pointer.path,
+        )
+
+    def latest_policy(self) -> PolicyPointer | None:
+        fields = self.redis.hgetall(self._policy)
+        if not fields:
+            return None
+        return PolicyPointer(int(fields[b"version"]), fields[b"path"].decode())
+
+    def stats(self) -> QueueStats:
+        with self.redis.pipeline(transaction=False) as pipe:
+            for stage in Stage:
+                pipe.xlen(self._streams[stage])
+                pipe.xpending(self._streams[stage], _GROUPS[stage])
+            pipe.xlen(self._buffer)
+            pipe.xlen(self._dead[Stage.ROLLOUT])
+            pipe.xlen(self._dead[Stage.VERIFY])
+            pipe.hgetall(self._stats)
+            tasks, tasks_pending, verify, verify_pending, buffer, dead_r, dead_v, counters = pipe.execute()
+        return QueueStats(
+            tasks_waiting=tasks - tasks_pending["pending"],
+            tasks_in_flight=tasks_pending["pending"],
+            verify_waiting=verify - verify_pending["pending"],
+            verify_in_flight=verify_pending["pending"],
+            buffer_fill=buffer + verify,
+            dead_letters=dead_r + dead_v,
+            duplicates=int(counters.get(b"duplicates", 0)),
+            stale_dropped=int(counters.get(b"stale_dropped", 0)),
+        )
+
+    def close(self) -> None:
+        self.redis.close()
+

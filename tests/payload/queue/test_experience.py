@@ -1,0 +1,85 @@
+import math
+
+import numpy as np
+import pytest
+
+from payload.queue.experience import (
+    ExperienceGroup,
+    RecordFormatError,
+    Sample,
+    Task,
+    decode_group,
+    decode_task,
+    encode_group,
+    encode_task,
+)
+
+
+def make_group(experts: bool, num_experts: int = 128) -> ExperienceGroup:
+    rng = np.random.default_rng(0)
+    samples = []
+    for k, length in enumerate((5, 0, 9)):
+        samples.append(Sample(
+            token_ids_T=rng.integers(0, 150_000, length), logprobs_T=-rng.random(length),
+            finish_reason=("stop", "length", "abort")[k], text=f"é{k}", reward=[1.0, 0.0, math.nan][k],
+            routed_experts_TLK=rng.integers(0, num_experts, (length, 3, 2)) if experts else None))
+    return ExperienceGroup(task_id="job-7", prompt_id="gsm8k/12", policy_version=41,
+                           prompt_tokens_P=np.array([1, 2, 3]), samples=samples, label="42", worker="w-3")
+
+
+@pytest.mark.parametrize("experts, num_experts", [(False, 0), (True, 128), (True, 1000)])
+def test_group_round_trip_is_exact(experts, num_experts):
+    group = make_group(experts, num_experts)
+    back = decode_group(encode_group(group))
+    assert (back.task_id, back.prompt_id, back.policy_version, back.label, back.worker) == ("job-7", "gsm8k/12", 41, "42", "w-3")
+    assert back.generated_at == group.generated_at
+    for a, b in zip(group.samples, back.samples):
+        assert np.array_equal(a.token_ids_T, b.token_ids_T) and b.token_ids_T.dtype == np.int32
+        assert np.array_equal(a.logprobs_T.astype(np.float32), b.logprobs_T)
+        assert (a.finish_reason, a.text) == (b.finish_reason, b.text)
+        assert a.reward == b.reward or (math.isnan(a.reward) and math.isnan(b.reward))
+        if experts:
+            assert np.array_equal(a.routed_experts_TLK, b.routed_experts_TLK)
+        else:
+            assert b.routed_experts_TLK is None
+    assert not back.verified  # one reward is NaN
+    assert back.experience_ids == ["job-7/0", "job-7/1", "job-7/2"]
+
+
+def test_encoding_is_compact_binary():
+    g = make_group(experts=True)
+    tokens = sum(len(s.token_ids_T) for s in g.samples)
+    # 4 bytes token + 4 bytes logprob + 6 one-byte expert ids per token, plus a small header.
+    assert len(encode_group(g)) < tokens * (4 + 4 + 6) + 400
+
+
+def test_task_round_trip_and_validation():
+    t = Task(task_id="a1", prompt_id="p", prompt_tokens_P=[5, 6], group_size=8, policy_version=3, label="x", verifier="math")
+    assert decode_task(encode_task(t)).__dict__.keys() == t.__dict__.keys()
+    back = decode_task(encode_task(t))
+    assert (back.task_id, back.group_size, back.policy_version, back.label) == ("a1", 8, 3, "x")
+    assert back.prompt_tokens_P.tolist() == [5, 6]
+    with pytest.raises(ValueError, match="task_id 'a/b'"):
+        Task(task_id="a/b", prompt_id="p", prompt_tokens_P=[1], group_size=2)
+    with pytest.raises(ValueError, match="group_size must be >= 1"):
+        Task(task_id="a", prompt_id="p", prompt_tokens_P=[1], group_size=0)
+
+
+def test_version_kind_and_corruption_fail_loudly():
+    data = encode_group(make_group(False))
+    newer = data[:3] + bytes([data[3] + 1]) + data[4:]
+    with pytest.raises(RecordFormatError, match=r"format version 2, this build reads version 1"):
+        decode_group(newer)
+    with pytest.raises(RecordFormatError, match="not a record of kind .task."):
+        decode_task(data)
+    with pytest.raises(RecordFormatError):
+        decode_group(data[: len(data) // 2])
+
+
+def test_sample_shapes_are_checked():
+    with pytest.raises(ValueError, match="logprobs_T shape"):
+        Sample(token_ids_T=[1, 2], logprobs_T=[0.0], finish_reason="stop")
+    with pytest.raises(ValueError, match="finish_reason 'eos'"):
+        Sample(token_ids_T=[1], logprobs_T=[0.0], finish_reason="eos")
+    with pytest.raises(ValueError, match="routed_experts_TLK must be integer"):
+        Sample(token_ids_T=[1], logprobs_T=[0.0], finish_reason="stop", routed_experts_TLK=np.zeros((2, 1, 1), int))
