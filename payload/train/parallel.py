@@ -1,0 +1,204 @@
+"""The trainer's world: expert parallelism for the experts, FSDP2 for everything.
+
+With W ranks and EP size P (edp = W / P "expert data parallel" replicas):
+
+    ranks  = arange(W).reshape(edp, P)      rank = replica · P + ep_rank
+    ep     group of a row: its P ranks split every MoE layer's experts (payload.ep)
+    edp    mesh of a column: FSDP2 shards that EP rank's experts over its edp replicas
+    dp     mesh of all W ranks: FSDP2 shards every other parameter
+
+Gradients are *summed* over ranks (the loss is already each rank's share of the global mean,
+see loss.py), and every gradient element lives on exactly one rank, so the global norm is one
+all-reduce of local sums of squares. Checkpoints see the experts as one global [E, ...] tensor
+laid out over a (ep, edp) mesh, so DCP stores each expert once and under one name.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import torch
+import torch.distributed as dist
+from torch.distributed.device_mesh import DeviceMesh, init_device_mesh
+from torch.distributed.fsdp import FSDPModule, MixedPrecisionPolicy, fully_shard
+from torch.distributed.tensor import DTensor, Shard
+
+from payload.model import Qwen3MoeForCausalLM
+
+EXPERT_PARAM = re.compile(r"^(model\.layers\.\d+\.mlp\.experts)\.(gate_up_proj|down_proj)$")
+
+
+class ParallelConfigError(ValueError):
+    """A world layout that cannot work (EP size vs world size vs experts): one line."""
+
+
+@dataclass
+class World:
+    rank: int
+    world_size: int
+    ep_size: int
+    device: torch.device
+    dp_mesh: DeviceMesh
+    edp_mesh: DeviceMesh
+    ep_group: dist.ProcessGroup | None
+    expert_mesh: DeviceMesh  # (ep, edp): the experts' global layout, for checkpoints
+
+    @property
+    def ep_rank(self) -> int:
+        return self.rank % self.ep_size
+
+    @property
+    def is_main(self) -> bool:
+        return self.rank == 0
+
+
+def init_world(ep_size: int) -> World:
+    """Join (or, run outside torchrun, create) the default process group and build the meshes.
+
+    torchrun sets RANK / WORLD_SIZE / LOCAL_RANK / MASTER_ADDR / MASTER_PORT; NCCL on GPUs, gloo
+    on CPU."""
+    if not dist.is_initialized():
+        if "RANK" not in os.environ:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            os.environ.update(RANK="0", WORLD_SIZE="1", LOCAL_RANK="0", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+        if torch.cuda.is_available():
+            torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
+        dist.init_process_group("nccl" if torch.cuda.is_available() else "gloo")
+    rank, world_size = dist.get_rank(), dist.get_world_size()
+    if ep_size < 1 or world_size % ep_size:
+        raise ParallelConfigError(
+            f"parallel.expert_parallel_size {ep_size} must divide the trainer's world size {world_size}"
+        )
+    device_type = "cuda" if torch.cuda.is_available() else "cpu"
+    device = torch.device(device_type, torch.cuda.current_device()) if device_type == "cuda" else torch.device("cpu")
+    edp = world_size // ep_size
+    dp_mesh = init_device_mesh(device_type, (world_size,), mesh_dim_names=("dp",))
+    grid = init_device_mesh(device_type, (edp, ep_size), mesh_dim_names=("edp", "ep"))
+    expert_mesh = DeviceMesh(device_type, torch.arange(world_size).reshape(edp, ep_size).T, mesh_dim_names=("ep", "edp"))
+    return World(
+        rank=rank,
+        world_size=world_size,
+        ep_size=ep_size,
+        device=device,
+        dp_mesh=dp_mesh,
+        edp_mesh=grid["edp"],
+        ep_group=grid["ep"].get_group() if ep_size > 1 else None,
+        expert_mesh=expert_mesh,
+    )
+
+
+def parallelize(
+    model: Qwen3MoeForCausalLM,
+    world: World,
+    ep_backend: str = "auto",
+    compute_dtype: torch.dtype | None = None,
+) -> Qwen3MoeForCausalLM:
+    """Shard `model` (fp32 master weights, unsharded) in place: experts over EP then edp, the
+    rest over all ranks. `compute_dtype` (e.g. bf16) is what forward and backward run in;
+    gradients are reduced in fp32."""
+    from payload import ep
+
+    if model.config.num_experts % world.ep_size:
+        raise ParallelConfigError(
+            f"parallel.expert_parallel_size {world.ep_size} must divide the model's num_experts {model.config.num_experts}"
+        )
+    if world.ep_size > 1:
+        ep.apply_expert_parallel(model, world.ep_group, ep.Config(backend=ep_backend))
+    mp = MixedPrecisionPolicy(param_dtype=compute_dtype, reduce_dtype=torch.float32)
+    for layer in model.model.layers:
+        if layer.is_moe:
+            fully_shard(layer.mlp.experts, mesh=world.edp_mesh, mp_policy=mp)
+        fully_shard(layer, mesh=world.dp_mesh, mp_policy=mp)
+    fully_shard(model, mesh=world.dp_mesh, mp_policy=mp)
+    for module in model.modules():
+        if isinstance(module, FSDPModule):
+            # Sum, never average: the loss shares already carry the global normalisation.
+            module.set_gradient_divide_factor(1.0)
+            module.set_force_sum_reduction_for_comms(True)  # gloo has no PREMUL_SUM
+    return model
+
+
+def _local(t: torch.Tensor) -> torch.Tensor:
+    return t.to_local() if isinstance(t, DTensor) else t
+
+
+@torch.no_grad()
+def clip_grad_norm_(parameters, max_norm: float, group: dist.ProcessGroup | None = None) -> torch.Tensor:
+    """Scale gradients so that their global L2 norm is at most `max_norm`; returns the norm
+    before clipping. Every gradient element must live on exactly one rank of `group` (true of
+    `parallelize`d models: FSDP shards, EP partitions); `group=None` for one process."""
+    grads = [_local(p.grad) for p in parameters if p.grad is not None]
+    device = grads[0].device if grads else torch.device("cpu")
+    sumsq = torch.zeros((), dtype=torch.float32, device=device)
+    for g in grads:
+        sumsq += g.detach().float().pow(2).sum()
+    if group is not None and dist.get_world_size(group) > 1:
+        dist.all_reduce(sumsq, group=group)
+    norm = sumsq.sqrt()
+    scale = (max_norm / (norm + 1e-6)).clamp(max=1.0)
+    for g in grads:
+        g.mul_(scale.to(g.dtype))
+    return norm
+
+
+def expert_params(model: torch.nn.Module) -> dict[str, torch.nn.Parameter]:
+    return {name: p for name, p in model.named_parameters() if EXPERT_PARAM.match(name)}
+
+
+def global_expert_view(local: torch.Tensor, world: World, num_experts: int) -> torch.Tensor:
+    """This rank's piece of an expert tensor (FSDP shard of its EP slice) as a DTensor of the
+    global [E, ...] tensor over the (ep, edp) mesh; shares storage with `local`."""
+    local = _local(local)
+    if world.world_size == 1:
+        return local
+    shape = (num_experts, *local.shape[1:])
+    stride = torch.empty(shape, device="meta").stride()
+    return DTensor.from_local(local, world.expert_mesh, [Shard(0), Shard(0)], run_check=False, shape=shape, stride=stride)
+
+
+def _gather_experts(local: torch.Tensor, world: World) -> torch.Tensor | None:
+    """The full [E, ...] expert tensor on each EP group's first rank (None elsewhere)."""
+    full_local = local.full_tensor() if isinstance(local, DTensor) else local
+    if world.ep_group is None:
+        return full_local
+    ep_ranks = dist.get_process_group_ranks(world.ep_group)
+    pieces = [torch.empty_like(full_local) for _ in ep_ranks] if world.rank == ep_ranks[0] else None
+    dist.gather(full_local.contiguous(), pieces, dst=ep_ranks[0], group=world.ep_group)
+    return torch.cat(pieces) if pieces is not None else None
+
+
+@torch.no_grad()
+def full_hf_tensors(
+    model: Qwen3MoeForCausalLM, world: World, dtype: torch.dtype | None = None
+) -> Iterator[tuple[str, torch.Tensor]]:
+    """Every weight as full, HF-named tensors (one at a time, for publishing and export).
+
+    Collective: every rank must drain the iterator; only rank 0 receives the tensors."""
+    tied = model.config.tie_word_embeddings
+    for name, param in model.named_parameters():
+        match = EXPERT_PARAM.match(name)
+        if not match:
+            full = param.full_tensor() if isinstance(param, DTensor) else param
+            if world.is_main and not (tied and name == "lm_head.weight"):
+                yield name, full.to(dtype) if dtype else full
+            continue
+        gathered = _gather_experts(param, world)
+        if not world.is_main:
+            continue
+        prefix, kind = match.groups()
+        if dtype:
+            gathered = gathered.to(dtype)
+        size = model.config.moe_intermediate_size
+        for e, tensor in enumerate(gathered):
+            if kind == "gate_up_proj":
+                gate, up = tensor.split(size, dim=0)
+                yield f"{prefix}.{e}.gate_proj.weight", gate
+                yield f"{prefix}.{e}.up_proj.weight", up
+            else:
+                yield f"{prefix}.{e}.down_proj.weight", tensor

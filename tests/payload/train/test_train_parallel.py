@@ -1,0 +1,82 @@
+"""FSDP2 + expert parallelism on two real gloo processes equals one process without either.
+
+Two ranks, EP=2 (each holds 4 of the 8 experts per layer; all_to_all dispatch), every other
+parameter sharded by FSDP2 over both; each rank trains on half of every batch. The reference
+is a plain model on one process with the whole batch, 3 steps with gradient clipping active.
+
+Tolerances: with SGD (lr 1) the weights are the summed gradients, and they match to fp32
+reduction-order noise (atol 1e-7). AdamW divides by √v, which turns that noise on elements
+whose gradient is ~0 into up to a fraction of a full lr step, so there the bound is 1% of the
+largest possible movement (lr · steps).
+"""
+
+import math
+
+import pytest
+import torch
+import torch.distributed as dist
+
+from payload.train.batch import micro_batches, shard_for_rank
+from payload.train.parallel import full_hf_tensors, init_world, parallelize
+from payload.train.step import LossConfig, train_step
+from payload.model import iter_hf_tensors
+from train_cases import batch, tiny_model
+
+STEPS = 3
+MICRO = 2
+# Small enough that clipping scales every step's gradients.
+CONFIG = LossConfig(kl_coef=0.0, tis_cap=2.0, dual_clip=3.0, max_grad_norm=0.05)
+
+
+def micro_count(n, world):
+    return math.ceil(math.ceil(n / world) / MICRO)
+
+
+LR = {"sgd": 1.0, "adamw": 1e-2}
+ATOL = {"sgd": 1e-7, "adamw": 0.01 * LR["adamw"] * STEPS}
+
+
+def make_optimizer(kind, params):
+    if kind == "sgd":
+        return torch.optim.SGD(params, lr=LR[kind])
+    return torch.optim.AdamW(params, lr=LR[kind], weight_decay=0.01)
+
+
+def _distributed(rank, world_size, kind):
+    world = init_world(ep_size=2)
+    model = parallelize(tiny_model(), world, ep_backend="all_to_all")
+    optimizer = make_optimizer(kind, model.parameters())
+    norms = []
+    for step in range(STEPS):
+        samples = batch(step)
+        mine = shard_for_rank(samples, rank, world_size)
+        metrics = train_step(model, optimizer, micro_batches(mine, MICRO, micro_count(len(samples), world_size)),
+                             CONFIG, group=dist.group.WORLD)
+        norms.append(metrics["grad_norm"])
+    weights = {name: t.clone() for name, t in full_hf_tensors(model, world)}
+    return norms, weights
+
+
+@pytest.mark.parametrize("kind", ["sgd", "adamw"])
+def test_two_ranks_with_expert_parallel_match_one_process(gloo_pool, kind):
+    (norms0, weights), (norms1, nothing) = gloo_pool.run(_distributed, kind)
+    assert nothing == {}  # only rank 0 receives full tensors
+    assert norms0 == norms1  # the global norm is the same number on every rank
+
+    model = tiny_model()
+    optimizer = make_optimizer(kind, model.parameters())
+    expected_norms = []
+    for step in range(STEPS):
+        samples = batch(step)
+        metrics = train_step(model, optimizer, micro_batches(samples, MICRO, micro_count(len(samples), 1)), CONFIG)
+        expected_norms.append(metrics["grad_norm"])
+
+    assert norms0 == pytest.approx(expected_norms, rel=1e-5)
+    assert all(n > CONFIG.max_grad_norm for n in expected_norms)  # clipping was active
+    expected = dict(iter_hf_tensors(model))
+    assert weights.keys() == expected.keys()
+    moved = 0
+    for name, tensor in expected.items():
+        torch.testing.assert_close(weights[name], tensor, rtol=1e-5, atol=ATOL[kind], msg=name)
+        moved += not torch.equal(tensor, dict(iter_hf_tensors(tiny_model()))[name])
+    assert moved == len(expected)  # every tensor was trained, experts of both ranks included
