@@ -74,12 +74,19 @@ class RolloutSection(_Section):
     # Buffer high-water mark in groups; rollout workers pause above it (backpressure).
     buffer_high_water_groups: int = Field(default=1024, ge=1)
     inline_verifier: bool = True
+    # Pods on the cpu pool: rollout workers (`python -m payload rollout`) and verifiers
+    # (`python -m payload verify`).
+    workers: int = Field(default=8, ge=1)
+    verifiers: int = Field(default=2, ge=1)
 
 
 class CheckpointSection(_Section):
     directory: str = "/fsx/checkpoints"
     interval_steps: int = Field(default=50, ge=1)
     keep_last: int = Field(default=3, ge=1)
+    # Whole-job restarts (every trainer pod, resuming from the last checkpoint) before the
+    # trainer JobSet is declared failed.
+    max_restarts: int = Field(default=3, ge=0)
 
 
 def _pinned(image: str) -> str:
@@ -100,8 +107,10 @@ class ImagesSection(_Section):
     sglang: str = "lmsysorg/sglang:v0.5.6-cu129"
     redis: str = "redis:8.2.2-alpine"
     router: str = "lmsysorg/sgl-model-gateway:v0.2.3"
+    # Prometheus exporter sidecar of the Redis experience buffer.
+    redis_exporter: str = "oliver006/redis_exporter:v1.74.0"
 
-    _check = field_validator("payload", "sglang", "redis", "router")(classmethod(lambda cls, v: _pinned(v)))
+    _check = field_validator("payload", "sglang", "redis", "router", "redis_exporter")(classmethod(lambda cls, v: _pinned(v)))
 
 
 class JobConfig(_Section):
