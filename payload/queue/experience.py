@@ -13,8 +13,10 @@ Identity: a task's group is identified by its `task_id`; sample i of that group 
 `f"{task_id}/{i}"` (`ExperienceGroup.experience_ids`). The queue uses the task id to make a
 reclaimed-then-finished task unable to add a second group.
 
-Shapes: T = response tokens of one sample, P = prompt tokens, L = MoE layers, K = experts
-per token (only when the server returned routed experts, for routing replay).
+Shapes: T = response tokens of one sample, P = prompt tokens, S = P + T - 1 positions the
+server ran through the model (every token but the last), L = MoE layers, K = experts per
+token. Routed experts (SGLang's `return_routed_experts`, for routing replay in the trainer)
+cover the prompt too, since the trainer's forward routes the prompt tokens as well.
 """
 
 from __future__ import annotations
@@ -81,7 +83,8 @@ class Sample:
     text: str = ""
     # NaN until a verifier scored it.
     reward: float = math.nan
-    routed_experts_TLK: np.ndarray | None = None
+    # [S = P + T - 1, L, K] expert ids per position, prompt included (SGLang's layout).
+    routed_experts_SLK: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         self.token_ids_T = _tokens(self.token_ids_T, "token_ids_T")
@@ -90,14 +93,11 @@ class Sample:
             raise ValueError(f"logprobs_T shape {self.logprobs_T.shape} != token_ids_T shape {self.token_ids_T.shape}")
         if self.finish_reason not in FINISH_REASONS:
             raise ValueError(f"finish_reason {self.finish_reason!r} is not one of {FINISH_REASONS}")
-        if self.routed_experts_TLK is not None:
-            experts = np.asarray(self.routed_experts_TLK)
-            if experts.ndim != 3 or experts.shape[0] != len(self.token_ids_T) or experts.dtype.kind not in "iu":
-                raise ValueError(
-                    f"routed_experts_TLK must be integer [T={len(self.token_ids_T)}, L, K], "
-                    f"got {experts.dtype} {experts.shape}"
-                )
-            self.routed_experts_TLK = experts
+        if self.routed_experts_SLK is not None:
+            experts = np.asarray(self.routed_experts_SLK)
+            if experts.ndim != 3 or experts.dtype.kind not in "iu":
+                raise ValueError(f"routed_experts_SLK must be integer [S, L, K], got {experts.dtype} {experts.shape}")
+            self.routed_experts_SLK = experts
 
 
 @dataclass
@@ -119,6 +119,13 @@ class ExperienceGroup:
         self.prompt_tokens_P = _tokens(self.prompt_tokens_P, "prompt_tokens_P")
         if not self.samples:
             raise ValueError("an experience group needs at least one sample")
+        for i, s in enumerate(self.samples):
+            positions = len(self.prompt_tokens_P) + len(s.token_ids_T) - 1
+            if s.routed_experts_SLK is not None and s.routed_experts_SLK.shape[0] != positions:
+                raise ValueError(
+                    f"sample {i}: routed_experts_SLK has {s.routed_experts_SLK.shape[0]} positions, "
+                    f"prompt + response - 1 = {positions}"
+                )
 
     @property
     def experience_ids(self) -> list[str]:
@@ -186,21 +193,21 @@ def decode_task(data: bytes | memoryview) -> Task:
 def encode_group(group: ExperienceGroup) -> bytes:
     samples = group.samples
     lengths = [len(s.token_ids_T) for s in samples]
-    with_experts = [s.routed_experts_TLK is not None for s in samples]
+    with_experts = [s.routed_experts_SLK is not None for s in samples]
     experts = None
     if any(with_experts):
         if not all(with_experts):
-            raise ValueError("routed_experts_TLK must be given for every sample of a group or none")
-        tails = {s.routed_experts_TLK.shape[1:] for s in samples}
+            raise ValueError("routed_experts_SLK must be given for every sample of a group or none")
+        tails = {s.routed_experts_SLK.shape[1:] for s in samples}
         if len(tails) != 1:
-            raise ValueError(f"routed_experts_TLK [L, K] differs between samples: {sorted(tails)}")
+            raise ValueError(f"routed_experts_SLK [L, K] differs between samples: {sorted(tails)}")
         # Expert ids fit a byte for up to 256 experts (Qwen3-30B-A3B has 128): 4x smaller than int32.
-        top = max(int(s.routed_experts_TLK.max(initial=0)) for s in samples)
+        top = max(int(s.routed_experts_SLK.max(initial=0)) for s in samples)
         name = "u1" if top < 256 else "<i2" if top < 32768 else "<i4"
         experts = {
             "dtype": name,
             "lk": list(tails.pop()),
-            "data": b"".join(s.routed_experts_TLK.astype(_EXPERT_DTYPES[name], copy=False).tobytes() for s in samples),
+            "data": b"".join(s.routed_experts_SLK.astype(_EXPERT_DTYPES[name], copy=False).tobytes() for s in samples),
         }
     return _header(_GROUP_MAGIC) + msgpack.packb(
         {
@@ -232,12 +239,17 @@ def decode_group(data: bytes | memoryview) -> ExperienceGroup:
         rewards = np.frombuffer(body["rewards"], dtype=_FLOAT_DTYPE)
         if not (len(tokens) == len(logprobs) == sum(lengths)) or len(rewards) != len(lengths):
             raise ValueError(f"array lengths do not match the sample lengths {lengths}")
+        prompt = np.frombuffer(body["prompt"], dtype=_TOKEN_DTYPE)
+        offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(int)
         experts = body["experts"]
-        experts_NLK = None
+        per_sample_experts: list[np.ndarray | None] = [None] * len(lengths)
         if experts is not None:
             lk = tuple(experts["lk"])
-            experts_NLK = np.frombuffer(experts["data"], dtype=_EXPERT_DTYPES[experts["dtype"]]).reshape((-1, *lk))
-        offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(int)
+            experts_XLK = np.frombuffer(experts["data"], dtype=_EXPERT_DTYPES[experts["dtype"]]).reshape((-1, *lk))
+            positions = np.concatenate([[0], np.cumsum([len(prompt) + n - 1 for n in lengths])]).astype(int)
+            if positions[-1] != len(experts_XLK):
+                raise ValueError(f"routed experts hold {len(experts_XLK)} positions, the samples need {positions[-1]}")
+            per_sample_experts = [experts_XLK[a:b] for a, b in zip(positions[:-1], positions[1:])]
         samples = [
             Sample(
                 token_ids_T=tokens[a:b],
@@ -245,15 +257,17 @@ def decode_group(data: bytes | memoryview) -> ExperienceGroup:
                 finish_reason=finish,
                 text=text,
                 reward=float(reward),
-                routed_experts_TLK=None if experts_NLK is None else experts_NLK[a:b],
+                routed_experts_SLK=routed,
             )
-            for a, b, finish, text, reward in zip(offsets[:-1], offsets[1:], body["finish"], body["text"], rewards)
+            for a, b, finish, text, reward, routed in zip(
+                offsets[:-1], offsets[1:], body["finish"], body["text"], rewards, per_sample_experts
+            )
         ]
         return ExperienceGroup(
             task_id=body["task_id"],
             prompt_id=body["prompt_id"],
             policy_version=body["policy_version"],
-            prompt_tokens_P=np.frombuffer(body["prompt"], dtype=_TOKEN_DTYPE),
+            prompt_tokens_P=prompt,
             samples=samples,
             label=body["label"],
             verifier=body["verifier"],

@@ -22,7 +22,7 @@ def make_group(experts: bool, num_experts: int = 128) -> ExperienceGroup:
         samples.append(Sample(
             token_ids_T=rng.integers(0, 150_000, length), logprobs_T=-rng.random(length),
             finish_reason=("stop", "length", "abort")[k], text=f"é{k}", reward=[1.0, 0.0, math.nan][k],
-            routed_experts_TLK=rng.integers(0, num_experts, (length, 3, 2)) if experts else None))
+            routed_experts_SLK=rng.integers(0, num_experts, (3 + length - 1, 3, 2)) if experts else None))
     return ExperienceGroup(task_id="job-7", prompt_id="gsm8k/12", policy_version=41,
                            prompt_tokens_P=np.array([1, 2, 3]), samples=samples, label="42", worker="w-3")
 
@@ -39,9 +39,9 @@ def test_group_round_trip_is_exact(experts, num_experts):
         assert (a.finish_reason, a.text) == (b.finish_reason, b.text)
         assert a.reward == b.reward or (math.isnan(a.reward) and math.isnan(b.reward))
         if experts:
-            assert np.array_equal(a.routed_experts_TLK, b.routed_experts_TLK)
+            assert np.array_equal(a.routed_experts_SLK, b.routed_experts_SLK)
         else:
-            assert b.routed_experts_TLK is None
+            assert b.routed_experts_SLK is None
     assert not back.verified  # one reward is NaN
     assert back.experience_ids == ["job-7/0", "job-7/1", "job-7/2"]
 
@@ -49,8 +49,9 @@ def test_group_round_trip_is_exact(experts, num_experts):
 def test_encoding_is_compact_binary():
     g = make_group(experts=True)
     tokens = sum(len(s.token_ids_T) for s in g.samples)
-    # 4 bytes token + 4 bytes logprob + 6 one-byte expert ids per token, plus a small header.
-    assert len(encode_group(g)) < tokens * (4 + 4 + 6) + 400
+    # 4 bytes token + 4 bytes logprob per token, 6 one-byte expert ids per position, a small header.
+    positions = sum(len(s.routed_experts_SLK) for s in g.samples)
+    assert len(encode_group(g)) < tokens * (4 + 4) + positions * 6 + 400
 
 
 def test_task_round_trip_and_validation():
@@ -81,5 +82,8 @@ def test_sample_shapes_are_checked():
         Sample(token_ids_T=[1, 2], logprobs_T=[0.0], finish_reason="stop")
     with pytest.raises(ValueError, match="finish_reason 'eos'"):
         Sample(token_ids_T=[1], logprobs_T=[0.0], finish_reason="eos")
-    with pytest.raises(ValueError, match="routed_experts_TLK must be integer"):
-        Sample(token_ids_T=[1], logprobs_T=[0.0], finish_reason="stop", routed_experts_TLK=np.zeros((2, 1, 1), int))
+    with pytest.raises(ValueError, match="routed_experts_SLK must be integer"):
+        Sample(token_ids_T=[1], logprobs_T=[0.0], finish_reason="stop", routed_experts_SLK=np.zeros((2, 1, 1)))
+    sample = Sample(token_ids_T=[1, 2], logprobs_T=[0.0, 0.0], finish_reason="stop", routed_experts_SLK=np.zeros((2, 1, 1), int))
+    with pytest.raises(ValueError, match=r"routed_experts_SLK has 2 positions, prompt \+ response - 1 = 4"):
+        ExperienceGroup(task_id="t", prompt_id="p", policy_version=0, prompt_tokens_P=[1, 2, 3], samples=[sample])
