@@ -1,0 +1,1 @@
+"""Rollout–training balance: the live signals, the planner and the discrete-event simulator."""
