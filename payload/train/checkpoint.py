@@ -1,0 +1,176 @@
+"""Distributed checkpoints (torch.distributed.checkpoint) and the experience replay log.
+
+    <directory>/step-00000100/        a complete checkpoint (DCP files + .metadata)
+    <directory>/step-00000150.partial/ one being written, or left by a crash: never loaded
+    <directory>/replay/step-00000101.groups   the groups step 101 trained on
+
+A checkpoint holds the model and optimizer shards (experts as one global [E, ...] tensor, see
+parallel.py, so resuming needs the same world size and EP size only for the RNG states), every
+rank's RNG state, and the trainer's counters (step, policy version, groups consumed). It is
+written under `.partial` and renamed once DCP has written its metadata, so `latest()` can
+never pick a torn one.
+
+The replay log is the buffer position: rank 0 writes every step's groups before training on
+them and only then acknowledges them to the buffer. A trainer resumed from step S re-reads
+steps S+1... from the log before it consumes anything new, so it trains on exactly the data
+the lost steps had (bitwise-identical continuation) and nothing acknowledged is lost.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgpack
+import torch
+import torch.distributed as dist
+import torch.distributed.checkpoint as dcp
+from torch.distributed.checkpoint.state_dict import get_state_dict, set_state_dict
+from torch.distributed.tensor import DTensor
+
+from payload.queue.experience import ExperienceGroup, decode_group, encode_group
+from payload.train.parallel import EXPERT_PARAM, World, global_expert_view
+
+_STEP_DIR = re.compile(r"^step-(\d{8})$")
+
+
+def _step_dir(directory: Path, step: int) -> Path:
+    return directory / f"step-{step:08d}"
+
+
+def latest(directory: str | os.PathLike) -> Path | None:
+    """The newest complete checkpoint under `directory` (None if there is none)."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        return None
+    complete = [
+        (int(m.group(1)), p)
+        for p in directory.iterdir()
+        if (m := _STEP_DIR.match(p.name)) and (p / ".metadata").is_file()
+    ]
+    return max(complete)[1] if complete else None
+
+
+def step_of(path: str | os.PathLike) -> int:
+    match = _STEP_DIR.match(Path(path).name)
+    if not match:
+        raise ValueError(f"{path} is not a checkpoint directory (step-NNNNNNNN)")
+    return int(match.group(1))
+
+
+@dataclass
+class TrainCounters:
+    step: int = 0
+    policy_version: int = 0
+    groups_consumed: int = 0
+
+
+class Checkpointer:
+    @dataclass
+    class Config:
+        directory: str = "/fsx/checkpoints"
+        interval_steps: int = 50
+        keep_last: int = 3
+
+        def build(self, world: World) -> "Checkpointer":
+            return Checkpointer(self, world)
+
+    def __init__(self, config: Config, world: World):
+        self.config = config
+        self.world = world
+        self.directory = Path(config.directory)
+        self.replay_dir = self.directory / "replay"
+
+    # -- state --------------------------------------------------------------------------------
+
+    def _state(self, model, optimizer, counters: TrainCounters) -> tuple[dict, dict, dict]:
+        """(what DCP reads/writes, the native model and optimizer state dicts). Expert entries
+        are global views sharing storage with the shards, so DCP loads straight into them."""
+        model_sd, optim_sd = get_state_dict(model, optimizer)
+        num_experts = model.config.num_experts
+
+        def view(fqn: str, value):
+            return global_expert_view(value, self.world, num_experts) if EXPERT_PARAM.match(fqn) else value
+
+        def per_rank(value) -> bool:  # DTensors are sharded; plain tensors (Adam step) are equal everywhere
+            return isinstance(value, DTensor) or not isinstance(value, torch.Tensor)
+
+        state = {
+            "model": {fqn: view(fqn, v) for fqn, v in model_sd.items()},
+            "optimizer": {
+                "state": {
+                    fqn: {k: view(fqn, v) if per_rank(v) else v for k, v in entries.items()}
+                    for fqn, entries in optim_sd["state"].items()
+                },
+                "param_groups": optim_sd["param_groups"],
+            },
+            "counters": vars(counters).copy(),
+            # Unique key per rank: DCP keeps each one (it de-duplicates equal keys only).
+            f"rng_cpu_rank{self.world.rank}": torch.get_rng_state(),
+        }
+        if torch.cuda.is_available():
+            state[f"rng_cuda_rank{self.world.rank}"] = torch.cuda.get_rng_state()
+        return state, model_sd, optim_sd
+
+    def save(self, model, optimizer, counters: TrainCounters) -> Path:
+        final = _step_dir(self.directory, counters.step)
+        partial = final.with_name(final.name + ".partial")
+        if self.world.is_main:
+            shutil.rmtree(partial, ignore_errors=True)
+            partial.mkdir(parents=True)
+        dist.barrier()
+        state, _, _ = self._state(model, optimizer, counters)
+        dcp.save(state, checkpoint_id=str(partial))  # returns after every rank wrote and .metadata exists
+        if self.world.is_main:
+            shutil.rmtree(final, ignore_errors=True)
+            partial.rename(final)
+            self._prune()
+        dist.barrier()
+        return final
+
+    def load(self, path: str | os.PathLike, model, optimizer) -> TrainCounters:
+        state, model_sd, optim_sd = self._state(model, optimizer, TrainCounters())
+        dcp.load(state, checkpoint_id=str(path))
+        # Tensors were loaded in place; this applies the non-tensor parts (param groups).
+        set_state_dict(model, optimizer, model_state_dict=model_sd, optim_state_dict=optim_sd)
+        torch.set_rng_state(state[f"rng_cpu_rank{self.world.rank}"])
+        if torch.cuda.is_available():
+            torch.cuda.set_rng_state(state[f"rng_cuda_rank{self.world.rank}"])
+        return TrainCounters(**state["counters"])
+
+    def _prune(self) -> None:
+        complete = sorted(p for p in self.directory.iterdir() if _STEP_DIR.match(p.name) and (p / ".metadata").is_file())
+        for old in complete[: -self.config.keep_last]:
+            shutil.rmtree(old, ignore_errors=True)
+        kept = complete[-self.config.keep_last :]
+        oldest = step_of(kept[0]) if kept else 0
+        if self.replay_dir.is_dir():
+            for log in self.replay_dir.glob("step-*.groups"):
+                if int(log.stem.removeprefix("step-")) <= oldest:
+                    log.unlink(missing_ok=True)
+
+    # -- replay log (rank 0) -----------------------------------------------------------------
+
+    def _replay_path(self, step: int) -> Path:
+        return self.replay_dir / f"step-{step:08d}.groups"
+
+    def record(self, step: int, groups: list[ExperienceGroup]) -> None:
+        """Durably write the groups step `step` trains on (before they are acknowledged)."""
+        self.replay_dir.mkdir(parents=True, exist_ok=True)
+        path = self._replay_path(step)
+        tmp = path.with_suffix(".tmp")
+        with open(tmp, "wb") as f:
+            f.write(msgpack.packb([encode_group(g) for g in groups]))
+            f.flush()
+            os.fsync(f.fileno())
+        tmp.rename(path)
+
+    def replayed(self, step: int) -> list[ExperienceGroup] | None:
+        """The groups a previous run trained step `step` on, if it got that far."""
+        path = self._replay_path(step)
+        if not path.is_file():
+            return None
+        return [decode_group(b) for b in msgpack.unpackb(path.read_bytes())]
