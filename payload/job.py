@@ -78,6 +78,15 @@ class RolloutSection(_Section):
     # (`python -m payload verify`).
     workers: int = Field(default=8, ge=1)
     verifiers: int = Field(default=2, ge=1)
+    # Tasks in flight per rollout worker: enough groups to keep the server's batch full.
+    worker_concurrency: int = Field(default=8, ge=1)
+    # A task whose worker went silent this long (killed spot node) is reclaimed by another
+    # worker: longer than the slowest group takes, short enough not to starve the trainer.
+    visibility_timeout_s: float = Field(default=600.0, gt=0)
+    # Deliveries before a task goes to the dead-letter stream (a prompt that always fails).
+    max_deliveries: int = Field(default=3, ge=1)
+    # Ask the servers for every token's experts, for routing replay in the trainer.
+    return_routed_experts: bool = False
 
 
 class CheckpointSection(_Section):
