@@ -1,0 +1,1 @@
+"""Rollout side: workers, the SGLang client and launcher, the embedded engine and its HTTP server."""

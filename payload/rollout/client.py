@@ -1,0 +1,193 @@
+"""Generation through SGLang's native `/generate` (a server, the router, or the embedded engine).
+
+One request per group: `input_ids` is the prompt repeated G times, so the server batches the
+G samples and shares the prompt's prefix cache. Fields follow sglang/srt/managers/io_struct.py
+(GenerateReqInput) and the response the tokenizer manager builds:
+
+    {"text", "output_ids", "meta_info": {"finish_reason": {"type": "stop"|"length"|"abort", ...},
+     "output_token_logprobs": [[logprob, token_id, text|null], ...], "weight_version",
+     "routed_experts": base64 of int32 [prompt + output - 1, layers * top_k]}}
+
+Failures are sorted by whose fault they are. The server's (connection refused, timeout,
+HTTP 5xx/429, a body that is not that shape): retried with exponential backoff and full
+jitter, then `ServerUnavailable`: the caller hands the task back without charging it an
+attempt. The request's (HTTP 4xx, e.g. a prompt longer than the context): `RequestRejected`,
+not retried, charged to the task so a poison prompt ends in the dead-letter stream.
+Samples the server aborted (a weight update in `abort` mode) are generated again.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+
+import httpx
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+
+class GenerationError(RuntimeError):
+    pass
+
+
+class ServerUnavailable(GenerationError):
+    """The rollout server did not answer usefully after every retry."""
+
+
+class RequestRejected(GenerationError):
+    """The server refused the request itself (HTTP 4xx): retrying cannot help."""
+
+
+class Stopped(GenerationError):
+    """The caller's stop event was set while waiting to retry."""
+
+
+class _Retryable(Exception):
+    pass
+
+
+@dataclass
+class Generation:
+    token_ids_T: np.ndarray
+    logprobs_T: np.ndarray
+    finish_reason: str
+    text: str
+    weight_version: str
+    routed_experts_SLK: np.ndarray | None = None
+
+
+@dataclass
+class SamplingParams:
+    temperature: float = 1.0
+    top_p: float = 1.0
+    max_new_tokens: int = 1024
+    stop_token_ids: list[int] = field(default_factory=list)
+
+    def to_sglang(self) -> dict:
+        params = {"temperature": self.temperature, "top_p": self.top_p, "max_new_tokens": self.max_new_tokens}
+        if self.stop_token_ids:
+            params["stop_token_ids"] = list(self.stop_token_ids)
+        return params
+
+
+class SGLangClient:
+    @dataclass
+    class Config:
+        url: str = "http://localhost:30000"
+        # One group of long reasoning samples can take minutes on a busy server.
+        timeout_s: float = 900.0
+        max_attempts: int = 5
+        backoff_base_s: float = 0.5
+        backoff_cap_s: float = 30.0
+        return_routed_experts: bool = False
+        # [layers, top_k] to reshape routed experts into; required with return_routed_experts.
+        routed_experts_shape: tuple[int, int] | None = None
+
+        def build(self) -> "SGLangClient":
+            return SGLangClient(self)
+
+    def __init__(self, config: Config) -> None:
+        if config.return_routed_experts and config.routed_experts_shape is None:
+            raise ValueError("return_routed_experts needs routed_experts_shape (moe layers, top_k)")
+        self.config = config
+        self.url = config.url.rstrip("/")
+        self._http = httpx.Client(base_url=self.url, timeout=httpx.Timeout(config.timeout_s, connect=10.0))
+        self.retries = 0  # requests retried (read by the worker's metrics)
+
+    def close(self) -> None:
+        self._http.close()
+
+    def generate(
+        self, prompt_tokens_P: np.ndarray, n: int, sampling: SamplingParams, stop: threading.Event | None = None
+    ) -> list[Generation]:
+        """`n` samples of the prompt, in order; aborted ones are generated again."""
+        prompt = [int(t) for t in prompt_tokens_P]
+        results: list[Generation | None] = [None] * n
+        attempt = 0
+        while True:
+            missing = [i for i, r in enumerate(results) if r is None]
+            try:
+                generations = self._generate_once(prompt, len(missing), sampling)
+            except _Retryable as exc:
+                attempt += 1
+                if attempt >= self.config.max_attempts:
+                    raise ServerUnavailable(f"{self.url}/generate: {exc} (after {attempt} attempts)") from None
+                self._backoff(attempt, str(exc), stop)
+                continue
+            for i, generation in zip(missing, generations):
+                if generation.finish_reason != "abort":
+                    results[i] = generation
+            if all(r is not None for r in results):
+                return results  # type: ignore[return-value]
+            attempt += 1
+            if attempt >= self.config.max_attempts:
+                raise ServerUnavailable(f"{self.url}/generate: samples still aborted after {attempt} attempts")
+            self._backoff(attempt, "samples aborted by the server", stop)
+
+    def _backoff(self, attempt: int, why: str, stop: threading.Event | None) -> None:
+        self.retries += 1
+        # Full jitter: many workers retrying one restarted server spread out instead of stampeding.
+        delay = random.uniform(0, min(self.config.backoff_cap_s, self.config.backoff_base_s * 2 ** (attempt - 1)))
+        log.warning("generate retry %d in %.2f s: %s", attempt, delay, why)
+        if stop is not None:
+            if stop.wait(delay):
+                raise Stopped("stopping while waiting to retry")
+        else:
+            time.sleep(delay)
+
+    def _generate_once(self, prompt: list[int], n: int, sampling: SamplingParams) -> list[Generation]:
+        body = {
+            "input_ids": [prompt] * n,
+            "sampling_params": sampling.to_sglang(),
+            "return_logprob": True,
+            # Logprobs of the output tokens only, not the prompt's.
+            "logprob_start_len": -1,
+        }
+        if self.config.return_routed_experts:
+            body["return_routed_experts"] = True
+        try:
+            response = self._http.post("/generate", json=body)
+        except httpx.TransportError as exc:
+            raise _Retryable(f"{type(exc).__name__}: {exc}") from None
+        if response.status_code >= 500 or response.status_code in (408, 429):
+            raise _Retryable(f"HTTP {response.status_code}: {response.text[:200]}")
+        if response.status_code >= 400:
+            raise RequestRejected(f"{self.url}/generate: HTTP {response.status_code}: {response.text[:500]}")
+        try:
+            items = response.json()
+            if not isinstance(items, list) or len(items) != n:
+                raise ValueError(f"expected a list of {n} results, got {type(items).__name__}")
+            return [self._parse(item, len(prompt)) for item in items]
+        except (ValueError, KeyError, TypeError, IndexError) as exc:
+            raise _Retryable(f"malformed response: {exc}") from None
+
+    def _parse(self, item: dict, prompt_len: int) -> Generation:
+        meta = item["meta_info"]
+        output_ids = item["output_ids"]
+        entries = meta["output_token_logprobs"]
+        if len(entries) != len(output_ids):
+            raise ValueError(f"{len(entries)} logprobs for {len(output_ids)} output tokens")
+        if any(int(e[1]) != int(t) for e, t in zip(entries, output_ids)):
+            raise ValueError("output_token_logprobs token ids differ from output_ids")
+        finish = meta["finish_reason"]
+        finish_type = finish["type"] if isinstance(finish, dict) else str(finish)
+        if finish_type not in ("stop", "length", "abort"):
+            raise ValueError(f"finish_reason {finish_type!r}")
+        routed = None
+        if self.config.return_routed_experts and finish_type != "abort":
+            layers, top_k = self.config.routed_experts_shape
+            flat = np.frombuffer(base64.b64decode(meta["routed_experts"]), dtype="<i4")
+            routed = flat.reshape(prompt_len + len(output_ids) - 1, layers, top_k)
+        return Generation(
+            token_ids_T=np.asarray(output_ids, dtype=np.int32),
+            logprobs_T=np.asarray([float(e[0]) for e in entries], dtype=np.float32),
+            finish_reason=finish_type,
+            text=str(item.get("text", "")),
+            weight_version=str(meta.get("weight_version", "")),
+            routed_experts_SLK=routed,
+        )

@@ -1,0 +1,253 @@
+"""The rollout worker: task in, one experience group out, acknowledged together.
+
+    worker = RolloutWorker(RolloutWorker.Config(name="pod-7"), queue, client)
+    worker.run(stop)          # until `stop` is set (SIGTERM), then drains
+
+Each of `concurrency` slots loops: wait for room in the buffer (backpressure) → claim a task
+→ ask the server for its G samples → score them (inline verifier) or leave them for the
+verifiers → `complete` (write the group + acknowledge the task, atomically).
+
+What can go wrong and what happens:
+- the worker is SIGKILLed (spot reclaim without notice): its tasks stay pending and are
+  reclaimed by live workers after the queue's visibility timeout;
+- SIGTERM (the two-minute spot notice): slots stop claiming, in-flight tasks get
+  `drain_timeout_s` to finish, what is left is handed back without charging an attempt;
+- the server fails or is unreachable: the client retries with backoff, then the task is
+  handed back (not charged: an outage is not the task's fault) and the slot backs off;
+- the server rejects the request (4xx) or a verifier crashes: handed back and charged, so a
+  poison task reaches the dead-letter stream instead of looping forever;
+- Redis is restarting: redis-py reconnects with backoff; a slot that still gets an error
+  logs it and carries on: the task it held is reclaimed after the visibility timeout.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+
+from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
+
+from payload.balance import signals
+from payload.queue.base import Delivery, RolloutQueue, Stage
+from payload.queue.experience import ExperienceGroup, Sample, Task
+from payload.rollout.client import RequestRejected, SamplingParams, ServerUnavailable, SGLangClient, Stopped
+
+log = logging.getLogger(__name__)
+
+
+class _Metrics:
+    def __init__(self, registry: CollectorRegistry) -> None:
+        h = signals.HELP
+        self.groups = Counter(signals.ROLLOUT_GROUPS_PRODUCED, h[signals.ROLLOUT_GROUPS_PRODUCED], registry=registry)
+        self.tokens = Counter(signals.ROLLOUT_TOKENS_GENERATED, h[signals.ROLLOUT_TOKENS_GENERATED], registry=registry)
+        self.busy = Counter(signals.ROLLOUT_BUSY_SECONDS, h[signals.ROLLOUT_BUSY_SECONDS], registry=registry)
+        self.idle = Counter(signals.ROLLOUT_IDLE_SECONDS, h[signals.ROLLOUT_IDLE_SECONDS], registry=registry)
+        self.duplicates = Counter(
+            "rl_rollout_duplicates_total", "Groups not written because the task's group already existed", registry=registry
+        )
+        self.released = Counter(
+            "rl_rollout_tasks_released_total", "Tasks handed back to the queue, by reason", ["reason"], registry=registry
+        )
+        self.retries = Counter("rl_rollout_request_retries_total", "Generation requests retried", registry=registry)
+        self.waiting = Gauge(
+            "rl_rollout_backpressure_waiting", "Slots waiting because the buffer is at its high-water mark", registry=registry
+        )
+        self.in_flight = Gauge("rl_rollout_tasks_in_flight", "Tasks this worker holds", registry=registry)
+        self.group_seconds = Histogram(
+            "rl_rollout_group_seconds", "Seconds from claiming a task to writing its group",
+            buckets=(0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800), registry=registry,
+        )
+
+
+class RolloutWorker:
+    @dataclass
+    class Config:
+        name: str = field(default_factory=socket.gethostname)
+        # Tasks in flight per worker: enough to keep the server's batch full.
+        concurrency: int = 4
+        sampling: SamplingParams = field(default_factory=SamplingParams)
+        # Score in this process (cheap verifiers) or leave the group to `verify` workers.
+        inline_verifier: bool = True
+        verifier_processes: int = 1
+        claim_block_s: float = 2.0
+        # Less than the pod's terminationGracePeriodSeconds (spot notices give two minutes).
+        drain_timeout_s: float = 90.0
+        # After ServerUnavailable, a slot pauses this long before claiming again.
+        server_down_pause_s: float = 5.0
+
+    def __init__(
+        self,
+        config: Config,
+        queue: RolloutQueue,
+        client: SGLangClient,
+        registry: CollectorRegistry = REGISTRY,
+        on_progress=lambda: None,
+    ) -> None:
+        self.config = config
+        self.queue = queue
+        self.client = client
+        self.metrics = _Metrics(registry)
+        self.on_progress = on_progress
+        self._pool = None
+        if config.inline_verifier:
+            from payload.rewards import RewardPool
+
+            self._pool = RewardPool.Config(processes=config.verifier_processes).build()
+        self._lock = threading.Lock()
+        self._in_flight: dict[str, Delivery] = {}
+        self._retries_seen = 0
+
+    # -- the process ----------------------------------------------------------------------------
+
+    def run(self, stop: threading.Event) -> None:
+        """Serve until `stop` is set, then drain and hand back what is left."""
+        slots = [
+            threading.Thread(target=self._slot, args=(stop,), name=f"slot-{i}", daemon=True)
+            for i in range(self.config.concurrency)
+        ]
+        for slot in slots:
+            slot.start()
+        stop.wait()
+        log.info("stopping: draining %d in-flight tasks for up to %.0f s", len(self._in_flight), self.config.drain_timeout_s)
+        deadline = time.monotonic() + self.config.drain_timeout_s
+        for slot in slots:
+            slot.join(max(0.0, deadline - time.monotonic()))
+        self.hand_back_all("drain timeout")
+        if self._pool is not None:
+            self._pool.close()
+
+    def hand_back_all(self, reason: str) -> None:
+        with self._lock:
+            left = list(self._in_flight.values())
+            self._in_flight.clear()
+        for delivery in left:
+            try:
+                self.queue.release(delivery, failed=False, reason=reason)
+                self.metrics.released.labels("preempted").inc()
+                log.info("handed back task %s", delivery.task_id, extra={"task_id": delivery.task_id})
+            except Exception as exc:  # noqa: BLE001 - the visibility timeout reclaims it anyway
+                log.warning("could not hand back %s (%s): it is reclaimed after the visibility timeout", delivery.task_id, exc)
+
+    # -- one slot -------------------------------------------------------------------------------
+
+    def _slot(self, stop: threading.Event) -> None:
+        while not stop.is_set():
+            try:
+                self._step(stop)
+            except Exception:  # noqa: BLE001 - a slot never dies; the task it held is reclaimed
+                log.exception("rollout slot error")
+                stop.wait(1.0)
+
+    def _step(self, stop: threading.Event) -> None:
+        start = time.monotonic()
+        self.metrics.waiting.inc()
+        try:
+            room = self.queue.wait_for_room(1.0, stop)
+        finally:
+            self.metrics.waiting.dec()
+        if not room:
+            self.metrics.idle.inc(time.monotonic() - start)
+            self.on_progress()  # waiting on purpose is not a stall
+            return
+        delivery = self.queue.claim(Stage.ROLLOUT, self.config.name, block_s=self.config.claim_block_s)
+        self.on_progress()
+        if delivery is None:
+            return
+        if stop.is_set():  # SIGTERM arrived during the claim
+            self.queue.release(delivery, failed=False, reason="stopping")
+            return
+        with self._lock:
+            self._in_flight[delivery.entry_id] = delivery
+        self.metrics.in_flight.inc()
+        try:
+            self._process(delivery, stop)
+        finally:
+            self.metrics.in_flight.dec()
+            with self._lock:
+                self._in_flight.pop(delivery.entry_id, None)
+
+    def _release(self, delivery: Delivery, failed: bool, reason: str, label: str) -> None:
+        with self._lock:
+            if self._in_flight.pop(delivery.entry_id, None) is None:
+                return  # the drain already handed it back
+        self.queue.release(delivery, failed=failed, reason=reason)
+        self.metrics.released.labels(label).inc()
+
+    def _process(self, delivery: Delivery, stop: threading.Event) -> None:
+        task: Task = delivery.item
+        start = time.monotonic()
+        extra = {"task_id": task.task_id, "deliveries": delivery.deliveries}
+        try:
+            group = self.rollout(task, stop)
+        except Stopped:
+            self._release(delivery, False, "stopping", "preempted")
+            return
+        except ServerUnavailable as exc:
+            log.warning("server unavailable, task %s handed back: %s", task.task_id, exc, extra=extra)
+            self._release(delivery, False, str(exc)[:200], "server_unavailable")
+            stop.wait(self.config.server_down_pause_s)
+            return
+        except RequestRejected as exc:
+            log.error("request rejected, task %s charged an attempt: %s", task.task_id, exc, extra=extra)
+            self._release(delivery, True, str(exc)[:200], "rejected")
+            return
+        finally:
+            self.metrics.busy.inc(time.monotonic() - start)
+            self._count_retries()
+        if self._pool is not None:
+            try:
+                self._pool.score_group(group)
+            except Exception as exc:  # noqa: BLE001 - a verifier failure is charged to the task
+                log.error("verifier failed on %s: %s", task.task_id, exc, extra=extra)
+                self._release(delivery, True, f"verifier: {exc}"[:200], "verifier_failed")
+                return
+        with self._lock:
+            if self._in_flight.get(delivery.entry_id) is None:
+                return  # handed back by the drain meanwhile; another worker redoes it
+        written = self.queue.complete(delivery, group)
+        self.on_progress()
+        if written:
+            self.metrics.groups.inc()
+            self.metrics.tokens.inc(sum(len(s.token_ids_T) for s in group.samples))
+            self.metrics.group_seconds.observe(time.monotonic() - start)
+            log.info("group written", extra={**extra, "policy_version": group.policy_version})
+        else:
+            self.metrics.duplicates.inc()
+            log.info("duplicate group not written (the task was finished elsewhere)", extra=extra)
+
+    def _count_retries(self) -> None:
+        retries = self.client.retries
+        with self._lock:
+            new, self._retries_seen = retries - self._retries_seen, retries
+        if new > 0:
+            self.metrics.retries.inc(new)
+
+    def rollout(self, task: Task, stop: threading.Event | None = None) -> ExperienceGroup:
+        """The task's G samples as an (unscored) experience group."""
+        generations = self.client.generate(task.prompt_tokens_P, task.group_size, self.config.sampling, stop)
+        versions = [int(g.weight_version) for g in generations if g.weight_version.isdigit()]
+        # Servers started by `serve` always carry an integer version; a bare SGLang says "default".
+        version = min(versions) if len(versions) == len(generations) else task.policy_version
+        samples = [
+            Sample(
+                token_ids_T=g.token_ids_T,
+                logprobs_T=g.logprobs_T,
+                finish_reason=g.finish_reason,
+                text=g.text,
+                routed_experts_SLK=g.routed_experts_SLK,
+            )
+            for g in generations
+        ]
+        return ExperienceGroup(
+            task_id=task.task_id,
+            prompt_id=task.prompt_id,
+            policy_version=version,
+            prompt_tokens_P=task.prompt_tokens_P,
+            samples=samples,
+            label=task.label,
+            verifier=task.verifier,
+            worker=self.config.name,
+        )
