@@ -1,0 +1,40 @@
+"""Compose the charts into one cdk8s App for an environment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cdk8s
+
+from infra.environment import Environment
+from k8s.charts.base import BaseChart
+from k8s.charts.buffer import BufferChart
+from k8s.charts.monitoring import MonitoringChart
+from k8s.charts.rollout_servers import RolloutServersChart
+from k8s.charts.router import RouterChart
+from k8s.charts.trainer import TrainerChart
+from k8s.charts.workers import WorkersChart
+from k8s.context import Context
+from k8s.outputs import DeployOutputs
+
+WORKLOAD_CHARTS = (
+    ("buffer", BufferChart),
+    ("trainer", TrainerChart),
+    ("rollout-servers", RolloutServersChart),
+    ("router", RouterChart),
+    ("workers", WorkersChart),
+    ("monitoring", MonitoringChart),
+)
+
+
+def build_app(environment: Environment, outputs: DeployOutputs, outdir: Path) -> cdk8s.App:
+    ctx = Context(environment, outputs)
+    # Layout errors surface before any construct is made.
+    ctx.trainer, ctx.rollout  # noqa: B018
+    app = cdk8s.App(outdir=str(outdir))
+    base = BaseChart(app, "base", ctx)
+    for name, chart_class in WORKLOAD_CHARTS:
+        # The namespace, identities and volumes first: `kubectl apply -f dist/` takes the
+        # files in name order, and cdk8s numbers them in dependency order.
+        chart_class(app, name, ctx).add_dependency(base)
+    return app

@@ -1,0 +1,183 @@
+"""The experience buffer and task queue: Redis (Streams) as a StatefulSet on the `memory` pool.
+
+Durability over throughput: every write is in the append-only file and fsynced before Redis
+answers (`appendfsync always`; a few thousand experience writes a second is far below what
+gp3 sustains), so an acknowledged experience survives a crash of the pod or the node.
+`noeviction`: a full buffer refuses writes (the workers back off) instead of silently
+dropping experiences. One replica: Redis Streams' consumer groups are not replicated
+synchronously, so a replica would not add durability; the PDB keeps drains from evicting it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cdk8s
+from cdk8s_plus_33 import k8s
+from constructs import Construct
+
+from k8s.charts.base import GP3_STORAGE_CLASS
+from k8s.context import Context
+from k8s.netpol import allow, from_components, from_prometheus
+from k8s.placement import Placement, cpu_resources
+from k8s.pods import (
+    BUFFER,
+    NAMESPACE,
+    PRIORITY_BUFFER,
+    REDIS_EXPORTER_PORT,
+    REDIS_PORT,
+    REDIS_SECRET,
+    REDIS_SECRET_KEY,
+    ROLLOUT_WORKER,
+    TRAINER,
+    VERIFIER,
+    labels,
+    metadata,
+    pod_metadata,
+    port,
+    restricted_security,
+    selector,
+)
+
+# The official Redis image's `redis` user.
+REDIS_UID = 999
+# Of the memory node: Redis's own limit, leaving the rest to the system and exporters.
+MEMORY_SHARE = 0.6
+# Of Redis's limit: maxmemory stays at half so the fork that rewrites the append-only file
+# has room for copy-on-write pages under write load.
+MAXMEMORY_SHARE = 0.5
+
+
+def _password_env(name: str) -> k8s.EnvVar:
+    return k8s.EnvVar(
+        name=name,
+        value_from=k8s.EnvVarSource(secret_key_ref=k8s.SecretKeySelector(name=REDIS_SECRET, key=REDIS_SECRET_KEY)),
+    )
+
+
+class BufferChart(cdk8s.Chart):
+    def __init__(self, scope: Construct, id: str, ctx: Context) -> None:
+        super().__init__(scope, id, namespace=NAMESPACE)
+        placement = Placement.of(ctx.environment, "memory")
+        limit_gib = math.floor(placement.spec.memory_gib * MEMORY_SHARE)
+        maxmemory_mib = math.floor(limit_gib * 1024 * MAXMEMORY_SHARE)
+        # The append-only file after a rewrite is about the data size; twice that covers the
+        # file growing between rewrites.
+        volume_gib = max(20, 2 * math.ceil(maxmemory_mib / 1024))
+
+        k8s.KubeServiceAccount(self, "sa", metadata=metadata(BUFFER), automount_service_account_token=False)
+        redis = k8s.Container(
+            name="redis",
+            image=ctx.job.images.redis,
+            command=["redis-server"],
+            args=[
+                "--port", str(REDIS_PORT),
+                "--dir", "/data",
+                "--appendonly", "yes",
+                "--appendfsync", "always",
+                "--save", "",
+                "--maxmemory", f"{maxmemory_mib}mb",
+                "--maxmemory-policy", "noeviction",
+                "--requirepass", "$(REDIS_PASSWORD)",
+            ],  # fmt: skip
+            env=[_password_env("REDIS_PASSWORD"), _password_env("REDISCLI_AUTH")],
+            ports=[port("redis", REDIS_PORT)],
+            resources=cpu_resources("2", f"{limit_gib}Gi"),
+            security_context=restricted_security(REDIS_UID),
+            volume_mounts=[k8s.VolumeMount(name="data", mount_path="/data")],
+            # PING answers LOADING while the append-only file replays: not ready until done.
+            readiness_probe=k8s.Probe(
+                exec=k8s.ExecAction(command=["sh", "-c", "redis-cli ping | grep -q PONG"]),
+                period_seconds=10,
+                timeout_seconds=5,
+                failure_threshold=3,
+            ),
+            liveness_probe=k8s.Probe(
+                tcp_socket=k8s.TcpSocketAction(port=k8s.IntOrString.from_string("redis")),
+                period_seconds=20,
+                failure_threshold=6,
+            ),
+        )
+        exporter = k8s.Container(
+            name="exporter",
+            image=ctx.job.images.redis_exporter,
+            env=[k8s.EnvVar(name="REDIS_ADDR", value=f"redis://localhost:{REDIS_PORT}"), _password_env("REDIS_PASSWORD")],
+            ports=[port("metrics", REDIS_EXPORTER_PORT)],
+            resources=cpu_resources("100m", "128Mi"),
+            security_context=restricted_security(REDIS_UID),
+            liveness_probe=k8s.Probe(
+                http_get=k8s.HttpGetAction(path="/health", port=k8s.IntOrString.from_string("metrics")),
+                period_seconds=30,
+            ),
+            readiness_probe=k8s.Probe(
+                http_get=k8s.HttpGetAction(path="/health", port=k8s.IntOrString.from_string("metrics")),
+                period_seconds=10,
+            ),
+        )
+        k8s.KubeStatefulSet(
+            self,
+            "statefulset",
+            metadata=metadata(BUFFER),
+            spec=k8s.StatefulSetSpec(
+                service_name=BUFFER,
+                replicas=1,
+                selector=selector(BUFFER),
+                template=k8s.PodTemplateSpec(
+                    metadata=pod_metadata(BUFFER, ctx.job_digest),
+                    spec=k8s.PodSpec(
+                        containers=[redis, exporter],
+                        service_account_name=BUFFER,
+                        automount_service_account_token=False,
+                        priority_class_name=PRIORITY_BUFFER,
+                        node_selector=placement.node_selector(),
+                        tolerations=placement.tolerations(),
+                        security_context=k8s.PodSecurityContext(fs_group=REDIS_UID),
+                        termination_grace_period_seconds=60,
+                    ),
+                ),
+                volume_claim_templates=[
+                    k8s.KubePersistentVolumeClaimProps(
+                        metadata=k8s.ObjectMeta(name="data"),
+                        spec=k8s.PersistentVolumeClaimSpec(
+                            access_modes=["ReadWriteOnce"],
+                            storage_class_name=GP3_STORAGE_CLASS,
+                            resources=k8s.VolumeResourceRequirements(
+                                requests={"storage": k8s.Quantity.from_string(f"{volume_gib}Gi")}
+                            ),
+                        ),
+                    )
+                ],
+            ),
+        )
+        k8s.KubeService(
+            self,
+            "service",
+            metadata=metadata(BUFFER),
+            spec=k8s.ServiceSpec(
+                cluster_ip="None",
+                selector=labels(BUFFER),
+                ports=[
+                    k8s.ServicePort(name="redis", port=REDIS_PORT, target_port=k8s.IntOrString.from_string("redis")),
+                    k8s.ServicePort(
+                        name="metrics", port=REDIS_EXPORTER_PORT, target_port=k8s.IntOrString.from_string("metrics")
+                    ),
+                ],
+            ),
+        )
+        # Never evicted by a drain or an upgrade: moving the buffer is an operator's decision.
+        k8s.KubePodDisruptionBudget(
+            self,
+            "pdb",
+            metadata=metadata(BUFFER),
+            spec=k8s.PodDisruptionBudgetSpec(
+                max_unavailable=k8s.IntOrString.from_number(0), selector=selector(BUFFER)
+            ),
+        )
+        allow(
+            self,
+            BUFFER,
+            ingress=[
+                from_components(ROLLOUT_WORKER, VERIFIER, TRAINER, port_numbers=(REDIS_PORT,)),
+                from_prometheus(REDIS_EXPORTER_PORT),
+            ],
+        )

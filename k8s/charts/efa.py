@@ -1,0 +1,41 @@
+"""NCCL, libfabric and NVSHMEM settings for GPU pods talking over EFA (p5/p5e/p5en).
+
+Current AWS guidance (aws-ofi-nccl >= 1.9 with libfabric >= 1.22, as in the EFA installer
+and the AWS Deep Learning Containers) needs very little: the plugin picks the EFA provider,
+GPUDirect RDMA and the NCCL protocol per platform itself. Legacy settings still copied
+around are left out on purpose: FI_EFA_USE_DEVICE_RDMA (now detected), NCCL_PROTO=simple and
+NCCL_ALGO (the plugin tunes them per instance type; forcing them costs bandwidth on p5en),
+FI_EFA_FORK_SAFE (the plugin sets it when the kernel needs it), NCCL_TREE_THRESHOLD.
+NCCL_NET is not pinned either: the plugin's network name changed across releases ("AWS
+Libfabric", then "OFI"), so pinning it breaks image upgrades; a fallback to sockets is caught
+by the trainer's transport metric and the NcclSocketFallback alert instead.
+"""
+
+from __future__ import annotations
+
+from cdk8s_plus_33 import k8s
+
+from k8s.pods import env
+
+# (name, value, why): rendered as container env vars; tests assert the socket exclusion.
+EFA_ENV: tuple[tuple[str, str, str], ...] = (
+    ("FI_PROVIDER", "efa", "pin libfabric to EFA: a node without working EFA fails at start instead of using TCP"),
+    (
+        "NCCL_SOCKET_IFNAME",
+        "^lo,docker,veth,pod-id-link",
+        "bootstrap/out-of-band TCP only on the pod's VPC interface: never loopback, docker or veth "
+        "bridges, nor the Pod Identity agent's link-local interface (pod-id-link0)",
+    ),
+    ("NCCL_DEBUG", "INFO", "NCCL logs the transport it chose ('NET/OFI' vs 'NET/Socket'); the trainer exports it"),
+    ("NCCL_DEBUG_SUBSYS", "INIT,NET", "only the init and network lines, not per-collective noise"),
+    (
+        "NVSHMEM_REMOTE_TRANSPORT",
+        "libfabric",
+        "DeepEP's internode kernels run on NVSHMEM; on AWS its remote transport is libfabric (no InfiniBand verbs)",
+    ),
+    ("NVSHMEM_LIBFABRIC_PROVIDER", "efa", "and that transport's provider is EFA"),
+)
+
+
+def efa_env() -> list[k8s.EnvVar]:
+    return [env(name, value) for name, value, _ in EFA_ENV]

@@ -1,0 +1,169 @@
+"""SGLang rollout servers: a LeaderWorkerSet, one group of pods per model replica.
+
+`python -m payload serve --engine sglang -- <SGLang server args>` wraps SGLang's server (it
+adds the payload's metrics and weight-sync hooks); everything after `--` goes to SGLang.
+A group spans several nodes when a replica's tensor-parallel size exceeds one node's GPUs;
+LeaderWorkerSet restarts the whole group when one pod fails (a replica cannot lose a rank).
+"""
+
+from __future__ import annotations
+
+import cdk8s
+from cdk8s_plus_33 import k8s
+from constructs import Construct
+
+from infra.identities import ROLLOUT_SERVICE_ACCOUNT
+from k8s.charts.efa import efa_env
+from k8s.context import Context
+from k8s.netpol import allow, from_components, from_prometheus, to_aws_apis, to_components
+from k8s.pods import (
+    METRICS_PORT,
+    NAMESPACE,
+    PRIORITY_ROLLOUT,
+    ROLLOUT_SERVER,
+    ROUTER,
+    SGLANG_DIST_INIT_PORT,
+    SGLANG_PORT,
+    SPOT_GRACE_SECONDS,
+    TRAINER,
+    fsx_mount,
+    fsx_volume,
+    gpu_security,
+    http_probe,
+    job_config_mount,
+    job_config_volume,
+    labels,
+    metadata,
+    payload_env,
+    pod_metadata,
+    pod_template_json,
+    port,
+    shm_mount,
+    shm_volume,
+    tmp_mount,
+    tmp_volume,
+)
+
+SHM_SIZE = "64Gi"
+# LeaderWorkerSet labels every pod with its index in the group; the leader is 0.
+WORKER_INDEX_LABEL = "leaderworkerset.sigs.k8s.io/worker-index"
+
+
+def server_urls(replicas: int) -> list[str]:
+    """The leaders' stable addresses: pod <lws>-<i> in the LWS's headless Service <lws>."""
+    return [f"http://{ROLLOUT_SERVER}-{i}.{ROLLOUT_SERVER}.{NAMESPACE}.svc:{SGLANG_PORT}" for i in range(replicas)]
+
+
+class RolloutServersChart(cdk8s.Chart):
+    def __init__(self, scope: Construct, id: str, ctx: Context) -> None:
+        super().__init__(scope, id, namespace=NAMESPACE)
+        layout = ctx.rollout
+        placement = layout.share.placement
+        sglang_args = [
+            "--model-path", ctx.job.model.path,
+            "--dtype", ctx.job.model.dtype,
+            "--tp-size", str(layout.tensor_parallel),
+            "--ep-size", str(layout.expert_parallel),
+            "--enable-metrics",
+            "--host", "0.0.0.0",
+            "--port", str(SGLANG_PORT),
+        ]  # fmt: skip
+        if layout.expert_parallel > 1:
+            sglang_args += ["--moe-a2a-backend", "deepep"]
+        if layout.group_size > 1:
+            # LeaderWorkerSet injects the leader's address and each pod's index in the group.
+            sglang_args += [
+                "--nnodes", str(layout.group_size),
+                "--node-rank", "$(LWS_WORKER_INDEX)",
+                "--dist-init-addr", f"$(LWS_LEADER_ADDRESS):{SGLANG_DIST_INIT_PORT}",
+            ]  # fmt: skip
+
+        def pod(leader: bool) -> k8s.PodTemplateSpec:
+            probes = {}
+            if leader:
+                probes = dict(
+                    # Weights from FSx, DeepEP buffers and CUDA graph capture: up to 30 minutes.
+                    startup_probe=http_probe("/health", "http", period=10, failures=180, timeout=10),
+                    # /health_generate runs one decode step: ready means able to serve rollouts.
+                    readiness_probe=http_probe("/health_generate", "http", period=30, failures=2, timeout=25),
+                    liveness_probe=http_probe("/health", "http", period=20, failures=3, timeout=10),
+                )
+            container = k8s.Container(
+                name="sglang",
+                image=ctx.job.images.payload,
+                command=["python", "-m", "payload", "serve", "--engine", "sglang", "--", *sglang_args],
+                env=[*payload_env(ctx.outputs.bucket_name), *efa_env()],
+                ports=[
+                    port("http", SGLANG_PORT),
+                    port("metrics", METRICS_PORT),
+                    port("dist-init", SGLANG_DIST_INIT_PORT),
+                ],
+                resources=layout.share.resources(),
+                # SGLang's kernel libraries (FlashInfer, DeepGEMM, Triton) JIT-compile into
+                # cache directories spread over the image; a read-only root breaks them.
+                security_context=gpu_security(read_only_root=False),
+                volume_mounts=[fsx_mount(read_only=True), job_config_mount(), shm_mount(), tmp_mount()],
+                **probes,
+            )
+            return k8s.PodTemplateSpec(
+                metadata=pod_metadata(ROLLOUT_SERVER, ctx.job_digest),
+                spec=k8s.PodSpec(
+                    containers=[container],
+                    service_account_name=ROLLOUT_SERVICE_ACCOUNT,
+                    automount_service_account_token=False,
+                    priority_class_name=PRIORITY_ROLLOUT,
+                    node_selector=placement.node_selector(),
+                    tolerations=placement.tolerations(),
+                    # Long enough for in-flight generations to finish on a spot notice, so the
+                    # rollout workers get their answers instead of retrying the whole group.
+                    termination_grace_period_seconds=SPOT_GRACE_SECONDS,
+                    volumes=[fsx_volume(), job_config_volume(), shm_volume(SHM_SIZE), tmp_volume()],
+                ),
+            )
+
+        template: dict = {
+            "size": layout.group_size,
+            "restartPolicy": "RecreateGroupOnPodRestart",
+            "workerTemplate": pod_template_json(pod(leader=layout.group_size == 1)),
+        }
+        if layout.group_size > 1:
+            # Only the leader serves HTTP; the other ranks would fail its probes.
+            template["leaderTemplate"] = pod_template_json(pod(leader=True))
+        lws = cdk8s.ApiObject(
+            self,
+            "leaderworkerset",
+            api_version="leaderworkerset.x-k8s.io/v1",
+            kind="LeaderWorkerSet",
+            metadata=cdk8s.ApiObjectMetadata(name=ROLLOUT_SERVER, labels=labels(ROLLOUT_SERVER)),
+        )
+        lws.add_json_patch(
+            cdk8s.JsonPatch.add("/spec", {"replicas": layout.replicas, "leaderWorkerTemplate": template})
+        )
+
+        # Leaders only: they serve SGLang's /metrics and the wrapper's.
+        k8s.KubeService(
+            self,
+            "metrics",
+            metadata=metadata(f"{ROLLOUT_SERVER}-metrics", ROLLOUT_SERVER),
+            spec=k8s.ServiceSpec(
+                cluster_ip="None",
+                selector={**labels(ROLLOUT_SERVER), WORKER_INDEX_LABEL: "0"},
+                ports=[
+                    k8s.ServicePort(name="http", port=SGLANG_PORT, target_port=k8s.IntOrString.from_string("http")),
+                    k8s.ServicePort(name="metrics", port=METRICS_PORT, target_port=k8s.IntOrString.from_string("metrics")),
+                ],
+            ),
+        )
+        allow(
+            self,
+            ROLLOUT_SERVER,
+            ingress=[
+                from_components(ROUTER, port_numbers=(SGLANG_PORT,)),
+                # Weight updates: HTTP control calls and the NCCL broadcast group.
+                from_components(TRAINER),
+                # Ranks of one multi-node replica, on any port (NCCL bootstrap, dist-init).
+                from_components(ROLLOUT_SERVER),
+                from_prometheus(SGLANG_PORT, METRICS_PORT),
+            ],
+            egress=[to_components(ROLLOUT_SERVER), to_components(TRAINER), *to_aws_apis()],
+        )

@@ -1,0 +1,107 @@
+"""The SGLang model gateway in front of the rollout servers, on the `cpu` pool.
+
+One replica: cache-aware routing keeps its prefix tree in process, and a second router
+would halve every prefix hit; a restart costs only cache affinity, the workers retry.
+The servers are listed statically: LeaderWorkerSet leader names are stable and the count
+comes from the environment, so no Kubernetes API access (and no RBAC) is needed.
+"""
+
+from __future__ import annotations
+
+import cdk8s
+from cdk8s_plus_33 import k8s
+from constructs import Construct
+
+from k8s.charts.rollout_servers import server_urls
+from k8s.context import Context
+from k8s.netpol import allow, from_components, from_prometheus, to_components
+from k8s.placement import Placement, cpu_resources
+from k8s.pods import (
+    NAMESPACE,
+    PRIORITY_ROLLOUT,
+    ROLLOUT_SERVER,
+    ROLLOUT_WORKER,
+    ROUTER,
+    ROUTER_METRICS_PORT,
+    ROUTER_PORT,
+    SGLANG_PORT,
+    http_probe,
+    labels,
+    metadata,
+    pod_metadata,
+    port,
+    restricted_security,
+    selector,
+    tmp_mount,
+    tmp_volume,
+)
+
+# The gateway image's unprivileged user.
+ROUTER_UID = 65532
+
+
+class RouterChart(cdk8s.Chart):
+    def __init__(self, scope: Construct, id: str, ctx: Context) -> None:
+        super().__init__(scope, id, namespace=NAMESPACE)
+        placement = Placement.of(ctx.environment, "cpu")
+        k8s.KubeServiceAccount(self, "sa", metadata=metadata(ROUTER), automount_service_account_token=False)
+        container = k8s.Container(
+            name=ROUTER,
+            image=ctx.job.images.router,
+            command=[
+                "python3", "-m", "sglang_router.launch_router",
+                "--worker-urls", *server_urls(ctx.rollout.replicas),
+                "--policy", "cache_aware",
+                "--host", "0.0.0.0",
+                "--port", str(ROUTER_PORT),
+                "--prometheus-host", "0.0.0.0",
+                "--prometheus-port", str(ROUTER_METRICS_PORT),
+            ],  # fmt: skip
+            ports=[port("http", ROUTER_PORT), port("metrics", ROUTER_METRICS_PORT)],
+            resources=cpu_resources("4", "8Gi"),
+            security_context=restricted_security(ROUTER_UID),
+            volume_mounts=[tmp_mount()],
+            readiness_probe=http_probe("/readiness", "http", period=10, failures=3),
+            liveness_probe=http_probe("/liveness", "http", period=15, failures=4),
+        )
+        k8s.KubeDeployment(
+            self,
+            "deployment",
+            metadata=metadata(ROUTER),
+            spec=k8s.DeploymentSpec(
+                replicas=1,
+                selector=selector(ROUTER),
+                template=k8s.PodTemplateSpec(
+                    metadata=pod_metadata(ROUTER, ctx.job_digest),
+                    spec=k8s.PodSpec(
+                        containers=[container],
+                        service_account_name=ROUTER,
+                        automount_service_account_token=False,
+                        priority_class_name=PRIORITY_ROLLOUT,
+                        node_selector=placement.node_selector(),
+                        tolerations=placement.tolerations(),
+                        volumes=[tmp_volume("1Gi")],
+                    ),
+                ),
+            ),
+        )
+        k8s.KubeService(
+            self,
+            "service",
+            metadata=metadata(ROUTER),
+            spec=k8s.ServiceSpec(
+                selector=labels(ROUTER),
+                ports=[
+                    k8s.ServicePort(name="http", port=ROUTER_PORT, target_port=k8s.IntOrString.from_string("http")),
+                    k8s.ServicePort(
+                        name="metrics", port=ROUTER_METRICS_PORT, target_port=k8s.IntOrString.from_string("metrics")
+                    ),
+                ],
+            ),
+        )
+        allow(
+            self,
+            ROUTER,
+            ingress=[from_components(ROLLOUT_WORKER, port_numbers=(ROUTER_PORT,)), from_prometheus(ROUTER_METRICS_PORT)],
+            egress=[to_components(ROLLOUT_SERVER, port_numbers=(SGLANG_PORT,))],
+        )

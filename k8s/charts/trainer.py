@@ -1,0 +1,167 @@
+"""The policy trainer: a JobSet with one pod per `train` node running torchrun.
+
+Why JobSet: one object for N pods that live and die together. Any pod failing fails the
+Job (backoffLimit 0, a lost rank cannot rejoin a running NCCL communicator), and the JobSet
+failure policy then recreates every pod, which resume from the last checkpoint on FSx, at
+most `job.checkpoint.max_restarts` times.
+"""
+
+from __future__ import annotations
+
+import cdk8s
+from cdk8s_plus_33 import k8s
+from constructs import Construct
+
+from infra.identities import TRAINER_SERVICE_ACCOUNT
+from k8s.charts.efa import efa_env
+from k8s.context import Context
+from k8s.netpol import allow, from_components, from_prometheus, to_aws_apis, to_components
+from k8s.placement import Placement
+from k8s.pods import (
+    BUFFER,
+    METRICS_PORT,
+    NAMESPACE,
+    PRIORITY_TRAINER,
+    REDIS_PORT,
+    RENDEZVOUS_PORT,
+    ROLLOUT_SERVER,
+    TRAINER,
+    env,
+    fsx_mount,
+    fsx_volume,
+    gpu_security,
+    http_probe,
+    job_config_mount,
+    job_config_volume,
+    labels,
+    metadata,
+    payload_env,
+    pod_metadata,
+    pod_template_json,
+    port,
+    queue_env,
+    shm_mount,
+    shm_volume,
+    tmp_mount,
+    tmp_volume,
+)
+
+REPLICATED_JOB = "node"
+# NCCL buffers, CUDA IPC between the node's 8 ranks, DataLoader workers.
+SHM_SIZE = "64Gi"
+
+
+def rendezvous_host() -> str:
+    # JobSet gives pod 0 of job 0 the stable DNS name <jobset>-<job>-0-0.<jobset>.
+    return f"{TRAINER}-{REPLICATED_JOB}-0-0.{TRAINER}"
+
+
+class TrainerChart(cdk8s.Chart):
+    def __init__(self, scope: Construct, id: str, ctx: Context) -> None:
+        super().__init__(scope, id, namespace=NAMESPACE)
+        layout = ctx.trainer
+        placement: Placement = layout.share.placement
+        command = [
+            "torchrun",
+            f"--nnodes={layout.nodes}",
+            f"--nproc-per-node={layout.share.gpus}",
+            "--rdzv-backend=c10d",
+            f"--rdzv-endpoint={rendezvous_host()}:{RENDEZVOUS_PORT}",
+            f"--rdzv-id={TRAINER}",
+            # Restarts are the JobSet's: all nodes together, from the last checkpoint.
+            "--max-restarts=0",
+            "-m",
+            "payload",
+            "train",
+        ]
+        container = k8s.Container(
+            name=TRAINER,
+            image=ctx.job.images.payload,
+            command=command,
+            env=[
+                *payload_env(ctx.outputs.bucket_name),
+                *queue_env(),
+                *efa_env(),
+                env("RL_WORLD_SIZE", str(layout.world_size)),
+            ],
+            ports=[port("metrics", METRICS_PORT), port("rendezvous", RENDEZVOUS_PORT)],
+            resources=layout.share.resources(),
+            security_context=gpu_security(read_only_root=True),
+            volume_mounts=[fsx_mount(), job_config_mount(), shm_mount(), tmp_mount()],
+            # Loading a checkpoint from FSx and the first NCCL init take minutes.
+            startup_probe=http_probe("/healthz", "metrics", period=10, failures=90),
+            # /healthz fails when no step progressed within the payload's stall timeout: a hung
+            # collective kills the pod, and the JobSet restarts the whole job.
+            liveness_probe=http_probe("/healthz", "metrics", period=30, failures=4),
+        )
+        template = k8s.PodTemplateSpec(
+            metadata=pod_metadata(TRAINER, ctx.job_digest),
+            spec=k8s.PodSpec(
+                containers=[container],
+                restart_policy="Never",
+                service_account_name=TRAINER_SERVICE_ACCOUNT,
+                automount_service_account_token=False,
+                priority_class_name=PRIORITY_TRAINER,
+                node_selector=placement.node_selector(),
+                tolerations=placement.tolerations(),
+                termination_grace_period_seconds=120,
+                volumes=[fsx_volume(), job_config_volume(), shm_volume(SHM_SIZE), tmp_volume()],
+            ),
+        )
+        job_set = cdk8s.ApiObject(
+            self,
+            "jobset",
+            api_version="jobset.x-k8s.io/v1alpha2",
+            kind="JobSet",
+            metadata=cdk8s.ApiObjectMetadata(name=TRAINER, labels=labels(TRAINER)),
+        )
+        job_set.add_json_patch(
+            cdk8s.JsonPatch.add(
+                "/spec",
+                {
+                    "failurePolicy": {"maxRestarts": ctx.job.checkpoint.max_restarts, "restartStrategy": "Recreate"},
+                    "network": {"enableDNSHostnames": True, "publishNotReadyAddresses": True},
+                    "successPolicy": {"operator": "All", "targetReplicatedJobs": [REPLICATED_JOB]},
+                    "replicatedJobs": [
+                        {
+                            "name": REPLICATED_JOB,
+                            "replicas": 1,
+                            "template": {
+                                "spec": {
+                                    "parallelism": layout.nodes,
+                                    "completions": layout.nodes,
+                                    "completionMode": "Indexed",
+                                    "backoffLimit": 0,
+                                    "template": pod_template_json(template),
+                                }
+                            },
+                        }
+                    ],
+                },
+            )
+        )
+
+        # For the ServiceMonitor: JobSet's own headless Service has no ports to name.
+        k8s.KubeService(
+            self,
+            "metrics",
+            metadata=metadata(f"{TRAINER}-metrics", TRAINER),
+            spec=k8s.ServiceSpec(
+                cluster_ip="None",
+                selector=labels(TRAINER),
+                ports=[k8s.ServicePort(name="metrics", port=METRICS_PORT, target_port=k8s.IntOrString.from_string("metrics"))],
+            ),
+        )
+        allow(
+            self,
+            TRAINER,
+            # Trainer pods reach each other on any port (c10d store, NCCL bootstrap, NCCL
+            # socket fallback); rollout servers join the weight-broadcast group the trainer hosts.
+            ingress=[from_components(TRAINER), from_components(ROLLOUT_SERVER), from_prometheus(METRICS_PORT)],
+            egress=[
+                to_components(TRAINER),
+                to_components(ROLLOUT_SERVER),
+                to_components(BUFFER, port_numbers=(REDIS_PORT,)),
+                *to_aws_apis(),
+            ],
+        )

@@ -1,0 +1,134 @@
+"""Rollout workers and verifiers: stateless Deployments on the `cpu` pool.
+
+Workers take prompts from the task queue, generate through the router, and write scored
+groups to the experience buffer; verifiers score the responses a worker does not score
+inline. Both acknowledge a task only once its result is in Redis, so a pod killed by a
+spot reclaim loses nothing: its unacknowledged tasks return to the queue.
+"""
+
+from __future__ import annotations
+
+import cdk8s
+from cdk8s_plus_33 import k8s
+from constructs import Construct
+
+from infra.identities import ROLLOUT_SERVICE_ACCOUNT
+from k8s.context import Context
+from k8s.netpol import allow, from_prometheus, to_aws_apis, to_components
+from k8s.placement import Placement, cpu_resources
+from k8s.pods import (
+    BUFFER,
+    METRICS_PORT,
+    NAMESPACE,
+    PRIORITY_ROLLOUT,
+    REDIS_PORT,
+    ROLLOUT_WORKER,
+    ROUTER,
+    ROUTER_PORT,
+    SPOT_GRACE_SECONDS,
+    VERIFIER,
+    env,
+    http_probe,
+    job_config_mount,
+    job_config_volume,
+    labels,
+    metadata,
+    payload_env,
+    pod_metadata,
+    port,
+    queue_env,
+    restricted_security,
+    selector,
+    tmp_mount,
+    tmp_volume,
+)
+
+
+class WorkersChart(cdk8s.Chart):
+    def __init__(self, scope: Construct, id: str, ctx: Context) -> None:
+        super().__init__(scope, id, namespace=NAMESPACE)
+        k8s.KubeServiceAccount(self, "sa-verifier", metadata=metadata(VERIFIER), automount_service_account_token=False)
+        router_url = f"http://{ROUTER}.{NAMESPACE}.svc:{ROUTER_PORT}"
+        self._deployment(
+            ctx,
+            ROLLOUT_WORKER,
+            command="rollout",
+            replicas=ctx.job.rollout.workers,
+            service_account=ROLLOUT_SERVICE_ACCOUNT,
+            extra_env=[env("RL_ROUTER_URL", router_url)],
+        )
+        self._deployment(ctx, VERIFIER, command="verify", replicas=ctx.job.rollout.verifiers, service_account=VERIFIER)
+        allow(
+            self,
+            ROLLOUT_WORKER,
+            ingress=[from_prometheus(METRICS_PORT)],
+            egress=[
+                to_components(ROUTER, port_numbers=(ROUTER_PORT,)),
+                to_components(BUFFER, port_numbers=(REDIS_PORT,)),
+                *to_aws_apis(),
+            ],
+        )
+        allow(
+            self,
+            VERIFIER,
+            ingress=[from_prometheus(METRICS_PORT)],
+            egress=[to_components(BUFFER, port_numbers=(REDIS_PORT,))],
+        )
+
+    def _deployment(
+        self,
+        ctx: Context,
+        component: str,
+        command: str,
+        replicas: int,
+        service_account: str,
+        extra_env: list[k8s.EnvVar] = (),
+    ) -> None:
+        placement = Placement.of(ctx.environment, "cpu")
+        container = k8s.Container(
+            name=component,
+            image=ctx.job.images.payload,
+            command=["python", "-m", "payload", command],
+            env=[*payload_env(ctx.outputs.bucket_name), *queue_env(), *extra_env],
+            ports=[port("metrics", METRICS_PORT)],
+            resources=cpu_resources("2", "4Gi"),
+            security_context=restricted_security(),
+            volume_mounts=[job_config_mount(), tmp_mount()],
+            readiness_probe=http_probe("/readyz", "metrics", period=10, failures=3),
+            liveness_probe=http_probe("/healthz", "metrics", period=30, failures=4),
+        )
+        k8s.KubeDeployment(
+            self,
+            component,
+            metadata=metadata(component),
+            spec=k8s.DeploymentSpec(
+                replicas=replicas,
+                selector=selector(component),
+                template=k8s.PodTemplateSpec(
+                    metadata=pod_metadata(component, ctx.job_digest),
+                    spec=k8s.PodSpec(
+                        containers=[container],
+                        service_account_name=service_account,
+                        automount_service_account_token=False,
+                        priority_class_name=PRIORITY_ROLLOUT,
+                        node_selector=placement.node_selector(),
+                        tolerations=placement.tolerations(),
+                        # SIGTERM (a spot notice or a rollout): finish or hand back the
+                        # current tasks before the node goes.
+                        termination_grace_period_seconds=SPOT_GRACE_SECONDS,
+                        volumes=[job_config_volume(), tmp_volume("2Gi")],
+                    ),
+                ),
+            ),
+        )
+        # Headless: only for the ServiceMonitor to find every pod's /metrics.
+        k8s.KubeService(
+            self,
+            f"{component}-metrics",
+            metadata=metadata(f"{component}-metrics", component),
+            spec=k8s.ServiceSpec(
+                cluster_ip="None",
+                selector=labels(component),
+                ports=[k8s.ServicePort(name="metrics", port=METRICS_PORT, target_port=k8s.IntOrString.from_string("metrics"))],
+            ),
+        )

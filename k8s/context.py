@@ -1,0 +1,48 @@
+"""What every chart is built from: the environment, the deploy outputs and the rendered job config."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import cached_property
+
+import yaml
+
+from infra.environment import Environment
+from k8s.layout import RolloutLayout, TrainerLayout
+from k8s.outputs import DeployOutputs
+from payload.job import JobConfig
+
+
+@dataclass(frozen=True)
+class Context:
+    environment: Environment
+    outputs: DeployOutputs
+
+    @cached_property
+    def job(self) -> JobConfig:
+        """The environment's job section with `{ecr}` in image names replaced by the ECR repository."""
+        images = self.environment.job.images
+        resolved = {
+            field: getattr(images, field).replace("{ecr}", self.outputs.ecr_repository_uri)
+            for field in type(images).model_fields
+        }
+        # Validate again: the resolved names must still be pinned images.
+        return JobConfig.model_validate({**self.environment.job.model_dump(), "images": resolved})
+
+    @cached_property
+    def job_yaml(self) -> str:
+        return yaml.safe_dump(self.job.model_dump(mode="json"), sort_keys=False)
+
+    @cached_property
+    def job_digest(self) -> str:
+        # On every pod template, so a changed job config rolls the Deployments.
+        return hashlib.sha256(self.job_yaml.encode()).hexdigest()[:16]
+
+    @cached_property
+    def trainer(self) -> TrainerLayout:
+        return TrainerLayout.of(self.environment)
+
+    @cached_property
+    def rollout(self) -> RolloutLayout:
+        return RolloutLayout.of(self.environment)

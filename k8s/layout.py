@@ -1,0 +1,82 @@
+"""How the job's parallelism maps onto the environment's GPU pools.
+
+The trainer runs one pod per `train` node (torchrun, all of the node's GPUs); the rollout
+servers run one SGLang replica per `tp` GPUs: a LeaderWorkerSet group of `tp / gpus per node`
+pods when a replica spans nodes, or several replicas per node when it is smaller than one.
+Mismatches are user errors, reported with the field to change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from infra.environment import Environment
+from k8s.placement import GpuShare, LayoutError, Placement
+
+
+@dataclass(frozen=True)
+class TrainerLayout:
+    share: GpuShare
+    nodes: int
+
+    @property
+    def world_size(self) -> int:
+        return self.nodes * self.share.gpus
+
+    @classmethod
+    def of(cls, environment: Environment) -> "TrainerLayout":
+        placement = Placement.of(environment, "train")
+        nodes = placement.pool.desired_size
+        if nodes == 0:
+            raise LayoutError("pools.train.desired_size is 0: the trainer needs at least one node")
+        layout = cls(GpuShare(placement, placement.spec.gpus), nodes)
+        ep = environment.job.parallel.expert_parallel_size
+        if layout.world_size % ep:
+            raise LayoutError(
+                f"job.parallel.expert_parallel_size {ep} must divide the trainer's world size "
+                f"{layout.world_size} ({nodes} train nodes x {placement.spec.gpus} GPUs)"
+            )
+        return layout
+
+
+@dataclass(frozen=True)
+class RolloutLayout:
+    share: GpuShare  # one pod's GPUs
+    group_size: int  # pods per SGLang replica (LeaderWorkerSet size)
+    replicas: int  # SGLang replicas (LeaderWorkerSet replicas)
+    tensor_parallel: int
+    expert_parallel: int
+
+    @classmethod
+    def of(cls, environment: Environment) -> "RolloutLayout":
+        placement = Placement.of(environment, "rollout")
+        gpus = placement.spec.gpus
+        nodes = placement.pool.desired_size
+        tp = environment.job.parallel.rollout_tensor_parallel_size
+        ep = environment.job.parallel.rollout_expert_parallel_size
+        if nodes == 0:
+            raise LayoutError("pools.rollout.desired_size is 0: the rollout servers need at least one node")
+        if tp % ep:
+            raise LayoutError(
+                f"job.parallel.rollout_expert_parallel_size {ep} must divide rollout_tensor_parallel_size {tp} "
+                "(SGLang places expert parallelism inside the tensor-parallel group)"
+            )
+        if tp >= gpus:
+            if tp % gpus:
+                raise LayoutError(
+                    f"job.parallel.rollout_tensor_parallel_size {tp} must be a multiple of {gpus} "
+                    f"(the GPUs of one {placement.pool.instance_type}) or divide it"
+                )
+            group_size = tp // gpus
+            if nodes % group_size:
+                raise LayoutError(
+                    f"pools.rollout.desired_size {nodes} must be a multiple of {group_size} "
+                    f"(nodes per SGLang replica at rollout_tensor_parallel_size {tp})"
+                )
+            return cls(GpuShare(placement, gpus), group_size, nodes // group_size, tp, ep)
+        if gpus % tp:
+            raise LayoutError(
+                f"job.parallel.rollout_tensor_parallel_size {tp} must divide {gpus} "
+                f"(the GPUs of one {placement.pool.instance_type}) or be a multiple of it"
+            )
+        return cls(GpuShare(placement, tp), 1, nodes * (gpus // tp), tp, ep)

@@ -1,0 +1,197 @@
+"""Pieces every pod of the RL job shares: names, ports, labels, volumes, probes, security.
+
+Names and ports live here once so that Services, NetworkPolicies, ServiceMonitors and the
+URLs handed to processes cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+import cdk8s
+from cdk8s_plus_33 import k8s
+
+from infra.identities import WORKLOAD_NAMESPACE
+from payload.job import JOB_CONFIG_ENV, JOB_CONFIG_PATH
+
+NAMESPACE = WORKLOAD_NAMESPACE
+PART_OF = "moe-rl"
+
+# Components: each is a Deployment/StatefulSet/JobSet/LeaderWorkerSet name, its pods'
+# `app.kubernetes.io/name` label and (where it serves) its Service name.
+TRAINER = "trainer"
+ROLLOUT_SERVER = "rollout-server"
+ROUTER = "router"
+ROLLOUT_WORKER = "rollout-worker"
+VERIFIER = "verifier"
+BUFFER = "buffer"
+
+# Every payload process serves Prometheus /metrics and /healthz, /readyz on this port.
+METRICS_PORT = 9400
+SGLANG_PORT = 30000
+SGLANG_DIST_INIT_PORT = 20000
+ROUTER_PORT = 30000
+ROUTER_METRICS_PORT = 29000
+REDIS_PORT = 6379
+REDIS_EXPORTER_PORT = 9121
+RENDEZVOUS_PORT = 29500
+
+JOB_CONFIGMAP = "rl-job"
+FSX_CLAIM = "fsx"
+FSX_MOUNT = "/fsx"
+# Created by the operator (k8s/README.md), never rendered: no secret value is in dist/.
+REDIS_SECRET = "rl-redis"
+REDIS_SECRET_KEY = "password"
+
+PRIORITY_TRAINER = "rl-trainer"
+PRIORITY_BUFFER = "rl-buffer"
+PRIORITY_ROLLOUT = "rl-rollout"
+
+# A spot interruption notice comes two minutes before the node goes; that is all the time a
+# pod on the rollout or cpu pools gets to hand unfinished tasks back to the queue.
+SPOT_GRACE_SECONDS = 120
+# Non-root UID of the payload image's user.
+PAYLOAD_UID = 1000
+
+
+def labels(component: str) -> dict[str, str]:
+    return {"app.kubernetes.io/name": component, "app.kubernetes.io/part-of": PART_OF}
+
+
+def selector(component: str) -> k8s.LabelSelector:
+    return k8s.LabelSelector(match_labels={"app.kubernetes.io/name": component})
+
+
+def metadata(name: str, component: str | None = None) -> k8s.ObjectMeta:
+    return k8s.ObjectMeta(name=name, labels=labels(component or name))
+
+
+def pod_metadata(component: str, digest: str) -> k8s.ObjectMeta:
+    return k8s.ObjectMeta(labels=labels(component), annotations={"rl.aws/job-config": digest})
+
+
+def port(name: str, number: int) -> k8s.ContainerPort:
+    return k8s.ContainerPort(name=name, container_port=number, protocol="TCP")
+
+
+def env(name: str, value: str) -> k8s.EnvVar:
+    return k8s.EnvVar(name=name, value=value)
+
+
+def field_env(name: str, field_path: str) -> k8s.EnvVar:
+    return k8s.EnvVar(name=name, value_from=k8s.EnvVarSource(field_ref=k8s.ObjectFieldSelector(field_path=field_path)))
+
+
+def payload_env(bucket: str) -> list[k8s.EnvVar]:
+    """What every payload process reads besides the job config."""
+    return [
+        env(JOB_CONFIG_ENV, JOB_CONFIG_PATH),
+        env("RL_METRICS_PORT", str(METRICS_PORT)),
+        env("RL_ARTIFACT_BUCKET", bucket),
+        field_env("POD_NAME", "metadata.name"),
+        field_env("POD_IP", "status.podIP"),
+        # The root filesystem is read-only; caches (Triton, Hugging Face, pip) go to /tmp.
+        env("HOME", "/tmp"),
+    ]
+
+
+def queue_env() -> list[k8s.EnvVar]:
+    """The experience buffer / task queue URL, its password taken from the operator's Secret."""
+    password = k8s.EnvVarSource(secret_key_ref=k8s.SecretKeySelector(name=REDIS_SECRET, key=REDIS_SECRET_KEY))
+    return [
+        k8s.EnvVar(name="REDIS_PASSWORD", value_from=password),
+        # $(VAR) is expanded by the kubelet, so the password never appears in the manifest.
+        env("RL_QUEUE_URL", f"redis://:$(REDIS_PASSWORD)@{BUFFER}.{NAMESPACE}.svc:{REDIS_PORT}/0"),
+    ]
+
+
+def job_config_volume() -> k8s.Volume:
+    return k8s.Volume(
+        name="job-config",
+        config_map=k8s.ConfigMapVolumeSource(
+            name=JOB_CONFIGMAP, items=[k8s.KeyToPath(key="job.yaml", path=PurePosixPath(JOB_CONFIG_PATH).name)]
+        ),
+    )
+
+
+def job_config_mount() -> k8s.VolumeMount:
+    return k8s.VolumeMount(name="job-config", mount_path=str(PurePosixPath(JOB_CONFIG_PATH).parent), read_only=True)
+
+
+def fsx_volume() -> k8s.Volume:
+    return k8s.Volume(name="fsx", persistent_volume_claim=k8s.PersistentVolumeClaimVolumeSource(claim_name=FSX_CLAIM))
+
+
+def fsx_mount(read_only: bool = False) -> k8s.VolumeMount:
+    return k8s.VolumeMount(name="fsx", mount_path=FSX_MOUNT, read_only=read_only)
+
+
+def tmp_volume(size: str = "20Gi") -> k8s.Volume:
+    return k8s.Volume(name="tmp", empty_dir=k8s.EmptyDirVolumeSource(size_limit=k8s.Quantity.from_string(size)))
+
+
+def tmp_mount() -> k8s.VolumeMount:
+    return k8s.VolumeMount(name="tmp", mount_path="/tmp")
+
+
+def shm_volume(size: str) -> k8s.Volume:
+    # Memory-backed: the container runtime's default /dev/shm is 64 MiB, too small for NCCL's
+    # shared-memory transport and CUDA IPC handles between the 8 ranks of a node.
+    return k8s.Volume(
+        name="dshm", empty_dir=k8s.EmptyDirVolumeSource(medium="Memory", size_limit=k8s.Quantity.from_string(size))
+    )
+
+
+def shm_mount() -> k8s.VolumeMount:
+    return k8s.VolumeMount(name="dshm", mount_path="/dev/shm")
+
+
+def http_probe(
+    path: str, port_name: str, period: int, failures: int, timeout: int = 5
+) -> k8s.Probe:
+    return k8s.Probe(
+        http_get=k8s.HttpGetAction(path=path, port=k8s.IntOrString.from_string(port_name)),
+        period_seconds=period,
+        failure_threshold=failures,
+        timeout_seconds=timeout,
+    )
+
+
+def restricted_security(uid: int = PAYLOAD_UID) -> k8s.SecurityContext:
+    """The Pod Security "restricted" profile plus a read-only root filesystem."""
+    return k8s.SecurityContext(
+        run_as_non_root=True,
+        run_as_user=uid,
+        run_as_group=uid,
+        read_only_root_filesystem=True,
+        allow_privilege_escalation=False,
+        privileged=False,
+        capabilities=k8s.Capabilities(drop=["ALL"]),
+        seccomp_profile=k8s.SeccompProfile(type="RuntimeDefault"),
+    )
+
+
+def gpu_security(read_only_root: bool) -> k8s.SecurityContext:
+    """GPU pods over EFA: not privileged, only IPC_LOCK (libfabric pins the memory it registers).
+
+    They run as root because a capability added by Kubernetes is only effective for UID 0
+    (there are no ambient capabilities for other users).
+    """
+    return k8s.SecurityContext(
+        run_as_user=0,
+        read_only_root_filesystem=read_only_root,
+        allow_privilege_escalation=False,
+        privileged=False,
+        capabilities=k8s.Capabilities(drop=["ALL"], add=["IPC_LOCK"]),
+        seccomp_profile=k8s.SeccompProfile(type="RuntimeDefault"),
+    )
+
+
+def pod_template_json(template: k8s.PodTemplateSpec) -> dict:
+    """A typed pod template as the JSON a custom resource (JobSet, LeaderWorkerSet) embeds.
+
+    Rendering through the typed PodTemplate construct applies the same serialization (and
+    the same field names) as every built-in kind, instead of a second hand-written dict.
+    """
+    scratch = cdk8s.Chart(cdk8s.App(), "render")
+    return k8s.KubePodTemplate(scratch, "template", template=template).to_json()["template"]
