@@ -1,0 +1,274 @@
+"""`serve`, `rollout` and `verify`: the rollout side's processes.
+
+    python -m payload serve --engine sglang        # SGLang with this job's layout (rollout pool)
+    python -m payload serve --engine local --model-path DIR   # the embedded engine (CPU / laptop)
+    python -m payload rollout --server-url URL --queue-url redis://...
+    python -m payload verify --queue-url redis://...
+
+Settings come from the job config (--job-config, else $RL_JOB_CONFIG, else the defaults);
+flags override it. Every command serves /metrics, /healthz and /readyz on --metrics-port,
+logs JSON lines, and stops gracefully on SIGTERM.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+QUEUE_URL_ENV = "RL_QUEUE_URL"
+SERVER_URL_ENV = "RL_ROLLOUT_SERVER_URL"
+
+
+class CliError(Exception):
+    """A bad flag or setting: printed as one line, exit code 2."""
+
+
+def _common(parser: argparse.ArgumentParser, metrics_port: int) -> None:
+    parser.add_argument("--job-config", help="job config YAML (default: $RL_JOB_CONFIG, else built-in defaults)")
+    parser.add_argument("--metrics-port", type=int, default=metrics_port, help="/metrics, /healthz, /readyz port")
+    parser.add_argument("--stall-timeout-s", type=float, default=600.0,
+                        help="/healthz fails after this long without progress (default 600)")
+    parser.add_argument("--log-level", default="INFO")
+
+
+def _queue_args(parser: argparse.ArgumentParser, required: bool) -> None:
+    parser.add_argument("--queue-url", default=os.environ.get(QUEUE_URL_ENV),
+                        help=f"Redis URL of the task queue and buffer (default ${QUEUE_URL_ENV})"
+                        + ("" if required else "; for catching up to the newest exported weights"))
+    parser.add_argument("--namespace", default="rl", help="key prefix of this job in Redis")
+
+
+def register(subparsers) -> None:
+    serve = subparsers.add_parser("serve", help="run a rollout server (SGLang or the embedded engine)",
+                                  description="Run a rollout server and keep it on the newest policy weights.")
+    serve.add_argument("--engine", choices=("sglang", "local"), default="sglang")
+    serve.add_argument("--model-path", help="checkpoint directory (default: job model.path)")
+    serve.add_argument("--host", default="0.0.0.0")
+    serve.add_argument("--port", type=int, default=30000)
+    serve.add_argument("--device", default="cpu", help="local engine: torch device")
+    serve.add_argument("--dtype", choices=("float32", "bfloat16"), default="float32", help="local engine: weights dtype")
+    serve.add_argument("--max-batch-size", type=int, default=64, help="local engine: sequences per batch")
+    serve.add_argument("--seed", type=int, default=0, help="local engine: sampling seed")
+    serve.add_argument("--poll-s", type=float, default=30.0, help="seconds between health probes and catch-up checks")
+    serve.add_argument("--sglang-arg", action="append", default=[], metavar="ARG",
+                       help="extra argument passed to sglang.launch_server (repeatable)")
+    _queue_args(serve, required=False)
+    _common(serve, metrics_port=9400)
+    serve.set_defaults(run=run_serve)
+
+    rollout = subparsers.add_parser("rollout", help="run a rollout worker",
+                                    description="Pull tasks, generate their groups, score them, write them to the buffer.")
+    rollout.add_argument("--server-url", default=os.environ.get(SERVER_URL_ENV),
+                         help=f"router or rollout server URL (default ${SERVER_URL_ENV})")
+    rollout.add_argument("--name", help="consumer name (default: hostname, i.e. the pod name)")
+    rollout.add_argument("--concurrency", type=int, help="tasks in flight (default: job rollout.worker_concurrency)")
+    rollout.add_argument("--max-new-tokens", type=int, help="default: job batch.max_response_tokens")
+    rollout.add_argument("--stop-token-id", type=int, action="append", default=[], help="extra stop token (repeatable)")
+    rollout.add_argument("--visibility-timeout-s", type=float, help="default: job rollout.visibility_timeout_s")
+    rollout.add_argument("--max-deliveries", type=int, help="default: job rollout.max_deliveries")
+    rollout.add_argument("--drain-timeout-s", type=float, default=90.0,
+                         help="after SIGTERM, in-flight tasks get this long before they are handed back")
+    rollout.add_argument("--request-timeout-s", type=float, default=900.0)
+    rollout.add_argument("--max-attempts", type=int, default=5, help="generation attempts before the task is handed back")
+    verifier = rollout.add_mutually_exclusive_group()
+    verifier.add_argument("--inline-verifier", dest="inline_verifier", action="store_true", default=None)
+    verifier.add_argument("--no-inline-verifier", dest="inline_verifier", action="store_false",
+                          help="leave scoring to `verify` workers (default: job rollout.inline_verifier)")
+    rollout.add_argument("--verifier-processes", type=int, default=1)
+    _queue_args(rollout, required=True)
+    _common(rollout, metrics_port=9401)
+    rollout.set_defaults(run=run_rollout)
+
+    verify = subparsers.add_parser("verify", help="run a verifier worker",
+                                   description="Score groups that rollout workers left unverified.")
+    verify.add_argument("--name", help="consumer name (default: hostname)")
+    verify.add_argument("--processes", type=int, default=2, help="verifier processes")
+    verify.add_argument("--visibility-timeout-s", type=float, help="default: job rollout.visibility_timeout_s")
+    verify.add_argument("--max-deliveries", type=int, help="default: job rollout.max_deliveries")
+    _queue_args(verify, required=True)
+    _common(verify, metrics_port=9402)
+    verify.set_defaults(run=run_verify)
+
+
+# -- shared set-up --------------------------------------------------------------------------------
+
+
+def _job(args):
+    from payload.job import JOB_CONFIG_ENV, JobConfig, load_job_config
+
+    path = args.job_config or os.environ.get(JOB_CONFIG_ENV)
+    return load_job_config(path) if path else JobConfig()
+
+
+def _positive(name: str, value) -> None:
+    if value is not None and value <= 0:
+        raise CliError(f"{name}={value}: must be positive")
+
+
+def _queue(args, job, required: bool):
+    from payload.queue.base import RolloutQueue
+
+    if not args.queue_url:
+        if required:
+            raise CliError(f"--queue-url is required (or set ${QUEUE_URL_ENV})")
+        return None
+    return RolloutQueue.Config(
+        backend="redis",
+        url=args.queue_url,
+        namespace=args.namespace,
+        visibility_timeout_s=getattr(args, "visibility_timeout_s", None) or job.rollout.visibility_timeout_s,
+        max_deliveries=getattr(args, "max_deliveries", None) or job.rollout.max_deliveries,
+        high_water_groups=job.rollout.buffer_high_water_groups,
+    ).build()
+
+
+def _service(args, name: str):
+    from payload.common.service import Service, configure_logging
+
+    configure_logging(name, args.log_level)
+    return Service.Config(metrics_port=args.metrics_port, stall_timeout_s=args.stall_timeout_s).build(name)
+
+
+def _user_errors() -> tuple[type[Exception], ...]:
+    """Error types meaning "bad input": those of the modules this command has imported (so a
+    worker that never loads a model never imports torch for its error class)."""
+    from payload.job import JobConfigError
+    from payload.queue.base import QueueError
+    from payload.rewards.base import VerifierError
+
+    errors = [CliError, JobConfigError, QueueError, VerifierError]
+    for module, name in (("payload.model.config", "ModelConfigError"), ("payload.rollout.engine", "EngineError")):
+        if module in sys.modules:
+            errors.append(getattr(sys.modules[module], name))
+    return tuple(errors)
+
+
+def _guarded(run):
+    """Turn the payload's user-facing errors into one line on stderr and exit code 2."""
+
+    def wrapper(args) -> int:
+        try:
+            return run(args)
+        except Exception as exc:
+            if not isinstance(exc, _user_errors()):
+                raise
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+
+    return wrapper
+
+
+# -- commands -------------------------------------------------------------------------------------
+
+
+@_guarded
+def run_serve(args) -> int:
+    import subprocess
+
+    from payload.rollout.serve import LocalServer, Supervisor, launch_start_weights, sglang_command
+
+    _positive("--max-batch-size", args.max_batch_size)
+    _positive("--poll-s", args.poll_s)
+    job = _job(args)
+    service = _service(args, f"serve-{args.engine}")
+    queue = _queue(args, job, required=False)
+    model_path, version = launch_start_weights(args.model_path or job.model.path, queue)
+    service.start()
+    url = f"http://127.0.0.1:{args.port}"
+    process = local = None
+    if args.engine == "sglang":
+        command = sglang_command(job, model_path=model_path, host=args.host, port=args.port,
+                                 weight_version=version, extra_args=args.sglang_arg)
+        process = subprocess.Popen(command)
+    else:
+        from payload.rollout.engine import Engine
+
+        engine = Engine.Config(model_path=model_path, dtype=args.dtype, device=args.device,
+                               max_batch_size=args.max_batch_size, seed=args.seed, weight_version=version).build()
+        local = LocalServer(engine, args.host, args.port).start()
+    supervisor = Supervisor(Supervisor.Config(url=url, poll_s=args.poll_s), service, queue, process)
+    try:
+        return supervisor.run()
+    finally:
+        supervisor.close()
+        if process is not None and process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        if local is not None:
+            local.stop()
+        service.close()
+
+
+@_guarded
+def run_rollout(args) -> int:
+    import socket
+
+    from payload.rollout.client import SamplingParams, SGLangClient
+    from payload.rollout.worker import RolloutWorker
+
+    if not args.server_url:
+        raise CliError(f"--server-url is required (or set ${SERVER_URL_ENV})")
+    for name in ("concurrency", "max_new_tokens", "visibility_timeout_s", "max_deliveries", "drain_timeout_s",
+                 "request_timeout_s", "max_attempts", "verifier_processes"):
+        _positive("--" + name.replace("_", "-"), getattr(args, name))
+    job = _job(args)
+    routed_shape = None
+    if job.rollout.return_routed_experts:
+        from payload.model import Qwen3MoeConfig
+
+        model = Qwen3MoeConfig.from_pretrained(job.model.path)
+        routed_shape = (len(model.moe_layer_ids), model.num_experts_per_tok)
+    service = _service(args, "rollout-worker")
+    queue = _queue(args, job, required=True)
+    client = SGLangClient.Config(
+        url=args.server_url, timeout_s=args.request_timeout_s, max_attempts=args.max_attempts,
+        return_routed_experts=job.rollout.return_routed_experts, routed_experts_shape=routed_shape,
+    ).build()
+    sampling = SamplingParams(
+        temperature=job.rollout.temperature, top_p=job.rollout.top_p,
+        max_new_tokens=args.max_new_tokens or job.batch.max_response_tokens, stop_token_ids=args.stop_token_id,
+    )
+    inline = job.rollout.inline_verifier if args.inline_verifier is None else args.inline_verifier
+    worker = RolloutWorker(
+        RolloutWorker.Config(
+            name=args.name or socket.gethostname(), concurrency=args.concurrency or job.rollout.worker_concurrency,
+            sampling=sampling, inline_verifier=inline, verifier_processes=args.verifier_processes,
+            drain_timeout_s=args.drain_timeout_s,
+        ),
+        queue, client, on_progress=service.beat,
+    )
+    service.start()
+    service.set_ready(True)
+    try:
+        worker.run(service.stopping)
+    finally:
+        client.close()
+        queue.close()
+        service.close()
+    return 0
+
+
+@_guarded
+def run_verify(args) -> int:
+    import socket
+
+    from payload.rewards.worker import VerifyWorker
+
+    _positive("--processes", args.processes)
+    job = _job(args)
+    service = _service(args, "verifier")
+    queue = _queue(args, job, required=True)
+    worker = VerifyWorker(VerifyWorker.Config(name=args.name or socket.gethostname(), processes=args.processes),
+                          queue, on_progress=service.beat)
+    service.start()
+    service.set_ready(True)
+    try:
+        worker.run(service.stopping)
+    finally:
+        queue.close()
+        service.close()
+    return 0

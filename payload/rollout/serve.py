@@ -1,0 +1,187 @@
+"""`serve`: a rollout server (SGLang, or the embedded engine) plus the supervisor beside it.
+
+The supervisor makes a (re)started server current before it serves, and keeps it current:
+
+- at launch, the server loads the newest exported weights (the queue's policy pointer, which
+  the trainer moves forward at each HF export) instead of the base model, with that version
+  as its `--weight-version`: a server on a reclaimed spot node that comes back serves the
+  current policy from its first request, not the base model;
+- every `poll_s`, if the pointer is ahead of what the server reports (it missed a publish,
+  or was not in the weight-update group yet), it calls /update_weights_from_disk;
+- it probes /health_generate; each answer beats the watchdog behind /healthz, so a server
+  whose generation hangs is restarted by the kubelet;
+- /readyz turns ready once the server answers and is caught up.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+import httpx
+
+from payload.common.service import Service
+from payload.job import JobConfig
+from payload.queue.base import PolicyPointer, RolloutQueue
+from payload.sync.client import RolloutServerClient, RolloutServerError
+
+log = logging.getLogger(__name__)
+
+
+def sglang_command(
+    job: JobConfig, *, model_path: str, host: str, port: int, weight_version: str, extra_args: list[str] = ()
+) -> list[str]:
+    """`python -m sglang.launch_server ...` for one rollout replica of this job."""
+    p = job.parallel
+    command = [
+        sys.executable, "-m", "sglang.launch_server",
+        "--model-path", model_path,
+        # Exports from the trainer carry weights and config only; the tokenizer is the base model's.
+        "--tokenizer-path", job.model.path,
+        "--host", host,
+        "--port", str(port),
+        "--dtype", job.model.dtype,
+        "--tp-size", str(p.rollout_tensor_parallel_size),
+        "--ep-size", str(p.rollout_expert_parallel_size),
+        "--weight-version", weight_version,
+        "--enable-metrics",
+    ]
+    if p.rollout_expert_parallel_size > 1:
+        # DeepEP all-to-all over NVLink/EFA for the expert-parallel MoE layers.
+        command += ["--moe-a2a-backend", "deepep"]
+    if job.rollout.return_routed_experts:
+        command.append("--enable-return-routed-experts")
+    return command + list(extra_args)
+
+
+class Supervisor:
+    @dataclass
+    class Config:
+        url: str = "http://127.0.0.1:30000"
+        poll_s: float = 30.0
+        start_timeout_s: float = 1800.0  # a 30B checkpoint from FSx and CUDA graph capture take minutes
+
+    def __init__(self, config: Config, service: Service, queue: RolloutQueue | None,
+                 process: subprocess.Popen | None = None) -> None:
+        self.config = config
+        self.service = service
+        self.queue = queue
+        self.process = process
+        self.client = RolloutServerClient(config.url, timeout_s=600.0)
+        self._http = httpx.Client(base_url=config.url, timeout=httpx.Timeout(60.0, connect=5.0))
+
+    def pointer(self) -> PolicyPointer | None:
+        if self.queue is None:
+            return None
+        try:
+            return self.queue.latest_policy()
+        except Exception as exc:  # noqa: BLE001 - the queue being away must not stop serving
+            log.warning("cannot read the policy pointer: %s", exc)
+            return None
+
+    def _server_exited(self) -> int | None:
+        return None if self.process is None else self.process.poll()
+
+    def wait_until_up(self) -> bool:
+        deadline = time.monotonic() + self.config.start_timeout_s
+        while not self.service.stopping.is_set():
+            if self._server_exited() is not None:
+                return False
+            try:
+                if self._http.get("/health", timeout=5.0).status_code == 200:
+                    return True
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                return False
+            self.service.beat()  # starting is progress
+            self.service.stopping.wait(1.0)
+        return False
+
+    def catch_up(self) -> bool:
+        """Bring the server to the pointer's version if it is behind; True when current."""
+        pointer = self.pointer()
+        if pointer is None:
+            return True
+        try:
+            served = self.client.weight_version()
+        except RolloutServerError as exc:
+            log.warning("cannot read the served weight version: %s", exc)
+            return False
+        if served.isdigit() and int(served) >= pointer.version:
+            return True
+        log.info("server at version %s, newest export is %d: loading %s", served, pointer.version, pointer.path)
+        try:
+            self.client.update_weights_from_disk(model_path=pointer.path, weight_version=str(pointer.version))
+        except RolloutServerError as exc:
+            log.error("catch-up from %s failed: %s", pointer.path, exc)
+            return False
+        return True
+
+    def probe(self) -> bool:
+        try:
+            return self._http.get("/health_generate").status_code == 200
+        except httpx.HTTPError as exc:
+            log.warning("health_generate failed: %s", exc)
+            return False
+
+    def run(self) -> int:
+        if not self.wait_until_up():
+            code = self._server_exited()
+            log.error("the rollout server did not come up (exit code %s)", code)
+            return code or 1
+        while not self.service.stopping.is_set():
+            code = self._server_exited()
+            if code is not None:
+                log.error("the rollout server exited with code %s", code)
+                return code or 1
+            current = self.catch_up()
+            if self.probe():
+                self.service.beat()
+            self.service.set_ready(current)
+            self.service.stopping.wait(self.config.poll_s)
+        return 0
+
+    def close(self) -> None:
+        self.client.close()
+        self._http.close()
+
+
+def launch_start_weights(job_model_path: str, queue: RolloutQueue | None, base_version: int = 0) -> tuple[str, str]:
+    """(model path, weight version) a server should start from: the newest export, else the base."""
+    pointer = None if queue is None else queue.latest_policy()
+    if pointer is not None and pointer.version > base_version:
+        return pointer.path, str(pointer.version)
+    return job_model_path, str(base_version)
+
+
+@dataclass
+class LocalServer:
+    """The embedded engine behind uvicorn on a thread (the main thread runs the supervisor)."""
+
+    engine: object
+    host: str
+    port: int
+    _server: object = field(default=None, init=False)
+    _thread: threading.Thread | None = field(default=None, init=False)
+
+    def start(self) -> "LocalServer":
+        import uvicorn
+
+        from payload.rollout.server import build_app
+
+        config = uvicorn.Config(build_app(self.engine), host=self.host, port=self.port, log_level="warning",
+                                access_log=False)
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, name="http", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(30)
+        self.engine.close()
