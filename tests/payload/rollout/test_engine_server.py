@@ -12,16 +12,13 @@ import torch
 from payload.model import compute_logprobs, iter_hf_tensors, load_pretrained
 from payload.rollout.client import RequestRejected, SamplingParams, SGLangClient
 from payload.sync.client import RolloutServerClient
-from tests.payload.rollout.helpers import ServeProcess
 
 PROMPT = [3, 14, 15, 92, 65]
 
 
-@pytest.fixture(scope="module")
-def server(tiny_models):
-    process = ServeProcess(tiny_models[0], "--poll-s", "0.5").start()
-    yield process
-    process.stop()
+@pytest.fixture
+def server(served_tiny):
+    return served_tiny
 
 
 @pytest.fixture(scope="module")
