@@ -57,6 +57,9 @@ class AlgorithmSection(_Section):
     tis_cap: float | None = Field(default=2.0, gt=0)
     # DAPO dynamic sampling: drop groups whose rewards are all equal (zero advantage).
     filter_equal_reward_groups: bool = True
+    # MoE load-balancing loss weight in the trainer; 0 leaves routing to the policy loss
+    # (with routing replay the trained routes are the rollout engine's anyway).
+    router_aux_loss_coef: float = Field(default=0.0, ge=0)
 
 
 class BatchSection(_Section):
@@ -93,6 +96,8 @@ class CheckpointSection(_Section):
     directory: str = "/fsx/checkpoints"
     interval_steps: int = Field(default=50, ge=1)
     keep_last: int = Field(default=3, ge=1)
+    # Hugging Face export (under <directory>/hf) that restarted rollout servers load from.
+    export_interval_steps: int = Field(default=50, ge=1)
     # Whole-job restarts (every trainer pod, resuming from the last checkpoint) before the
     # trainer JobSet is declared failed.
     max_restarts: int = Field(default=3, ge=0)

@@ -20,7 +20,9 @@ class Sample:
     rollout_logprobs: list[float]  # one per response token
     reward: float
     advantage: float = 0.0
-    routed_experts: torch.Tensor | None = None  # [prompt + response tokens, moe layers, top_k]
+    # Routing replay: the experts the engine used at every position it ran, [P + R - 1, L, K]
+    # (SGLang's return_routed_experts; the last token is sampled, never run).
+    routed_experts: torch.Tensor | None = None
 
     def __post_init__(self) -> None:
         if len(self.rollout_logprobs) != len(self.response_ids):
@@ -74,7 +76,10 @@ def collate(samples: list[Sample], pad_id: int = 0, pad_to: int = 1) -> MicroBat
         loss_mask[i, p - 1 : p - 1 + r] = True
         rollout[i, p - 1 : p - 1 + r] = torch.tensor(s.rollout_logprobs, dtype=torch.float32)
         if routed is not None:
-            routed[i, : p + r] = s.routed_experts
+            if s.routed_experts.shape[0] != p + r - 1:
+                raise ValueError(f"routed experts cover {s.routed_experts.shape[0]} positions, expected {p + r - 1}")
+            # The last position's route is never used: its logits predict nothing we train on.
+            routed[i, : p + r - 1] = s.routed_experts
     advantages = torch.tensor([s.advantage for s in samples] or [0.0], dtype=torch.float32)
     return MicroBatch(input_ids, attention, loss_mask, rollout, advantages, routed)
 

@@ -99,8 +99,8 @@ def parallelize(
     ep_backend: str = "auto",
     compute_dtype: torch.dtype | None = None,
 ) -> Qwen3MoeForCausalLM:
-    """Shard `model` (fp32 master weights, unsharded) in place: experts over EP then edp, the
-    rest over all ranks. `compute_dtype` (e.g. bf16) is what forward and backward run in;
+    """Shard `model` (fp32 master weights; experts whole, or already split over the world's EP
+    group by load_pretrained) in place: experts over EP then edp, the rest over all ranks. `compute_dtype` (e.g. bf16) is what forward and backward run in;
     gradients are reduced in fp32."""
     from payload import ep
 
@@ -108,8 +108,11 @@ def parallelize(
         raise ParallelConfigError(
             f"parallel.expert_parallel_size {world.ep_size} must divide the model's num_experts {model.config.num_experts}"
         )
-    if world.ep_size > 1:
+    sharded = {block.dispatcher.ep_size for block in model.moe_blocks}
+    if sharded == {1} and world.ep_size > 1:
         ep.apply_expert_parallel(model, world.ep_group, ep.Config(backend=ep_backend))
+    elif sharded - {1, world.ep_size}:
+        raise ParallelConfigError(f"the model's experts are sharded {sharded} ways, the world's EP size is {world.ep_size}")
     mp = MixedPrecisionPolicy(param_dtype=compute_dtype, reduce_dtype=torch.float32)
     for layer in model.model.layers:
         if layer.is_moe:

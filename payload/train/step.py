@@ -9,6 +9,7 @@ been sampled by an earlier policy version).
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -19,6 +20,9 @@ from payload.model import Qwen3MoeForCausalLM, compute_logprobs
 from payload.train.batch import MicroBatch
 from payload.train.loss import Aggregation, grpo_loss, loss_denominator
 from payload.train.parallel import clip_grad_norm_
+
+_SHARES = ("loss", "policy_loss", "kl_loss", "aux_loss")
+_MEANS = ("clip_fraction", "dual_clip_fraction", "tis_clip_fraction", "tis_weight_mean", "ref_kl", "approx_kl", "ratio_mean")
 
 
 @dataclass
@@ -45,15 +49,16 @@ def train_step(
     device: torch.device = torch.device("cpu"),
 ) -> dict[str, float]:
     """Forward/backward every micro-batch, clip, step. `group`: the data-parallel group the
-    loss is normalised over (all trainer ranks), None for one process. Returns this rank's
-    metrics (token-weighted means over its micro-batches; loss terms are its shares)."""
+    loss is normalised over (all trainer ranks), None for one process. Returns the step's
+    metrics over the whole global batch (the same numbers on every rank)."""
     started = time.perf_counter()
     model.train()
     denominator = loss_denominator([mb.loss_mask_BT1 for mb in micro], config.aggregation, group)
     world = 1 if group is None else dist.get_world_size(group)
-    sums: dict[str, float] = {}
-    weights: dict[str, float] = {}
-    tokens = 0
+    # Loss terms are shares of the global loss: they add up over micro-batches and ranks.
+    # Every other metric is a mean over unmasked tokens: summed weighted by the token count.
+    totals = torch.zeros(len(_SHARES) + 2 * len(_MEANS) + 1, dtype=torch.float64)
+    extremes = torch.tensor([-math.inf, -math.inf], dtype=torch.float64)  # max ratio, -min ratio
     for mb in micro:
         mb = mb.to(device)
         routed = mb.routed_experts_BTLK
@@ -80,25 +85,34 @@ def train_step(
         )
         if config.router_aux_loss_coef > 0:
             # A mean per micro-batch; gradients are summed over micro-batches and ranks.
-            loss = loss + config.router_aux_loss_coef * out.aux_loss / (len(micro) * world)
-            metrics["aux_loss"] = out.aux_loss.detach()
+            aux = config.router_aux_loss_coef * out.aux_loss / (len(micro) * world)
+            loss = loss + aux
+            metrics["aux_loss"] = aux.detach()
+            metrics["loss"] = loss.detach()
         loss.backward()
-        n = int(mb.loss_mask_BT1.sum())
-        tokens += mb.num_tokens
-        for key, value in metrics.items():
-            if key in ("loss", "policy_loss", "kl_loss"):  # shares: they add up
-                sums[key] = sums.get(key, 0.0) + float(value)
-                weights[key] = 1.0
-            elif key in ("ratio_max", "ratio_min"):
-                pick = max if key == "ratio_max" else min
-                sums[key] = pick(sums.get(key, float(value)), float(value))
-                weights[key] = 1.0
-            elif n:
-                sums[key] = sums.get(key, 0.0) + float(value) * n
-                weights[key] = weights.get(key, 0.0) + n
+        n = float(mb.loss_mask_BT1.sum())
+        for i, key in enumerate(_SHARES):
+            if key in metrics:
+                totals[i] += float(metrics[key])
+        for i, key in enumerate(_MEANS):
+            if key in metrics and n:
+                totals[len(_SHARES) + 2 * i] += float(metrics[key]) * n
+                totals[len(_SHARES) + 2 * i + 1] += n
+        totals[-1] += mb.num_tokens
+        if "ratio_max" in metrics:
+            extremes = torch.maximum(extremes, torch.tensor([float(metrics["ratio_max"]), -float(metrics["ratio_min"])]))
+    if group is not None and world > 1:
+        dist.all_reduce(totals, group=group)
+        dist.all_reduce(extremes, op=dist.ReduceOp.MAX, group=group)
     grad_norm = clip_grad_norm_(list(model.parameters()), config.max_grad_norm, group)
     optimizer.step()
     optimizer.zero_grad(set_to_none=True)
-    result = {k: sums[k] / weights[k] for k in sums if weights[k]}
-    result.update(grad_norm=float(grad_norm), tokens=float(tokens), step_seconds=time.perf_counter() - started)
+    result = {key: float(totals[i]) for i, key in enumerate(_SHARES)}
+    for i, key in enumerate(_MEANS):
+        weight = float(totals[len(_SHARES) + 2 * i + 1])
+        if weight:
+            result[key] = float(totals[len(_SHARES) + 2 * i]) / weight
+    if extremes[0] > -math.inf:
+        result.update(ratio_max=float(extremes[0]), ratio_min=-float(extremes[1]))
+    result.update(grad_norm=float(grad_norm), tokens=float(totals[-1]), step_seconds=time.perf_counter() - started)
     return result

@@ -1,0 +1,77 @@
+"""`python -m payload train`: the policy trainer (one process per GPU, under torchrun)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "train",
+        help="the GRPO policy trainer (run under torchrun)",
+        description="Consume experience from the buffer, train the MoE policy (FSDP2 + expert parallel), "
+        "publish weights to the rollout servers, checkpoint.",
+    )
+    p.add_argument("--job", help="job config YAML (default: $RL_JOB_CONFIG or /etc/rl/job.yaml)")
+    p.add_argument("--queue", default="redis://localhost:6379/0",
+                   help="experience buffer: redis://host:port/db, or 'memory' (an empty in-process buffer)")
+    p.add_argument("--namespace", default="rl", help="queue key prefix (one RL job per namespace)")
+    p.add_argument("--consumer", default="trainer", help="buffer consumer name (keep it across restarts)")
+    p.add_argument("--rollout-servers", default="",
+                   help="comma-separated SGLang server URLs to publish weights to (none: no publishing)")
+    p.add_argument("--publish-bucket-mb", type=int, default=1024, help="bytes per /update_weights_from_distributed call")
+    p.add_argument("--resume", default="auto", help="'auto' (newest complete checkpoint), 'none', or a checkpoint path")
+    p.add_argument("--max-steps", type=int, default=None, help="stop after this many optimizer steps (default: never)")
+    p.add_argument("--metrics-jsonl", default=None, help="append one JSON line per step here (rank 0)")
+    p.add_argument("--metrics-port", type=int, default=9400, help="Prometheus /metrics and /healthz port (0: any)")
+    p.add_argument("--stall-timeout-s", type=float, default=900.0,
+                   help="/healthz fails when one phase (waiting for experience, a collective) lasts this long")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from payload.common.service import configure_logging
+    from payload.ep import EPConfigError
+    from payload.job import JobConfigError, load_job_config
+    from payload.model import ModelConfigError
+    from payload.queue.base import QueueError, RolloutQueue
+    from payload.train.parallel import ParallelConfigError
+    from payload.train.trainer import Trainer, TrainerConfigError
+
+    configure_logging("trainer")
+    user_errors = (JobConfigError, ParallelConfigError, ModelConfigError, EPConfigError, QueueError, TrainerConfigError)
+    try:
+        if args.max_steps is not None and args.max_steps < 1:
+            raise TrainerConfigError(f"--max-steps {args.max_steps}: must be at least 1")
+        if args.publish_bucket_mb < 1:
+            raise TrainerConfigError(f"--publish-bucket-mb {args.publish_bucket_mb}: must be at least 1")
+        job = load_job_config(args.job)
+        if args.queue == "memory":
+            queue = RolloutQueue.Config(backend="memory", high_water_groups=job.rollout.buffer_high_water_groups)
+        elif args.queue.startswith(("redis://", "rediss://")):
+            queue = RolloutQueue.Config(backend="redis", url=args.queue, namespace=args.namespace,
+                                        high_water_groups=job.rollout.buffer_high_water_groups)
+        else:
+            raise TrainerConfigError(f"--queue {args.queue!r}: expected redis://host:port/db or 'memory'")
+        config = Trainer.Config(
+            job=job,
+            queue=queue,
+            rollout_servers=[u for u in args.rollout_servers.split(",") if u],
+            publish_bucket_mb=args.publish_bucket_mb,
+            metrics_jsonl=args.metrics_jsonl,
+            metrics_port=args.metrics_port,
+            stall_timeout_s=args.stall_timeout_s,
+            resume=args.resume,
+            max_steps=args.max_steps,
+            consumer=args.consumer,
+        )
+        trainer = config.build()
+    except user_errors as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        trainer.run()
+    finally:
+        trainer.close()
+    return 0

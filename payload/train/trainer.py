@@ -1,0 +1,408 @@
+"""The policy trainer loop: experience in, optimizer steps, weights out, checkpoints.
+
+Per step, on every rank (torchrun):
+
+    wait_experience  rank 0 takes `prompts_per_step` groups from the buffer (dropping stale
+                     ones, and equal-reward ones under DAPO filtering), writes them to the
+                     replay log, acknowledges them, and broadcasts them to every rank
+    train_step       group advantages; each rank trains on its share (train_step)
+    publish          full HF-named weights to every rollout server (rank 0 sends, all gather)
+    export           every checkpoint.export_interval_steps: an HF directory for restarts
+    checkpoint       every checkpoint.interval_steps, and on SIGTERM or the last step
+
+Rank 0 exports the balance signals (payload.balance.signals) to Prometheus and one JSON line
+per step; the phase watchdog names a phase that stalls.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import os
+import shutil
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.distributed as dist
+from prometheus_client import CollectorRegistry, Counter, Gauge
+
+from payload.balance import signals
+from payload.common.service import Service
+from payload.job import JobConfig
+from payload.queue.base import PolicyPointer, RolloutQueue
+from payload.queue.experience import ExperienceGroup, decode_group, encode_group
+from payload.sync.publisher import PublishError, WeightPublisher
+from payload.train.advantages import group_advantages
+from payload.train.batch import Sample, micro_batches, shard_for_rank
+from payload.train.checkpoint import Checkpointer, TrainCounters, latest
+from payload.train.export import write_hf_directory
+from payload.train.parallel import full_hf_tensors, init_world, parallelize
+from payload.train.step import LossConfig, train_step
+from payload.train.watchdog import PhaseWatchdog
+
+log = logging.getLogger(__name__)
+
+_DTYPES = {"bfloat16": torch.bfloat16, "float32": torch.float32}
+# Per-step numbers that also go to Prometheus as gauges (rl_trainer_<name>).
+_STEP_GAUGES = ("loss", "policy_loss", "kl_loss", "clip_fraction", "approx_kl", "grad_norm", "mean_reward",
+                "response_length_mean", "tis_weight_mean")
+
+
+class TrainerConfigError(ValueError):
+    """A trainer setting that cannot work (resume path, model vs job): one line."""
+
+
+@dataclass
+class TrainerMetrics:
+    """Rank 0's Prometheus series: the balance signals plus the loss terms."""
+
+    registry: CollectorRegistry = field(default_factory=CollectorRegistry)
+
+    def __post_init__(self) -> None:
+        r, h = self.registry, signals.HELP
+        self.groups = Counter(signals.TRAINER_GROUPS_CONSUMED, h[signals.TRAINER_GROUPS_CONSUMED], registry=r)
+        self.tokens = Counter(signals.TRAINER_TOKENS_CONSUMED, h[signals.TRAINER_TOKENS_CONSUMED], registry=r)
+        self.busy = Counter(signals.TRAINER_BUSY_SECONDS, h[signals.TRAINER_BUSY_SECONDS], registry=r)
+        self.idle = Counter(signals.TRAINER_IDLE_SECONDS, h[signals.TRAINER_IDLE_SECONDS], registry=r)
+        self.publish = Counter(signals.TRAINER_PUBLISH_SECONDS, h[signals.TRAINER_PUBLISH_SECONDS], registry=r)
+        self.steps = Counter(signals.TRAINER_STEPS, h[signals.TRAINER_STEPS], registry=r)
+        self.version = Gauge(signals.POLICY_VERSION, h[signals.POLICY_VERSION], registry=r)
+        self.staleness = Gauge(signals.POLICY_STALENESS, h[signals.POLICY_STALENESS], registry=r)
+        self.buffer = Gauge(signals.BUFFER_GROUPS, h[signals.BUFFER_GROUPS], registry=r)
+        self.publish_failures = Counter("rl_trainer_publish_failures_total", "Weight publishes that failed (rolled back)", registry=r)
+        self.dropped = Counter("rl_trainer_groups_dropped_total", "Groups the trainer dropped, by reason", ["reason"], registry=r)
+        self.step_values = {n: Gauge(f"rl_trainer_{n}", f"Last step's {n.replace('_', ' ')}", registry=r) for n in _STEP_GAUGES}
+
+
+@dataclass
+class Batch:
+    groups: list[ExperienceGroup]
+    wait_s: float = 0.0
+    stale: int = 0
+    filtered: int = 0
+
+
+class Trainer:
+    @dataclass
+    class Config:
+        job: JobConfig = field(default_factory=JobConfig)
+        queue: RolloutQueue.Config = field(default_factory=RolloutQueue.Config)
+        # Base URLs of the SGLang servers (one per replica leader); none: no publishing.
+        rollout_servers: list[str] = field(default_factory=list)
+        publish_bucket_mb: int = 1024
+        metrics_jsonl: str | None = None
+        metrics_port: int | None = 9400
+        stall_timeout_s: float = 900.0
+        # "auto": the newest complete checkpoint if there is one; "none"; or a checkpoint path.
+        resume: str = "auto"
+        max_steps: int | None = None
+        consumer: str = "trainer"
+
+        def build(self, queue: RolloutQueue | None = None) -> "Trainer":
+            return Trainer(self, queue)
+
+    def __init__(self, config: Config, queue: RolloutQueue | None = None) -> None:
+        from payload.model import load_pretrained
+
+        self.config = config
+        job = config.job
+        self.world = world = init_world(job.parallel.expert_parallel_size)
+        self.metrics = TrainerMetrics()
+        self.service: Service | None = None
+        if int(os.environ.get("LOCAL_RANK", "0")) == 0:  # one health/metrics port per pod
+            service_config = Service.Config(metrics_port=config.metrics_port, stall_timeout_s=config.stall_timeout_s)
+            self.service = service_config.build("trainer", self.metrics.registry).start()
+        self.watchdog = PhaseWatchdog(self.service, self.metrics.registry) if self.service else None
+
+        def load():
+            return load_pretrained(
+                job.model.path,
+                dtype=torch.float32,  # master weights; compute runs in job.model.dtype
+                device=world.device,
+                ep_group=world.ep_group,
+                ep_backend=job.parallel.ep_backend,
+                activation_checkpointing=job.model.activation_checkpointing,
+            )
+
+        compute = None if job.model.dtype == "float32" else _DTYPES[job.model.dtype]
+        self.model = parallelize(load(), world, job.parallel.ep_backend, compute)
+        self.reference = None
+        if job.algorithm.kl_coef > 0:
+            self.reference = parallelize(load(), world, job.parallel.ep_backend, compute).requires_grad_(False).eval()
+        a = job.algorithm
+        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=a.learning_rate, weight_decay=a.weight_decay)
+        self.loss = LossConfig(
+            clip_low=a.clip_low,
+            clip_high=a.clip_high,
+            dual_clip=a.dual_clip,
+            kl_coef=a.kl_coef,
+            tis_cap=a.tis_cap,
+            aggregation=a.aggregation,
+            max_response_tokens=job.batch.max_response_tokens,
+            router_aux_loss_coef=a.router_aux_loss_coef,
+            max_grad_norm=a.max_grad_norm,
+            # Logprobs are of the distribution the engine sampled from; greedy (0) has none, use 1.
+            temperature=job.rollout.temperature or 1.0,
+        )
+        self.checkpointer = Checkpointer.Config(
+            directory=job.checkpoint.directory, interval_steps=job.checkpoint.interval_steps, keep_last=job.checkpoint.keep_last
+        ).build(world)
+        self.export_dir = Path(job.checkpoint.directory) / "hf"
+        self.queue = queue
+        self._owns_queue = queue is None
+        self.publisher: WeightPublisher | None = None
+        if world.is_main:
+            self.queue = queue or config.queue.build()
+            if config.rollout_servers:
+                self.publisher = WeightPublisher.Config(
+                    servers=config.rollout_servers,
+                    ranks_per_server=job.parallel.rollout_tensor_parallel_size,
+                    backend="nccl" if world.device.type == "cuda" else "gloo",
+                    dtype=job.model.dtype,
+                    bucket_bytes=config.publish_bucket_mb << 20,
+                ).build()
+        self.counters = TrainCounters()
+        self.resumed = False
+        self._replayed_tasks: set[str] = set()
+        self._resume()
+
+    # -- start ------------------------------------------------------------------------------
+
+    def _resume(self) -> None:
+        resume = self.config.resume
+        if resume == "none":
+            return
+        path = latest(self.checkpointer.directory) if resume == "auto" else Path(resume)
+        if path is None:
+            log.info("no checkpoint under %s: starting at step 0", self.checkpointer.directory)
+            return
+        if not (path / ".metadata").is_file():
+            raise TrainerConfigError(f"--resume {resume}: {path} is not a complete checkpoint (no .metadata)")
+        self.counters = self.checkpointer.load(path, self.model, self.optimizer)
+        self.resumed = True
+        if self.publisher is not None and (export := self._latest_export()) is not None:
+            self.publisher.exported(str(export[1]), export[0])
+        log.info("resumed from %s at step %d", path, self.counters.step)
+
+    def _latest_export(self) -> tuple[int, Path] | None:
+        exports = sorted((int(p.name.removeprefix("step-")), p) for p in self.export_dir.glob("step-*") if p.name[5:].isdigit())
+        return exports[-1] if exports else None
+
+    # -- experience ---------------------------------------------------------------------------
+
+    def _stopping(self) -> bool:
+        return self.service is not None and self.service.stopping.is_set()
+
+    def _take_groups(self, step: int) -> Batch | None:
+        """Rank 0: the step's groups (from the replay log after a resume, else the buffer)."""
+        if self.resumed and (replayed := self.checkpointer.replayed(step)) is not None:
+            self._replayed_tasks.update(g.task_id for g in replayed)
+            return Batch(replayed)
+        job, batch = self.config.job, Batch([])
+        started = time.monotonic()
+        entry_ids: list[str] = []
+        while len(batch.groups) < job.batch.prompts_per_step:
+            if self._stopping():
+                return None
+            consumed = self.queue.consume(
+                self.config.consumer,
+                max_groups=job.batch.prompts_per_step - len(batch.groups),
+                block_s=1.0,
+                current_version=self.counters.policy_version,
+                max_staleness=job.rollout.max_staleness,
+            )
+            batch.stale += len(consumed.stale)
+            dropped = []
+            for buffered in consumed.groups:
+                group = buffered.group
+                if group.task_id in self._replayed_tasks:  # trained before the restart, redelivered
+                    dropped.append(buffered.entry_id)
+                elif len(group.samples) != job.algorithm.group_size:
+                    log.warning("group %s has %d samples, algorithm.group_size is %d: dropped",
+                                group.task_id, len(group.samples), job.algorithm.group_size)
+                    dropped.append(buffered.entry_id)
+                elif job.algorithm.filter_equal_reward_groups and np.all(group.rewards_G == group.rewards_G[0]):
+                    batch.filtered += 1
+                    dropped.append(buffered.entry_id)
+                else:
+                    batch.groups.append(group)
+                    entry_ids.append(buffered.entry_id)
+            if dropped:
+                self.queue.ack(dropped)
+        batch.wait_s = time.monotonic() - started
+        # Durable before acknowledged: a crash after this point replays these exact groups.
+        self.checkpointer.record(step, batch.groups)
+        self.queue.ack(entry_ids)
+        return batch
+
+    def _broadcast(self, batch: Batch | None) -> Batch | None:
+        payload = [None]
+        if self.world.is_main:
+            payload = [None if batch is None else (batch.wait_s, batch.stale, batch.filtered, [encode_group(g) for g in batch.groups])]
+        if self.world.world_size > 1:
+            dist.broadcast_object_list(payload, src=0)
+        if payload[0] is None:
+            return None
+        if self.world.is_main:
+            return batch
+        wait_s, stale, filtered, encoded = payload[0]
+        return Batch([decode_group(b) for b in encoded], wait_s, stale, filtered)
+
+    def _samples(self, groups: list[ExperienceGroup]) -> list[Sample]:
+        a = self.config.job.algorithm
+        rewards = torch.tensor(np.concatenate([g.rewards_G for g in groups]), dtype=torch.float32)
+        advantages = group_advantages(rewards, a.group_size, a.advantage_scale).tolist()
+        samples = []
+        for group in groups:
+            prompt = group.prompt_tokens_P.tolist()
+            for s in group.samples:
+                routed = None if s.routed_experts_SLK is None else torch.from_numpy(s.routed_experts_SLK.astype(np.int64))
+                samples.append(Sample(prompt, s.token_ids_T.tolist(), s.logprobs_T.tolist(), float(s.reward),
+                                      advantages[len(samples)], routed))
+        return samples
+
+    # -- weights out --------------------------------------------------------------------------
+
+    def _publish(self, version: int) -> float:
+        if not self.config.rollout_servers:
+            return 0.0
+        started = time.monotonic()
+        tensors = full_hf_tensors(self.model, self.world, _DTYPES[self.config.job.model.dtype])
+        try:
+            if self.publisher is not None:
+                self.publisher.catch_up()
+                self.publisher.publish(tensors, version)
+        except PublishError as exc:
+            self.metrics.publish_failures.inc()
+            log.error("publishing version %d failed: %s", version, exc)
+        finally:
+            for _ in tensors:  # every rank takes part in every gather, even after a failure
+                pass
+        return time.monotonic() - started
+
+    def _export(self, step: int) -> None:
+        path = self.export_dir / f"step-{step:08d}"
+        tensors = full_hf_tensors(self.model, self.world)
+        if self.world.is_main:
+            write_hf_directory(tensors, self.model.config, path, self.config.job.model.path, _DTYPES[self.config.job.model.dtype])
+            if self.publisher is not None:
+                self.publisher.exported(str(path), step)
+            self.queue.publish_policy(PolicyPointer(step, str(path)))
+            exports = sorted(p for p in self.export_dir.glob("step-*") if p.name[5:].isdigit())
+            for old in exports[: -self.config.job.checkpoint.keep_last]:
+                shutil.rmtree(old, ignore_errors=True)
+        else:
+            for _ in tensors:
+                pass
+
+    # -- the loop -----------------------------------------------------------------------------
+
+    def _phase(self, name: str):
+        import contextlib
+
+        return self.watchdog.phase(name) if self.watchdog else contextlib.nullcontext()
+
+    def run(self) -> TrainCounters:
+        job = self.config.job
+        if self.service is not None:
+            self.service.set_ready(True)
+        saved_at = self.counters.step
+        while self.config.max_steps is None or self.counters.step < self.config.max_steps:
+            step = self.counters.step + 1
+            with self._phase("wait_experience"):
+                batch = self._broadcast(self._take_groups(step) if self.world.is_main else None)
+            if batch is None:  # SIGTERM while waiting
+                break
+            samples = self._samples(batch.groups)
+            mine = shard_for_rank(samples, self.world.rank, self.world.world_size)
+            count = math.ceil(math.ceil(len(samples) / self.world.world_size) / job.batch.micro_batch_size)
+            with self._phase("train_step"):
+                metrics = train_step(self.model, self.optimizer, micro_batches(mine, job.batch.micro_batch_size, count),
+                                     self.loss, group=dist.group.WORLD, reference=self.reference, device=self.world.device)
+            self.counters = TrainCounters(step, step, self.counters.groups_consumed + len(batch.groups))
+            with self._phase("publish"):
+                publish_s = self._publish(step)
+            if step % job.checkpoint.export_interval_steps == 0:
+                with self._phase("export"):
+                    self._export(step)
+            stopping = self._agree_to_stop()
+            last = stopping or (self.config.max_steps is not None and step >= self.config.max_steps)
+            if step % job.checkpoint.interval_steps == 0 or last:
+                with self._phase("checkpoint"):
+                    self.checkpointer.save(self.model, self.optimizer, self.counters)
+                saved_at = step
+            if self.world.is_main:
+                self._record(step, batch, samples, metrics, publish_s)
+            if stopping:
+                break
+        if saved_at != self.counters.step:
+            self.checkpointer.save(self.model, self.optimizer, self.counters)
+        if self.watchdog:
+            self.watchdog.enter("done")
+        return self.counters
+
+    def _agree_to_stop(self) -> bool:
+        flag = torch.tensor([float(self._stopping())], device=self.world.device)
+        if self.world.world_size > 1:
+            dist.all_reduce(flag, op=dist.ReduceOp.MAX)
+        return bool(flag.item())
+
+    def _record(self, step: int, batch: Batch, samples: list[Sample], metrics: dict, publish_s: float) -> None:
+        m = self.metrics
+        tokens = sum(len(s.response_ids) for s in samples)
+        busy = metrics["step_seconds"]
+        staleness = [step - 1 - g.policy_version for g in batch.groups]
+        buffer_groups = self.queue.buffer_fill()
+        m.groups.inc(len(batch.groups))
+        m.tokens.inc(tokens)
+        m.busy.inc(busy)
+        m.idle.inc(batch.wait_s)
+        m.publish.inc(publish_s)
+        m.steps.inc()
+        m.version.set(step)
+        m.staleness.set(float(np.mean(staleness)))
+        m.buffer.set(buffer_groups)
+        m.dropped.labels("stale").inc(batch.stale)
+        m.dropped.labels("filtered").inc(batch.filtered)
+        lengths = [len(s.response_ids) for s in samples]
+        extra = dict(metrics, mean_reward=float(np.mean([s.reward for s in samples])),
+                     response_length_mean=float(np.mean(lengths)), response_length_max=max(lengths),
+                     groups_dropped_filtered=batch.filtered)
+        for name, gauge in m.step_values.items():
+            if name in extra:
+                gauge.set(extra[name])
+        if self.config.metrics_jsonl is None:
+            return
+        record = signals.TrainStepRecord(
+            step=step,
+            wall_time=time.time(),
+            mean_reward=extra["mean_reward"],
+            groups=len(batch.groups),
+            tokens=tokens,
+            tokens_per_s=tokens / max(busy + batch.wait_s + publish_s, 1e-9),
+            trainer_busy_s=busy,
+            trainer_wait_s=batch.wait_s,
+            publish_s=publish_s,
+            buffer_groups=buffer_groups,
+            staleness_mean=float(np.mean(staleness)),
+            staleness_max=int(max(staleness)),
+            groups_dropped_stale=batch.stale,
+            policy_version=step,
+        )
+        line = asdict(record) | {k: v for k, v in extra.items() if k not in asdict(record)}
+        with open(self.config.metrics_jsonl, "a") as f:
+            f.write(json.dumps(line, separators=(",", ":")) + "\n")
+
+    def close(self) -> None:
+        if self.publisher is not None:
+            self.publisher.close()
+        if self.watchdog:
+            self.watchdog.close()
+        if self.service is not None:
+            self.service.close()
+        if self.queue is not None and self._owns_queue:
+            self.queue.close()

@@ -1,0 +1,153 @@
+"""`python -m payload train` end to end on CPU against a real redis-server buffer.
+
+Resume: run A trains 4 steps uninterrupted. Run B, on an identical buffer, is SIGKILLed once
+step 3's groups are in the replay log (they are acknowledged in Redis by then), restarted
+with `--resume auto`, and finishes; its step-4 checkpoint equals A's bit for bit. Bad job
+configs exit 2 with one line naming the field.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+import yaml
+from torch.distributed.checkpoint.format_utils import dcp_to_torch_save
+
+from payload.model import save_pretrained
+from payload.queue.base import RolloutQueue, Stage
+from payload.queue.experience import ExperienceGroup, Sample, Task
+from tests.payload.queue.redis_server import REDIS_SERVER, RedisServer
+from train_cases import GROUP_SIZE, tiny_model
+
+REPO = Path(__file__).resolve().parents[3]
+PROMPTS_PER_STEP = 2
+
+
+@pytest.fixture(scope="module")
+def redis_url():
+    if REDIS_SERVER is None:
+        pytest.skip("redis-server is not installed")
+    server = RedisServer().start()
+    yield server.url
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory):
+    path = tmp_path_factory.mktemp("model")
+    save_pretrained(tiny_model(), path)
+    return path
+
+
+def write_job(path: Path, model_dir: Path, checkpoints: Path, **algorithm) -> Path:
+    job = {
+        "model": {"path": str(model_dir), "dtype": "float32", "activation_checkpointing": False},
+        "parallel": {"expert_parallel_size": 1, "ep_backend": "local"},
+        "algorithm": {"group_size": GROUP_SIZE, "learning_rate": 1e-2, "tis_cap": 2.0, **algorithm},
+        "batch": {"prompts_per_step": PROMPTS_PER_STEP, "micro_batch_size": 4, "max_response_tokens": 8},
+        "rollout": {"max_staleness": 100},
+        "checkpoint": {"directory": str(checkpoints), "interval_steps": 2, "keep_last": 2, "export_interval_steps": 2},
+    }
+    path.write_text(yaml.safe_dump(job))
+    return path
+
+
+def fill(url: str, namespace: str, first: int, count: int) -> None:
+    """Groups `first` .. `first + count - 1`, deterministic, through the queue's real path."""
+    queue = RolloutQueue.Config(backend="redis", url=url, namespace=namespace).build()
+    for i in range(first, first + count):
+        g = np.random.default_rng(i)
+        prompt = g.integers(1, 256, g.integers(2, 6))
+        queue.submit([Task(f"task{i}", f"prompt{i}", prompt, GROUP_SIZE)])
+        delivery = queue.claim(Stage.ROLLOUT, "worker", block_s=1)
+        samples = []
+        for _ in range(GROUP_SIZE):
+            n = int(g.integers(1, 7))
+            samples.append(Sample(g.integers(1, 256, n), -g.random(n) * 5, "stop", reward=float(g.random())))
+        queue.complete(delivery, ExperienceGroup(f"task{i}", f"prompt{i}", 0, prompt, samples))
+    queue.close()
+
+
+def train(job: Path, url: str, namespace: str, *extra: str, wait: bool = True):
+    command = [sys.executable, "-m", "payload", "train", "--job", str(job), "--queue", url, "--namespace", namespace,
+               "--metrics-port", "0", "--max-steps", "4", *extra]
+    env = dict(os.environ, PYTHONPATH=str(REPO), OMP_NUM_THREADS="1")
+    proc = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if wait:
+        out, _ = proc.communicate(timeout=240)
+        assert proc.returncode == 0, out
+    return proc
+
+
+def model_tensors(checkpoint: Path, tmp: Path) -> dict[str, torch.Tensor]:
+    dcp_to_torch_save(checkpoint, tmp)
+    return torch.load(tmp, weights_only=False)["model"]
+
+
+def test_kill_and_resume_auto_continue_bitwise(tmp_path, model_dir, redis_url):
+    fill(redis_url, "a", 0, 4 * PROMPTS_PER_STEP)
+    job_a = write_job(tmp_path / "a.yaml", model_dir, tmp_path / "ckpt-a")
+    train(job_a, redis_url, "a", "--metrics-jsonl", str(tmp_path / "a.jsonl"))
+
+    # B: only 3 steps of experience, so it cannot finish; killed once step 3 has its groups.
+    fill(redis_url, "b", 0, 3 * PROMPTS_PER_STEP)
+    job_b = write_job(tmp_path / "b.yaml", model_dir, tmp_path / "ckpt-b")
+    proc = train(job_b, redis_url, "b", wait=False)
+    step3 = tmp_path / "ckpt-b" / "replay" / "step-00000003.groups"
+    deadline = time.monotonic() + 240
+    while not step3.exists():
+        assert proc.poll() is None, proc.stdout.read()
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert (tmp_path / "ckpt-b" / "step-00000002" / ".metadata").is_file()
+    assert not (tmp_path / "ckpt-b" / "step-00000004").exists()
+    fill(redis_url, "b", 3 * PROMPTS_PER_STEP, PROMPTS_PER_STEP)
+    train(job_b, redis_url, "b", "--resume", "auto")
+
+    a = model_tensors(tmp_path / "ckpt-a" / "step-00000004", tmp_path / "a.pt")
+    b = model_tensors(tmp_path / "ckpt-b" / "step-00000004", tmp_path / "b.pt")
+    assert a.keys() == b.keys()
+    for name in a:
+        assert torch.equal(a[name], b[name]), name
+    initial = dict(tiny_model().state_dict())
+    assert not torch.equal(a["model.embed_tokens.weight"], initial["model.embed_tokens.weight"])
+
+    # One JSONL record per step with the balance fields and the loss terms.
+    import json
+
+    records = [json.loads(line) for line in (tmp_path / "a.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in records] == [1, 2, 3, 4]
+    assert all(r["groups"] == PROMPTS_PER_STEP and r["kind"] == "train_step" for r in records)
+    assert all(r["tokens"] > 0 and r["tokens_per_s"] > 0 and "clip_fraction" in r and "grad_norm" in r for r in records)
+    # The HF export of step 4 loads as the trained model.
+    from payload.model import load_pretrained
+
+    exported = load_pretrained(tmp_path / "ckpt-a" / "hf" / "step-00000004", dtype=torch.float32)
+    torch.testing.assert_close(exported.state_dict()["lm_head.weight"], a["lm_head.weight"], rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"algorithm": {"aggregation": "sum"}}, "job.algorithm.aggregation"),
+    ({"parallel": {"expert_parallel_size": 3}}, "parallel.expert_parallel_size 3 must divide the trainer's world size 1"),
+    ({"batch": {"prompts_per_step": 3, "micro_batch_size": 5}}, "batch.micro_batch_size 5 must divide prompts_per_step × group_size (3 × 4)"),
+])
+def test_bad_job_config_exits_2_naming_the_field(tmp_path, model_dir, change, message):
+    job = yaml.safe_load(write_job(tmp_path / "job.yaml", model_dir, tmp_path / "ckpt").read_text())
+    for section, values in change.items():
+        job[section].update(values)
+    (tmp_path / "job.yaml").write_text(yaml.safe_dump(job))
+    result = subprocess.run([sys.executable, "-m", "payload", "train", "--job", str(tmp_path / "job.yaml"),
+                             "--queue", "memory", "--metrics-port", "0"],
+                            cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO)), capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
