@@ -14,16 +14,25 @@ import torch
 import torch.distributed as dist
 from torch.distributed._functional_collectives import all_to_all_single, all_to_all_single_autograd
 
-from payload.ep.dispatcher import Dispatcher, count_per_expert, permute, unpermute_and_weigh
+from payload.ep.dispatcher import (
+    Dispatcher,
+    count_per_expert,
+    inverse_permutation,
+    permute,
+    permute_rows,
+    unpermute_and_weigh,
+)
 
 
 @dataclass
 class AllToAllHandle:
     order_N: torch.Tensor  # local permutation of (token, slot) rows, sorted by global expert
+    inv_order_N: torch.Tensor
     topk_weight_TK: torch.Tensor
     send_splits: list[int]  # rows this rank sent to each rank
     recv_splits: list[int]  # rows this rank received from each rank
     recv_order_M: torch.Tensor  # received rows (by source rank, then expert) -> grouped by local expert
+    inv_recv_order_M: torch.Tensor
 
 
 def _wait(t: torch.Tensor) -> torch.Tensor:
@@ -39,7 +48,7 @@ class AllToAllDispatcher(Dispatcher):
         w, l = self.ep_size, self.num_local_experts
         # Sorting by global expert id also groups rows by destination rank (rank r holds
         # experts [r*l, (r+1)*l)).
-        x_sorted, order_N = permute(x_TD, topk_idx_TK)
+        x_sorted, order_N, inv_order_N = permute(x_TD, topk_idx_TK)
         send_counts_WL = count_per_expert(topk_idx_TK, self.num_experts).view(w, l)
         recv_counts_WL = _wait(all_to_all_single(send_counts_WL.reshape(-1), None, None, self.group)).view(w, l)
         counts_host = torch.stack([send_counts_WL.sum(1), recv_counts_WL.sum(1)]).tolist()
@@ -49,10 +58,13 @@ class AllToAllDispatcher(Dispatcher):
         # (local expert, source rank). A stable sort of each row's local expert id does it.
         local_expert_M = torch.arange(l, device=x_TD.device).repeat(w).repeat_interleave(recv_counts_WL.reshape(-1))
         recv_order_M = torch.argsort(local_expert_M, stable=True)
-        handle = AllToAllHandle(order_N, topk_weight_TK, send_splits, recv_splits, recv_order_M)
-        return x_recv.index_select(0, recv_order_M), recv_counts_WL.sum(0), handle
+        inv_recv_order_M = inverse_permutation(recv_order_M)
+        handle = AllToAllHandle(
+            order_N, inv_order_N, topk_weight_TK, send_splits, recv_splits, recv_order_M, inv_recv_order_M
+        )
+        return permute_rows(x_recv, recv_order_M, inv_recv_order_M), recv_counts_WL.sum(0), handle
 
     def combine(self, y_MD, handle: AllToAllHandle):
-        y_recv = y_MD.new_zeros(y_MD.shape).index_copy(0, handle.recv_order_M, y_MD)
+        y_recv = permute_rows(y_MD, handle.inv_recv_order_M, handle.recv_order_M)
         y_sorted = _wait(all_to_all_single_autograd(y_recv, handle.send_splits, handle.recv_splits, self.group))
-        return unpermute_and_weigh(y_sorted, handle.order_N, handle.topk_weight_TK)
+        return unpermute_and_weigh(y_sorted, handle.order_N, handle.inv_order_N, handle.topk_weight_TK)

@@ -25,6 +25,7 @@ class LocalHandle:
     """What combine needs to undo a local permutation."""
 
     order_N: torch.Tensor  # position in the flat [T*K] (token, slot) list of each grouped row
+    inv_order_N: torch.Tensor
     topk_weight_TK: torch.Tensor
 
 
@@ -58,29 +59,92 @@ def count_per_expert(idx: torch.Tensor, num_experts: int) -> torch.Tensor:
     )
 
 
-def permute(x_TD: torch.Tensor, topk_idx_TK: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+def inverse_permutation(order_N: torch.Tensor) -> torch.Tensor:
+    inv_N = torch.empty_like(order_N)
+    inv_N[order_N] = torch.arange(order_N.numel(), device=order_N.device)
+    return inv_N
+
+
+class _PermuteRows(torch.autograd.Function):
+    """x[order] for a permutation; its backward is the inverse gather, where index_select's
+    would zero-fill and scatter-add."""
+
+    @staticmethod
+    def forward(ctx, x_ND, order_N, inv_order_N):
+        ctx.save_for_backward(order_N, inv_order_N)
+        return x_ND.index_select(0, order_N)
+
+    @staticmethod
+    def backward(ctx, grad_ND):
+        order_N, inv_order_N = ctx.saved_tensors
+        return _PermuteRows.apply(grad_ND.contiguous(), inv_order_N, order_N), None, None
+
+
+class _ExpandRows(torch.autograd.Function):
+    """Row order_N[n] // K of x: each token copied once per chosen expert, in expert order.
+    Its adjoint is _SumRows; each is the other's backward (gathers and fp32-accumulated sums,
+    deterministic, where index_select's backward would be an atomic scatter-add)."""
+
+    @staticmethod
+    def forward(ctx, x_TD, order_N, inv_order_N, k):
+        ctx.save_for_backward(order_N, inv_order_N)
+        ctx.t, ctx.k = x_TD.shape[0], k
+        return x_TD.index_select(0, order_N // k)
+
+    @staticmethod
+    def backward(ctx, grad_ND):
+        order_N, inv_order_N = ctx.saved_tensors
+        return _SumRows.apply(grad_ND.contiguous(), order_N, inv_order_N, ctx.k, ctx.t), None, None, None
+
+
+class _SumRows(torch.autograd.Function):
+    """out[t] = Σ_k y[inv_order_N[t*K + k]]: each token's K expert rows, back in token order."""
+
+    @staticmethod
+    def forward(ctx, y_ND, order_N, inv_order_N, k, t):
+        ctx.save_for_backward(order_N, inv_order_N)
+        ctx.k = k
+        return y_ND.index_select(0, inv_order_N).view(t, k, y_ND.shape[-1]).sum(1)
+
+    @staticmethod
+    def backward(ctx, grad_TD):
+        order_N, inv_order_N = ctx.saved_tensors
+        return _ExpandRows.apply(grad_TD.contiguous(), order_N, inv_order_N, ctx.k), None, None, None, None
+
+
+permute_rows = _PermuteRows.apply
+
+
+def permute(x_TD: torch.Tensor, topk_idx_TK: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Rows of x, one per (token, slot), sorted by expert id (stable, so token order within an
-    expert is kept: the result does not depend on sort ties)."""
+    expert is kept: the result does not depend on sort ties). Returns the rows, the sorted
+    position of each, and its inverse."""
     k = topk_idx_TK.shape[1]
     order_N = torch.argsort(topk_idx_TK.reshape(-1), stable=True)
-    return x_TD.index_select(0, order_N // k), order_N
+    inv_order_N = inverse_permutation(order_N)
+    return _ExpandRows.apply(x_TD, order_N, inv_order_N, k), order_N, inv_order_N
 
 
-def unpermute_and_weigh(y_ND: torch.Tensor, order_N: torch.Tensor, topk_weight_TK: torch.Tensor) -> torch.Tensor:
-    """Inverse of `permute`, then each token's K rows summed with its weights."""
+def unpermute_and_weigh(
+    y_ND: torch.Tensor, order_N: torch.Tensor, inv_order_N: torch.Tensor, topk_weight_TK: torch.Tensor
+) -> torch.Tensor:
+    """Inverse of `permute`, then each token's K rows summed with its weights.
+
+    The rows are weighed while still in expert order (an elementwise product torch.compile
+    fuses), then each token's K rows are gathered and summed: the adjoint of dispatch's
+    expansion, so forward and backward are gathers and fp32-accumulated sums."""
     t, k = topk_weight_TK.shape
-    # index_copy's backward is a gather (deterministic), unlike index_add's scatter.
-    d = y_ND.shape[-1]
-    y_TKD = y_ND.new_zeros(t * k, d).index_copy(0, order_N, y_ND).view(t, k, d)
-    return torch.bmm(topk_weight_TK.to(y_ND.dtype).unsqueeze(1), y_TKD).squeeze(1)
+    weight_N = topk_weight_TK.reshape(-1).index_select(0, order_N).to(y_ND.dtype)
+    return _SumRows.apply(y_ND * weight_N[:, None], order_N, inv_order_N, k, t)
 
 
 class LocalDispatcher(Dispatcher):
     """Every expert on this process: a permutation, no communication."""
 
     def dispatch(self, x_TD, topk_idx_TK, topk_weight_TK):
-        x_ND, order_N = permute(x_TD, topk_idx_TK)
-        return x_ND, count_per_expert(topk_idx_TK, self.num_experts), LocalHandle(order_N, topk_weight_TK)
+        x_ND, order_N, inv_order_N = permute(x_TD, topk_idx_TK)
+        handle = LocalHandle(order_N, inv_order_N, topk_weight_TK)
+        return x_ND, count_per_expert(topk_idx_TK, self.num_experts), handle
 
     def combine(self, y_ND, handle: LocalHandle):
-        return unpermute_and_weigh(y_ND, handle.order_N, handle.topk_weight_TK)
+        return unpermute_and_weigh(y_ND, handle.order_N, handle.inv_order_N, handle.topk_weight_TK)

@@ -66,6 +66,32 @@ def grouped_mm_supported(x: torch.Tensor, *weights: torch.Tensor) -> bool:
     return all(w.shape[-1] * w.element_size() % 16 == 0 and w.shape[-2] * w.element_size() % 16 == 0 for w in weights)
 
 
+class _GroupedLinear(torch.autograd.Function):
+    """y_NO = x_NI @ w_EOI[e].T for each expert's rows (offsets_E = cumulative row counts).
+
+    Autograd through F.grouped_mm on the transposed weight produces the weight gradient as
+    [E, I, O], which is then copied into the parameter's [E, O, I] layout. Swapping the
+    operands, dW_e = g_e^T x_e, writes it in the parameter's layout directly (0.3-0.7 ms less
+    per layer step on an H200: bench/moe_layer.py, `ours` against `ours_autograd_wgrad`).
+    """
+
+    @staticmethod
+    def forward(ctx, x_NI, w_EOI, offsets_E):
+        ctx.save_for_backward(x_NI, w_EOI, offsets_E)
+        return F.grouped_mm(x_NI, w_EOI.transpose(-2, -1), offs=offsets_E)
+
+    @staticmethod
+    def backward(ctx, grad_NO):
+        x_NI, w_EOI, offsets_E = ctx.saved_tensors
+        grad_NO = grad_NO.contiguous()
+        grad_x = F.grouped_mm(grad_NO, w_EOI, offs=offsets_E) if ctx.needs_input_grad[0] else None
+        grad_w = F.grouped_mm(grad_NO.t(), x_NI, offs=offsets_E) if ctx.needs_input_grad[1] else None
+        return grad_x, grad_w, None
+
+
+grouped_linear = _GroupedLinear.apply
+
+
 class GroupedExperts(nn.Module):
     """SwiGLU experts stored as 3-D tensors, run on tokens already grouped by expert.
 
@@ -95,11 +121,10 @@ class GroupedExperts(nn.Module):
 
     def _grouped_mm(self, x_ND: torch.Tensor, tokens_per_expert_L: torch.Tensor) -> torch.Tensor:
         offsets_L = torch.cumsum(tokens_per_expert_L, dim=0, dtype=torch.int32)
-        # [L, 2F, D] seen as [L, D, 2F] column-major: the K-major layout Hopper's GEMM wants.
-        h_NF2 = F.grouped_mm(x_ND, self.gate_up_proj.transpose(-2, -1), offs=offsets_L)
+        h_NF2 = grouped_linear(x_ND, self.gate_up_proj, offsets_L)
         gate_NF, up_NF = h_NF2.split(self.intermediate_size, dim=-1)
         a_NF = F.silu(gate_NF) * up_NF
-        return F.grouped_mm(a_NF, self.down_proj.transpose(-2, -1), offs=offsets_L)
+        return grouped_linear(a_NF, self.down_proj, offsets_L)
 
     def _loop(self, x_ND: torch.Tensor, tokens_per_expert_L: torch.Tensor) -> torch.Tensor:
         outputs = []

@@ -1,0 +1,223 @@
+"""One MoE layer, forward + backward in bf16, against transformers' Qwen3MoeSparseMoeBlock
+(grouped_mm experts) on the same weights and inputs, and against the bf16 matmul peak measured
+in the same run.
+
+    python bench/moe_layer.py [--shapes qwen3-30b-a3b,deepseek-v3] [--compile] [--profile]
+
+Prints per shape: ms, TFLOP/s, % of the measured peak, speed-up over HF, and how far our
+output and input gradient are from HF's. FLOPs counted: the expert GEMMs (18·N·D·F for
+gate/up/down forward and both backward products, N = tokens × top-k) plus the router (6·T·D·E).
+Writes the numbers to $OUT/moe_layer.json when OUT is set. Needs a CUDA GPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import torch.nn.functional as F  # noqa: E402
+
+from payload.model import SparseMoeBlock, grouped_mm_supported, moe  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Shape:
+    name: str
+    hidden: int
+    expert_intermediate: int
+    experts: int
+    top_k: int
+    tokens: int
+
+    def flops(self) -> float:
+        n = self.tokens * self.top_k
+        return 18.0 * n * self.hidden * self.expert_intermediate + 6.0 * self.tokens * self.hidden * self.experts
+
+
+SHAPES = {
+    "qwen3-30b-a3b": Shape("qwen3-30b-a3b", 2048, 768, 128, 8, 16384),
+    "deepseek-v3": Shape("deepseek-v3", 7168, 2048, 256, 8, 4096),
+}
+
+
+def bench(fn, grad_to_none=(), rep_ms=400) -> float:
+    from triton.testing import do_bench
+
+    return do_bench(fn, warmup=100, rep=rep_ms, grad_to_none=list(grad_to_none), return_mode="median")
+
+
+def matmul_peak() -> float:
+    a = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    ms = bench(lambda: a @ b)
+    return 2 * 8192**3 / (ms * 1e-3) / 1e12
+
+
+def hf_block(shape: Shape, ours: SparseMoeBlock):
+    import transformers
+
+    config = transformers.Qwen3MoeConfig(
+        hidden_size=shape.hidden,
+        moe_intermediate_size=shape.expert_intermediate,
+        num_experts=shape.experts,
+        num_experts_per_tok=shape.top_k,
+        norm_topk_prob=True,
+    )
+    config._experts_implementation = "grouped_mm"
+    block = transformers.models.qwen3_moe.modeling_qwen3_moe.Qwen3MoeSparseMoeBlock(config).to("cuda", torch.bfloat16)
+    # The very same parameters (and so the same gradients buffers): one copy of the weights.
+    block.gate.weight = ours.gate.weight
+    block.experts.gate_up_proj = ours.experts.gate_up_proj
+    block.experts.down_proj = ours.experts.down_proj
+    return block
+
+
+def rel(a: torch.Tensor, b: torch.Tensor) -> float:
+    """‖a - b‖ / ‖b‖ in fp32, a slice at a time (expert gradients are 22 GB in bf16)."""
+    diff, ref = 0.0, 0.0
+    for a_part, b_part in zip(a.split(8), b.split(8)):
+        diff += (a_part.float() - b_part.float()).square().sum().item()
+        ref += b_part.float().square().sum().item()
+    return (diff / ref) ** 0.5
+
+
+def run_shape(shape: Shape, peak: float, compile_ours: bool, profile: bool) -> dict:
+    torch.manual_seed(0)
+    ours = SparseMoeBlock(shape.hidden, shape.expert_intermediate, shape.experts, shape.top_k, True).to("cuda", torch.bfloat16)
+    with torch.no_grad():
+        for p in ours.parameters():
+            p.normal_(0.0, 0.02)
+    hf = hf_block(shape, ours)
+    params = list(ours.parameters())
+    x = torch.randn(1, shape.tokens, shape.hidden, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    grad = torch.randn_like(x)
+
+    def step_ours(block=ours):
+        block(x)[0].backward(grad)
+
+    def step_hf():
+        out = hf(x)
+        (out[0] if isinstance(out, tuple) else out).backward(grad)
+
+    # Same function first: outputs and gradients (input, experts, router) against HF's.
+    wrt = [x, ours.experts.gate_up_proj, ours.experts.down_proj, ours.gate.weight]
+    out_ours = ours(x)[0]
+    grads_ours = torch.autograd.grad(out_ours, wrt, grad)
+    out_hf = hf(x)
+    out_hf = out_hf[0] if isinstance(out_hf, tuple) else out_hf
+    grads_hf = torch.autograd.grad(out_hf, wrt, grad)
+    result = {
+        "shape": shape.name,
+        "grouped_mm": grouped_mm_supported(x, ours.experts.gate_up_proj),
+        "rel_err_out": rel(out_ours, out_hf),
+    }
+    for name, a, b in zip(("grad_x", "grad_gate_up", "grad_down", "grad_router"), grads_ours, grads_hf):
+        result[f"rel_err_{name}"] = rel(a, b)
+    del out_ours, grads_ours, out_hf, grads_hf
+
+    flops = shape.flops()
+
+    def step_ours_autograd_wgrad():
+        # Diagnostic: our layer with F.grouped_mm's own backward (as HF uses it), to show
+        # what computing the weight gradient in the parameter's layout saves.
+        saved = moe.grouped_linear
+        moe.grouped_linear = lambda x_NI, w_EOI, offs: F.grouped_mm(x_NI, w_EOI.transpose(-2, -1), offs=offs)
+        try:
+            step_ours()
+        finally:
+            moe.grouped_linear = saved
+
+    variants = {"hf": step_hf, "ours": step_ours, "ours_autograd_wgrad": step_ours_autograd_wgrad}
+    if compile_ours:
+        compiled = torch.compile(ours)
+        variants["ours_compiled"] = lambda: step_ours(compiled)
+    for name, fn in variants.items():
+        start = time.time()
+        try:
+            ms = bench(fn, grad_to_none=params + [x])
+        except Exception as exc:  # a compiler failure is a result to report, not a crash
+            print(f"{shape.name} {name} failed: {str(exc).splitlines()[0]}")
+            continue
+        tflops = flops / (ms * 1e-3) / 1e12
+        result[name] = {"ms": ms, "tflops": tflops, "pct_peak": 100 * tflops / peak, "wall_s": time.time() - start}
+    best = min((result[k] for k in ("ours", "ours_compiled") if k in result), key=lambda v: v["ms"])
+    result["speedup_vs_hf"] = result["hf"]["ms"] / best["ms"]
+
+    # Where the time goes: the two grouped GEMMs and SwiGLU alone, on rows already grouped.
+    with torch.no_grad():
+        idx, _, _ = ours.gate(x[0])
+        counts = torch.bincount(idx.reshape(-1), minlength=shape.experts)
+    rows = torch.randn(shape.tokens * shape.top_k, shape.hidden, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    rows_grad = torch.randn_like(rows)
+    ms = bench(lambda: ours.experts(rows, counts).backward(rows_grad), grad_to_none=params + [rows])
+    expert_flops = 18.0 * rows.shape[0] * shape.hidden * shape.expert_intermediate
+    result["experts_only"] = {"ms": ms, "tflops": expert_flops / (ms * 1e-3) / 1e12}
+    result["experts_only"]["pct_peak"] = 100 * result["experts_only"]["tflops"] / peak
+
+    if profile:
+        from torch.profiler import ProfilerActivity, profile as torch_profile
+
+        for p in params + [x]:
+            p.grad = None
+        with torch_profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(3):
+                step_ours()
+            torch.cuda.synchronize()
+        print(f"--- {shape.name}: our layer's CUDA kernels over 3 steps ---")
+        print(prof.key_averages().table(sort_by="cuda_time_total", row_limit=14, max_name_column_width=70))
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shapes", default=",".join(SHAPES))
+    parser.add_argument("--compile", action="store_true", help="also time torch.compile of our layer")
+    parser.add_argument("--profile", action="store_true", help="print our layer's top CUDA kernels")
+    args = parser.parse_args()
+    if not torch.cuda.is_available():
+        print("bench/moe_layer.py needs a CUDA GPU", file=sys.stderr)
+        return 2
+    import transformers
+
+    peak = matmul_peak()
+    env = {
+        "gpu": torch.cuda.get_device_name(),
+        "torch": torch.__version__,
+        "transformers": transformers.__version__,
+        "date": time.strftime("%Y-%m-%d"),
+        "bf16_matmul_peak_tflops": peak,
+    }
+    results = []
+    for name in args.shapes.split(","):
+        results.append(run_shape(SHAPES[name], peak, args.compile, args.profile))
+        torch.cuda.empty_cache()
+
+    print(f"\nbf16 matmul peak (8192^3, measured): {peak:.0f} TFLOP/s on {env['gpu']}, torch {env['torch']}, transformers {env['transformers']}")
+    header = f"{'shape':<15}{'variant':<21}{'ms':>9}{'TFLOP/s':>10}{'% peak':>8}{'vs HF':>7}"
+    print(header)
+    for r in results:
+        for variant in ("hf", "ours", "ours_autograd_wgrad", "ours_compiled", "experts_only"):
+            if variant not in r:
+                continue
+            v = r[variant]
+            ratio = r["hf"]["ms"] / v["ms"] if variant != "experts_only" else float("nan")
+            print(f"{r['shape']:<15}{variant:<21}{v['ms']:>9.2f}{v['tflops']:>10.0f}{v['pct_peak']:>7.0f}%{ratio:>7.2f}")
+        errors = ", ".join(f"{k.removeprefix('rel_err_')} {v:.1e}" for k, v in r.items() if k.startswith("rel_err_"))
+        print(f"{'':<15}rel. error vs HF: {errors}")
+    out = os.environ.get("OUT")
+    if out:
+        Path(out, "moe_layer.json").write_text(json.dumps({"env": env, "results": results}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
