@@ -50,8 +50,9 @@ PRIORITY_ROLLOUT = "rl-rollout"
 # A spot interruption notice comes two minutes before the node goes; that is all the time a
 # pod on the rollout or cpu pools gets to hand unfinished tasks back to the queue.
 SPOT_GRACE_SECONDS = 120
-# Non-root UID of the payload image's user.
-PAYLOAD_UID = 1000
+# Every non-root container runs as this UID (above 10000: no collision with a host user if
+# a container ever escapes into the node's user namespace).
+NONROOT_UID = 10001
 
 
 def labels(component: str) -> dict[str, str]:
@@ -157,16 +158,27 @@ def http_probe(
     )
 
 
-def restricted_security(uid: int = PAYLOAD_UID) -> k8s.SecurityContext:
+def restricted_security() -> k8s.SecurityContext:
     """The Pod Security "restricted" profile plus a read-only root filesystem."""
     return k8s.SecurityContext(
         run_as_non_root=True,
-        run_as_user=uid,
-        run_as_group=uid,
+        run_as_user=NONROOT_UID,
+        run_as_group=NONROOT_UID,
         read_only_root_filesystem=True,
         allow_privilege_escalation=False,
         privileged=False,
         capabilities=k8s.Capabilities(drop=["ALL"]),
+        seccomp_profile=k8s.SeccompProfile(type="RuntimeDefault"),
+    )
+
+
+def restricted_pod_security() -> k8s.PodSecurityContext:
+    # fs_group: volumes (the buffer's gp3 volume) are writable by the non-root user.
+    return k8s.PodSecurityContext(
+        run_as_non_root=True,
+        run_as_user=NONROOT_UID,
+        run_as_group=NONROOT_UID,
+        fs_group=NONROOT_UID,
         seccomp_profile=k8s.SeccompProfile(type="RuntimeDefault"),
     )
 

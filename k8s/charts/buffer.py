@@ -35,12 +35,11 @@ from k8s.pods import (
     metadata,
     pod_metadata,
     port,
+    restricted_pod_security,
     restricted_security,
     selector,
 )
 
-# The official Redis image's `redis` user.
-REDIS_UID = 999
 # Of the memory node: Redis's own limit, leaving the rest to the system and exporters.
 MEMORY_SHARE = 0.6
 # Of Redis's limit: maxmemory stays at half so the fork that rewrites the append-only file
@@ -83,7 +82,7 @@ class BufferChart(cdk8s.Chart):
             env=[_password_env("REDIS_PASSWORD"), _password_env("REDISCLI_AUTH")],
             ports=[port("redis", REDIS_PORT)],
             resources=cpu_resources("2", f"{limit_gib}Gi"),
-            security_context=restricted_security(REDIS_UID),
+            security_context=restricted_security(),
             volume_mounts=[k8s.VolumeMount(name="data", mount_path="/data")],
             # PING answers LOADING while the append-only file replays: not ready until done.
             readiness_probe=k8s.Probe(
@@ -104,7 +103,7 @@ class BufferChart(cdk8s.Chart):
             env=[k8s.EnvVar(name="REDIS_ADDR", value=f"redis://localhost:{REDIS_PORT}"), _password_env("REDIS_PASSWORD")],
             ports=[port("metrics", REDIS_EXPORTER_PORT)],
             resources=cpu_resources("100m", "128Mi"),
-            security_context=restricted_security(REDIS_UID),
+            security_context=restricted_security(),
             liveness_probe=k8s.Probe(
                 http_get=k8s.HttpGetAction(path="/health", port=k8s.IntOrString.from_string("metrics")),
                 period_seconds=30,
@@ -131,7 +130,7 @@ class BufferChart(cdk8s.Chart):
                         priority_class_name=PRIORITY_BUFFER,
                         node_selector=placement.node_selector(),
                         tolerations=placement.tolerations(),
-                        security_context=k8s.PodSecurityContext(fs_group=REDIS_UID),
+                        security_context=restricted_pod_security(),
                         termination_grace_period_seconds=60,
                     ),
                 ),

@@ -30,14 +30,12 @@ from k8s.pods import (
     metadata,
     pod_metadata,
     port,
+    restricted_pod_security,
     restricted_security,
     selector,
     tmp_mount,
     tmp_volume,
 )
-
-# The gateway image's unprivileged user.
-ROUTER_UID = 65532
 
 
 class RouterChart(cdk8s.Chart):
@@ -59,7 +57,7 @@ class RouterChart(cdk8s.Chart):
             ],  # fmt: skip
             ports=[port("http", ROUTER_PORT), port("metrics", ROUTER_METRICS_PORT)],
             resources=cpu_resources("4", "8Gi"),
-            security_context=restricted_security(ROUTER_UID),
+            security_context=restricted_security(),
             volume_mounts=[tmp_mount()],
             readiness_probe=http_probe("/readiness", "http", period=10, failures=3),
             liveness_probe=http_probe("/liveness", "http", period=15, failures=4),
@@ -80,6 +78,7 @@ class RouterChart(cdk8s.Chart):
                         priority_class_name=PRIORITY_ROLLOUT,
                         node_selector=placement.node_selector(),
                         tolerations=placement.tolerations(),
+                        security_context=restricted_pod_security(),
                         volumes=[tmp_volume("1Gi")],
                     ),
                 ),

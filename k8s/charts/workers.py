@@ -37,6 +37,7 @@ from k8s.pods import (
     pod_metadata,
     port,
     queue_env,
+    restricted_pod_security,
     restricted_security,
     selector,
     tmp_mount,
@@ -116,6 +117,7 @@ class WorkersChart(cdk8s.Chart):
                         # SIGTERM (a spot notice or a rollout): finish or hand back the
                         # current tasks before the node goes.
                         termination_grace_period_seconds=SPOT_GRACE_SECONDS,
+                        security_context=restricted_pod_security(),
                         volumes=[job_config_volume(), tmp_volume("2Gi")],
                     ),
                 ),

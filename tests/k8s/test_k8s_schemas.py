@@ -1,0 +1,111 @@
+"""Every object validates: built-in kinds against the Kubernetes OpenAPI schema of the
+environment's Kubernetes version, monitoring objects against their vendored CRDs, and the
+pod and Job templates inside JobSet and LeaderWorkerSet against the built-in schema."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import jsonschema
+import kubernetes_validate
+import pytest
+import yaml
+
+from conftest import CRD_KINDS
+
+CRDS = Path(__file__).resolve().parents[2] / "k8s" / "crds"
+
+
+def _version(synthed) -> str:
+    return f"{synthed.environment.kubernetes_version}.0"
+
+
+def test_builtin_kinds_validate(synthed):
+    builtin = [doc for doc in synthed.docs if doc["kind"] not in CRD_KINDS]
+    assert len(builtin) > 20
+    for doc in builtin:
+        kubernetes_validate.validate(doc, _version(synthed), strict=True)
+
+
+def test_embedded_templates_validate(synthed):
+    version = _version(synthed)
+    (job_set,) = synthed.kind("JobSet")
+    for job in job_set["spec"]["replicatedJobs"]:
+        # The Job template is a batch/v1 JobSpec: validate it as one.
+        job_doc = {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": job["name"]}, "spec": job["template"]["spec"]}
+        kubernetes_validate.validate(job_doc, version, strict=True)
+    (lws,) = synthed.kind("LeaderWorkerSet")
+    for key in ("workerTemplate", "leaderTemplate"):
+        template = lws["spec"]["leaderWorkerTemplate"].get(key)
+        if template is not None:
+            pod_template = {"apiVersion": "v1", "kind": "PodTemplate", "metadata": {"name": key.lower()}, "template": template}
+            kubernetes_validate.validate(pod_template, version, strict=True)
+
+
+def test_strict_validation_rejects_a_typo(synthed):
+    """The validator above is not vacuous: a misspelled field fails it."""
+    doc = copy.deepcopy(synthed.one("Deployment", "router"))
+    doc["spec"]["template"]["spec"]["containers"][0]["imagePullPolicyy"] = "Always"
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(doc, _version(synthed), strict=True)
+
+
+def _closed(schema: dict) -> dict:
+    """The CRD schema with unknown fields rejected, as `kubectl apply --server-side` does
+    (field validation Strict) instead of pruning them silently."""
+    schema = copy.deepcopy(schema)
+
+    def close(node):
+        if isinstance(node, dict):
+            if "properties" in node and "additionalProperties" not in node and not node.get(
+                "x-kubernetes-preserve-unknown-fields"
+            ):
+                node["additionalProperties"] = False
+            for value in node.values():
+                close(value)
+        elif isinstance(node, list):
+            for value in node:
+                close(value)
+
+    close(schema)
+    return schema
+
+
+def _crd_validators() -> dict[tuple[str, str], jsonschema.Draft7Validator]:
+    validators = {}
+    for path in CRDS.glob("*.yaml"):
+        for crd in yaml.safe_load_all(path.read_text()):
+            for version in crd["spec"]["versions"]:
+                api_version = f"{crd['spec']['group']}/{version['name']}"
+                schema = _closed(version["schema"]["openAPIV3Schema"])
+                validators[(api_version, crd["spec"]["names"]["kind"])] = jsonschema.Draft7Validator(schema)
+    return validators
+
+
+VALIDATORS = _crd_validators()
+
+
+def test_vendored_crds_cover_the_monitoring_kinds():
+    assert set(VALIDATORS) == {
+        ("monitoring.coreos.com/v1", "ServiceMonitor"),
+        ("monitoring.coreos.com/v1", "PrometheusRule"),
+    }
+
+
+def test_monitoring_objects_validate_against_vendored_crds(synthed):
+    objects = synthed.kind("ServiceMonitor") + synthed.kind("PrometheusRule")
+    assert len(synthed.kind("ServiceMonitor")) == 6 and len(synthed.kind("PrometheusRule")) == 1
+    for doc in objects:
+        errors = sorted(VALIDATORS[(doc["apiVersion"], doc["kind"])].iter_errors(doc), key=str)
+        assert not errors, f"{doc['kind']}/{doc['metadata']['name']}: {errors[0].message} at {list(errors[0].path)}"
+
+
+def test_crd_validation_rejects_unknown_and_mistyped_fields(synthed):
+    monitor = copy.deepcopy(synthed.kind("ServiceMonitor")[0])
+    validator = VALIDATORS[(monitor["apiVersion"], "ServiceMonitor")]
+    monitor["spec"]["endpoints"][0]["intervall"] = "15s"
+    assert not validator.is_valid(monitor)
+    rule = copy.deepcopy(synthed.kind("PrometheusRule")[0])
+    rule["spec"]["groups"][0]["rules"][0]["for"] = "fifteen minutes"
+    assert not VALIDATORS[(rule["apiVersion"], "PrometheusRule")].is_valid(rule)
