@@ -38,7 +38,7 @@ infra: setup
 	@echo "CloudFormation for environment '$(ENV)' in cdk.out/"
 
 manifests: setup
-	@RL_ENV=$(ENV) cdk8s synth
+	@RL_ENV=$(ENV) cdk8s synth --no-check-upgrade
 	@echo "Kubernetes manifests for environment '$(ENV)' in dist/"
 
 test: setup
