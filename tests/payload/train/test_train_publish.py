@@ -1,0 +1,129 @@
+"""The distributed trainer publishes to the embedded engine (`serve --engine local`, real HTTP,
+real gloo weight-update group), with experts gathered from both EP ranks.
+
+After a publish the engine's logprobs of its own greedy continuation equal the trainer's
+(same fp32 weights; the engine decodes incrementally with a KV cache, hence atol 1e-4) and the
+version increments. A bucket the engine rejects aborts the publish, and the engine is back on
+the last export (its logprobs are the exported policy's) until the next good publish.
+"""
+
+import httpx
+import pytest
+import torch
+import torch.distributed as dist
+
+from payload.model import compute_logprobs, save_pretrained
+from payload.sync.publisher import PublishError, WeightPublisher
+from payload.train.batch import micro_batches, shard_for_rank
+from payload.train.export import write_hf_directory
+from payload.train.parallel import full_hf_tensors, init_world, parallelize
+from payload.train.step import LossConfig, train_step
+from tests.payload.rollout.helpers import ServeProcess
+from train_cases import batch, tiny_model
+
+PROMPT = [5, 17, 99, 3]
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    path = tmp_path_factory.mktemp("served")
+    save_pretrained(tiny_model(), path)
+    process = ServeProcess(path, "--poll-s", "0.5").start()
+    yield process
+    process.stop()
+
+
+def served(url):
+    body = {"input_ids": PROMPT, "sampling_params": {"temperature": 0, "max_new_tokens": 6}, "return_logprob": True}
+    item = httpx.post(f"{url}/generate", json=body, timeout=60).json()
+    logprobs = [entry[0] for entry in item["meta_info"]["output_token_logprobs"]]
+    return item["output_ids"], logprobs, item["meta_info"]["weight_version"]
+
+
+def _trainer_logprobs(model, world, output_ids):
+    ids = [output_ids]
+    dist.broadcast_object_list(ids, src=0)
+    tokens = torch.tensor([PROMPT + ids[0]])
+    with torch.no_grad():
+        logprobs, _ = compute_logprobs(model, tokens)
+    return logprobs[0, len(PROMPT) - 1:].tolist()
+
+
+def _step(model, optimizer, world, step):
+    samples = shard_for_rank(batch(step), world.rank, world.world_size)
+    train_step(model, optimizer, micro_batches(samples, 2, 3), LossConfig(max_grad_norm=0.5), group=dist.group.WORLD)
+
+
+def _publish_scenario(rank, world_size, url, export_dir):
+    world = init_world(ep_size=2)
+    model = parallelize(tiny_model(), world, ep_backend="all_to_all")
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-2)
+    publisher = None
+    if world.is_main:
+        publisher = WeightPublisher.Config(servers=[url], backend="gloo", dtype="float32",
+                                           master_address="127.0.0.1", bucket_bytes=32 * 1024, timeout_s=60).build()
+    report = {}
+    try:
+        _step(model, optimizer, world, 0)
+        tensors = full_hf_tensors(model, world)
+        if world.is_main:
+            write_hf_directory(tensors, model.config, export_dir, dtype=torch.float32)
+            publisher.exported(export_dir, 1)
+        else:
+            list(tensors)
+        tensors = full_hf_tensors(model, world)
+        if world.is_main:
+            publisher.publish(tensors, version=1)
+            report["v1"] = served(url)
+        else:
+            list(tensors)
+        report["v1_trainer"] = _trainer_logprobs(model, world, report.get("v1", ([],))[0])
+
+        _step(model, optimizer, world, 1)
+        tensors = full_hf_tensors(model, world)
+        if world.is_main:
+            def corrupted():
+                for i, (name, tensor) in enumerate(tensors):
+                    # Halfway through, a tensor of the wrong shape: the engine fails that bucket.
+                    yield (name, tensor[:-1]) if i == 20 else (name, tensor)
+
+            with pytest.raises(PublishError, match="has shape"):
+                publisher.publish(corrupted(), version=2)
+            for _ in tensors:
+                pass
+            report["after_failure"] = served(url)
+        else:
+            list(tensors)
+        tensors = full_hf_tensors(model, world)
+        if world.is_main:
+            publisher.publish(tensors, version=2)
+            report["v2"] = served(url)
+        else:
+            list(tensors)
+        report["v2_trainer"] = _trainer_logprobs(model, world, report.get("v2", ([],))[0])
+    finally:
+        if publisher is not None:
+            publisher.close()
+    return report
+
+
+def test_publish_from_sharded_trainer_matches_engine_and_failed_bucket_rolls_back(gloo_pool, engine, tmp_path):
+    before = served(engine.url)
+    report, other = gloo_pool.run(_publish_scenario, engine.url, str(tmp_path / "export-v1"))
+    assert other["v1_trainer"] == report["v1_trainer"] and other["v2_trainer"] == report["v2_trainer"]
+
+    ids1, logprobs1, version1 = report["v1"]
+    assert version1 == "1"
+    assert (ids1, logprobs1) != before[:2]  # the served policy changed
+    torch.testing.assert_close(torch.tensor(logprobs1), torch.tensor(report["v1_trainer"]), rtol=0, atol=1e-4)
+
+    # The failed publish of version 2 left the engine on the export of version 1, whole.
+    ids_f, logprobs_f, version_f = report["after_failure"]
+    assert version_f == "1"
+    assert ids_f == ids1
+    torch.testing.assert_close(torch.tensor(logprobs_f), torch.tensor(logprobs1), rtol=0, atol=1e-6)
+
+    ids2, logprobs2, version2 = report["v2"]
+    assert version2 == "2"
+    assert logprobs2 != logprobs1
+    torch.testing.assert_close(torch.tensor(logprobs2), torch.tensor(report["v2_trainer"]), rtol=0, atol=1e-4)
