@@ -135,7 +135,10 @@ class RedisQueue(RolloutQueue):
         self._complete = self.redis.register_script(_COMPLETE)
         self._release = self.redis.register_script(_RELEASE)
         self._cursors: dict[tuple[Stage, str], str] = {}
-        self._backlog_from: dict[str, str] = {}  # trainer consumer -> next pending id to re-read
+        # Trainer side, per consumer name: where a pending re-read continues, and the groups
+        # this process was handed and has not acknowledged.
+        self._backlog_from: dict[str, str | None] = {}
+        self._outstanding: dict[str, set[str]] = {}
         self._min_idle_ms = int(config.visibility_timeout_s * 1000)
         self._connect(config.connect_timeout_s)
 
@@ -254,15 +257,24 @@ class RedisQueue(RolloutQueue):
         self, consumer: str, max_groups: int, block_s: float, current_version: int, max_staleness: int
     ) -> Consumed:
         entries = []
-        start = self._backlog_from.get(consumer, "0")
+        held = self._outstanding.setdefault(consumer, set())
+        start = self._backlog_from.get(consumer)
+        if start is None:
+            # Pending for this consumer name but not held by this process: groups a restarted
+            # trainer read and never acknowledged, or a read whose reply was lost while Redis
+            # restarted. Both are re-read from the pending list, never left stranded.
+            summary = self.redis.xpending(self._buffer, _TRAINER_GROUP)
+            mine = next((int(c["pending"]) for c in summary["consumers"] if _text(c["name"]) == consumer), 0)
+            if mine > len(held):
+                start = "0"
         if start is not None:
-            # First the groups this consumer name read but never acknowledged (a restarted
-            # trainer). An explicit id re-reads this consumer's pending entries after it.
+            # An explicit id re-reads this consumer's pending entries after it.
             reply = self._with_groups(
                 lambda: self.redis.xreadgroup(_TRAINER_GROUP, consumer, {self._buffer: start}, count=max_groups)
             )
-            entries = reply[0][1] if reply else []
-            self._backlog_from[consumer] = entries[-1][0].decode() if entries else None
+            backlog = reply[0][1] if reply else []
+            self._backlog_from[consumer] = backlog[-1][0].decode() if backlog else None
+            entries = [e for e in backlog if e[0].decode() not in held]
         if not entries:
             block_ms = max(1, int(block_s * 1000))
             reply = self._with_groups(
@@ -282,6 +294,7 @@ class RedisQueue(RolloutQueue):
                 result.stale.append(group)
             else:
                 result.groups.append(BufferedGroup(entry_id.decode(), group))
+                held.add(entry_id.decode())
         if stale_ids:
             with self.redis.pipeline(transaction=True) as pipe:
                 pipe.xack(self._buffer, _TRAINER_GROUP, *stale_ids)
@@ -293,6 +306,8 @@ class RedisQueue(RolloutQueue):
     def ack(self, entry_ids: Sequence[str]) -> None:
         if not entry_ids:
             return
+        for held in self._outstanding.values():
+            held.difference_update(entry_ids)
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.xack(self._buffer, _TRAINER_GROUP, *entry_ids)
             pipe.xdel(self._buffer, *entry_ids)
@@ -340,3 +355,6 @@ class RedisQueue(RolloutQueue):
     def close(self) -> None:
         self.redis.close()
 
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

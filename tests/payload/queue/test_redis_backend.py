@@ -79,3 +79,22 @@ def test_redis_restart_keeps_acknowledged_experiences_and_workers_reconnect(tmp_
         queue.close()
     finally:
         server.close()
+
+
+def test_a_group_whose_read_reply_was_lost_is_read_again(redis_server):
+    ns = uuid.uuid4().hex[:8]
+    queue = redis_queue(redis_server.url, ns)
+    queue.submit([task(i) for i in range(2)])
+    for _ in range(2):
+        d = queue.claim(Stage.ROLLOUT, "w", block_s=0.1)
+        queue.complete(d, group_for(d.item))
+    first = queue.consume("trainer-0", 1, 0.1, 0, 5)
+    assert [g.group.task_id for g in first.groups] == ["t0"]
+    # Redis executes a read for this consumer whose reply never arrives (Redis was killed
+    # after fsyncing it): the entry is pending for "trainer-0" but the process never saw it.
+    queue.redis.xreadgroup("trainer", "trainer-0", {queue._buffer: ">"}, count=1)
+    again = queue.consume("trainer-0", 8, 0.1, 0, 5)
+    assert [g.group.task_id for g in again.groups] == ["t1"]  # t0 is held, not handed out twice
+    queue.ack([first.groups[0].entry_id, again.groups[0].entry_id])
+    assert queue.buffer_fill() == 0
+    queue.close()
