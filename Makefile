@@ -37,8 +37,10 @@ infra: setup
 	@cdk synth --quiet -c env=$(ENV)
 	@echo "CloudFormation for environment '$(ENV)' in cdk.out/"
 
+# The cdk8s app's entry point directly (what `npx cdk8s synth` runs, see cdk8s.yaml): the CLI
+# would append a Node stack trace to the app's one-line errors.
 manifests: setup
-	@RL_ENV=$(ENV) cdk8s synth --no-check-upgrade
+	@RL_ENV=$(ENV) $(PYTHON) -m k8s.main
 	@echo "Kubernetes manifests for environment '$(ENV)' in dist/"
 
 test: setup
