@@ -15,6 +15,7 @@ from k8s.charts.router import RouterChart
 from k8s.charts.trainer import TrainerChart
 from k8s.charts.workers import WorkersChart
 from k8s.context import Context
+from k8s.layout import RolloutLayout, TrainerLayout
 from k8s.outputs import DeployOutputs
 
 WORKLOAD_CHARTS = (
@@ -29,8 +30,8 @@ WORKLOAD_CHARTS = (
 
 def build_app(environment: Environment, outputs: DeployOutputs, outdir: Path) -> cdk8s.App:
     ctx = Context(environment, outputs)
-    # Layout errors surface before any construct is made.
-    ctx.trainer, ctx.rollout  # noqa: B018
+    # Layout errors (one line naming the field) surface before any construct is made.
+    TrainerLayout.of(environment), RolloutLayout.of(environment)
     app = cdk8s.App(outdir=str(outdir))
     base = BaseChart(app, "base", ctx)
     for name, chart_class in WORKLOAD_CHARTS:

@@ -96,8 +96,9 @@ class GpuShare:
         return k8s.ResourceRequirements(requests=requests, limits=limits)
 
 
-def cpu_resources(cpu: str, memory: str, memory_limit: str | None = None) -> k8s.ResourceRequirements:
+def cpu_resources(cpu: str, memory: str) -> k8s.ResourceRequirements:
+    """Requests for a pod without GPUs; the memory limit equals the request (no overcommit)."""
     return k8s.ResourceRequirements(
         requests={"cpu": k8s.Quantity.from_string(cpu), "memory": k8s.Quantity.from_string(memory)},
-        limits={"memory": k8s.Quantity.from_string(memory_limit or memory)},
+        limits={"memory": k8s.Quantity.from_string(memory)},
     )
