@@ -53,15 +53,18 @@ def loss_denominator(
     masks_BT: torch.Tensor | list[torch.Tensor],
     aggregation: Aggregation,
     group: dist.ProcessGroup | None = None,
+    device: torch.device | str = "cpu",
 ) -> float:
     """The global denominator for `aggregation`: unmasked tokens (token-mean) or non-empty
     sequences (seq-*), summed over this rank's micro-batches and, when `group` is given,
-    over every rank of that (data-parallel) group. Call it on every rank of the group."""
+    over every rank of that (data-parallel) group. Call it on every rank of the group;
+    `device` is where the group's backend reduces (CUDA for NCCL)."""
     _check_aggregation(aggregation)
     masks = [masks_BT] if isinstance(masks_BT, torch.Tensor) else masks_BT
     total = torch.zeros((), dtype=torch.float64)
     for mask_BT in masks:
         total += _local_denominator(mask_BT.bool().cpu(), aggregation)
+    total = total.to(device)
     if group is not None:
         dist.all_reduce(total, group=group)
     return float(total)
@@ -164,8 +167,9 @@ def grpo_loss(
     # k3 estimate of KL(old ‖ new): how far this update has moved the policy.
     metrics["approx_kl"] = _masked_mean(ratio_BT - 1.0 - log_ratio_BT, mask_BT)
     metrics["ratio_mean"] = _masked_mean(ratio_BT, mask_BT)
-    if mask_BT.any():
-        metrics["ratio_max"] = ratio_BT.detach()[mask_BT].max()
-        metrics["ratio_min"] = ratio_BT.detach()[mask_BT].min()
+    # ±inf when no token is unmasked; masked selection rather than indexing (no host sync).
+    ratio = ratio_BT.detach()
+    metrics["ratio_max"] = torch.where(mask_BT, ratio, torch.full_like(ratio, -torch.inf)).amax()
+    metrics["ratio_min"] = torch.where(mask_BT, ratio, torch.full_like(ratio, torch.inf)).amin()
     metrics["loss"] = loss.detach()
     return loss, metrics

@@ -123,7 +123,8 @@ def parallelize(
         if isinstance(module, FSDPModule):
             # Sum, never average: the loss shares already carry the global normalisation.
             module.set_gradient_divide_factor(1.0)
-            module.set_force_sum_reduction_for_comms(True)  # gloo has no PREMUL_SUM
+            if dist.get_backend() == "gloo":  # gloo has no PREMUL_SUM (NCCL's way to apply the factor)
+                module.set_force_sum_reduction_for_comms(True)
     return model
 
 

@@ -39,6 +39,12 @@ class LossConfig:
     temperature: float = 1.0
 
 
+def build_optimizer(model: torch.nn.Module, lr: float, weight_decay: float, device: torch.device) -> torch.optim.AdamW:
+    # The fused kernel reads and writes each fp32 state once per step (the foreach path makes
+    # several passes): on GPU the optimizer step is memory-bound, so that is what it costs.
+    return torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay, fused=device.type == "cuda")
+
+
 def train_step(
     model: Qwen3MoeForCausalLM,
     optimizer: torch.optim.Optimizer,
@@ -53,20 +59,26 @@ def train_step(
     metrics over the whole global batch (the same numbers on every rank)."""
     started = time.perf_counter()
     model.train()
-    denominator = loss_denominator([mb.loss_mask_BT1 for mb in micro], config.aggregation, group)
+    denominator = loss_denominator([mb.loss_mask_BT1 for mb in micro], config.aggregation, group, device)
     world = 1 if group is None else dist.get_world_size(group)
     # Loss terms are shares of the global loss: they add up over micro-batches and ranks.
     # Every other metric is a mean over unmasked tokens: summed weighted by the token count.
-    totals = torch.zeros(len(_SHARES) + 2 * len(_MEANS) + 1, dtype=torch.float64)
-    extremes = torch.tensor([-math.inf, -math.inf], dtype=torch.float64)  # max ratio, -min ratio
+    # Kept on the device until the end: one host sync per step, not one per metric.
+    totals = torch.zeros(len(_SHARES) + 2 * len(_MEANS) + 1, dtype=torch.float64, device=device)
+    extremes = torch.full((2,), -math.inf, dtype=torch.float64, device=device)  # max ratio, -min ratio
     for mb in micro:
+        totals[-1] += mb.num_tokens
         mb = mb.to(device)
         routed = mb.routed_experts_BTLK
-        logprobs, out = compute_logprobs(model, mb.input_ids_BT, mb.attention_mask_BT, routed, config.temperature)
+        # Micro-batches are right-padded, so under causal attention no real token sees a pad
+        # and positions are 0..n-1 either way: without a mask SDPA takes its flash kernel. The
+        # mask is needed only to keep pads out of the router's load-balancing statistics.
+        mask = mb.attention_mask_BT if config.router_aux_loss_coef > 0 else None
+        logprobs, out = compute_logprobs(model, mb.input_ids_BT, mask, routed, config.temperature)
         ref_logprobs = None
         if reference is not None and config.kl_coef > 0:
             with torch.no_grad():
-                ref_logprobs, _ = compute_logprobs(reference, mb.input_ids_BT, mb.attention_mask_BT, routed, config.temperature)
+                ref_logprobs, _ = compute_logprobs(reference, mb.input_ids_BT, mask, routed, config.temperature)
         loss, metrics = grpo_loss(
             logprobs,
             logprobs.detach(),
@@ -90,29 +102,27 @@ def train_step(
             metrics["aux_loss"] = aux.detach()
             metrics["loss"] = loss.detach()
         loss.backward()
-        n = float(mb.loss_mask_BT1.sum())
+        n = mb.loss_mask_BT1.sum()
         for i, key in enumerate(_SHARES):
             if key in metrics:
-                totals[i] += float(metrics[key])
+                totals[i] += metrics[key]
         for i, key in enumerate(_MEANS):
-            if key in metrics and n:
-                totals[len(_SHARES) + 2 * i] += float(metrics[key]) * n
+            if key in metrics:
+                totals[len(_SHARES) + 2 * i] += metrics[key] * n
                 totals[len(_SHARES) + 2 * i + 1] += n
-        totals[-1] += mb.num_tokens
-        if "ratio_max" in metrics:
-            extremes = torch.maximum(extremes, torch.tensor([float(metrics["ratio_max"]), -float(metrics["ratio_min"])]))
+        extremes = torch.maximum(extremes, torch.stack([metrics["ratio_max"], -metrics["ratio_min"]]).double())
     if group is not None and world > 1:
         dist.all_reduce(totals, group=group)
         dist.all_reduce(extremes, op=dist.ReduceOp.MAX, group=group)
     grad_norm = clip_grad_norm_(list(model.parameters()), config.max_grad_norm, group)
     optimizer.step()
     optimizer.zero_grad(set_to_none=True)
-    result = {key: float(totals[i]) for i, key in enumerate(_SHARES)}
+    totals, extremes = totals.tolist(), extremes.tolist()
+    result = {key: totals[i] for i, key in enumerate(_SHARES)}
     for i, key in enumerate(_MEANS):
-        weight = float(totals[len(_SHARES) + 2 * i + 1])
-        if weight:
-            result[key] = float(totals[len(_SHARES) + 2 * i]) / weight
+        if totals[len(_SHARES) + 2 * i + 1]:
+            result[key] = totals[len(_SHARES) + 2 * i] / totals[len(_SHARES) + 2 * i + 1]
     if extremes[0] > -math.inf:
-        result.update(ratio_max=float(extremes[0]), ratio_min=-float(extremes[1]))
-    result.update(grad_norm=float(grad_norm), tokens=float(totals[-1]), step_seconds=time.perf_counter() - started)
+        result.update(ratio_max=extremes[0], ratio_min=-extremes[1])
+    result.update(grad_norm=float(grad_norm), tokens=totals[-1], step_seconds=time.perf_counter() - started)
     return result

@@ -41,7 +41,7 @@ from payload.train.batch import Sample, micro_batches, shard_for_rank
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
 from payload.train.export import write_hf_directory
 from payload.train.parallel import full_hf_tensors, init_world, parallelize
-from payload.train.step import LossConfig, train_step
+from payload.train.step import LossConfig, build_optimizer, train_step
 from payload.train.watchdog import PhaseWatchdog
 
 log = logging.getLogger(__name__)
@@ -134,7 +134,7 @@ class Trainer:
         if job.algorithm.kl_coef > 0:
             self.reference = parallelize(load(), world, job.parallel.ep_backend, compute).requires_grad_(False).eval()
         a = job.algorithm
-        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=a.learning_rate, weight_decay=a.weight_decay)
+        self.optimizer = build_optimizer(self.model, a.learning_rate, a.weight_decay, world.device)
         self.loss = LossConfig(
             clip_low=a.clip_low,
             clip_high=a.clip_high,

@@ -1,0 +1,160 @@
+"""One GRPO optimizer step of a Qwen3-MoE on one GPU: tokens/s, MFU against the bf16 matmul
+peak measured in the same run, peak memory.
+
+    python bench/train_step.py [--layers 4] [--micro-batch-size 4 --micro-batches 4] [--activation-checkpointing] [--profile]
+
+The step is the trainer's own code path: `parallelize` (FSDP2 on a one-rank NCCL world,
+bf16 compute, fp32 master weights and gradient reduction), `collate`d micro-batches,
+`train_step` (logprob recompute with grad, GRPO loss with TIS, backward, global-norm
+clipping, AdamW). The model has Qwen3-30B-A3B's layer shape (D 2048, 32 heads × 128,
+4 KV heads, 128 experts of F 768, top-8, vocab 151936) and 4 layers by default: one GPU
+holds every parameter's fp32 master weight, gradient and AdamW moments (16 B/param) plus the
+micro-batches' fp32 logits over the 152k vocabulary; 6 layers fit only with activation
+checkpointing, 8 sequences × 2048 tokens per micro-batch did not fit with 6 layers.
+
+Model FLOPs per token (forward + backward = 3 × forward, recomputation not counted):
+    6 · (attention projections + router + top-k experts' SwiGLU + LM head) parameters
+  + 6 · S_ctx · heads · head_dim per layer for causal attention (S_ctx: mean context length)
+MFU = model FLOPs / step time / measured peak.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+from pathlib import Path
+
+import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def measured_peak_tflops() -> float:
+    """bf16 8192³ matmul on random data, median of 20 after warm-up (CUDA events)."""
+    a = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(8192, 8192, device="cuda", dtype=torch.bfloat16)
+    for _ in range(5):
+        a @ b
+    times = []
+    for _ in range(20):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        a @ b
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / 1e3)
+    return 2 * 8192**3 / statistics.median(times) / 1e12
+
+
+def model_flops_per_token(cfg, context: float) -> float:
+    d, hd = cfg.hidden_size, cfg.head_dim
+    attention = d * hd * (2 * cfg.num_attention_heads + 2 * cfg.num_key_value_heads)
+    experts = cfg.num_experts_per_tok * 3 * d * cfg.moe_intermediate_size
+    router = d * cfg.num_experts
+    dense = cfg.num_hidden_layers * (attention + experts + router) + d * cfg.vocab_size
+    return 6 * dense + 6 * cfg.num_hidden_layers * context * cfg.num_attention_heads * hd
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--layers", type=int, default=4)
+    p.add_argument("--prompt-tokens", type=int, default=512)
+    p.add_argument("--response-tokens", type=int, default=1536)
+    p.add_argument("--micro-batch-size", type=int, default=4)
+    p.add_argument("--micro-batches", type=int, default=4)
+    p.add_argument("--steps", type=int, default=5)
+    p.add_argument("--warmup", type=int, default=2)
+    p.add_argument("--activation-checkpointing", action="store_true")
+    p.add_argument("--profile", action="store_true", help="print the CUDA kernels of one more step, by total time")
+    p.add_argument("--out", default=os.environ.get("OUT", "."))
+    args = p.parse_args()
+
+    from payload.model import Qwen3MoeForCausalLM, Qwen3MoeConfig, grouped_mm_supported
+    from payload.train.advantages import group_advantages
+    from payload.train.batch import Sample, micro_batches
+    from payload.train.parallel import init_world, parallelize
+    from payload.train.step import LossConfig, build_optimizer, train_step
+
+    peak = measured_peak_tflops()
+    world = init_world(ep_size=1)
+    cfg = Qwen3MoeConfig(num_hidden_layers=args.layers, activation_checkpointing=args.activation_checkpointing)
+    with torch.device("cuda"):
+        model = Qwen3MoeForCausalLM(cfg)  # fp32 master weights
+    params = sum(p.numel() for p in model.parameters())
+    model = parallelize(model, world, ep_backend="local", compute_dtype=torch.bfloat16)
+    optimizer = build_optimizer(model, lr=1e-6, weight_decay=0.0, device=world.device)
+    loss = LossConfig(tis_cap=2.0, max_response_tokens=args.response_tokens)
+
+    g = torch.Generator().manual_seed(0)
+    n = args.micro_batch_size * args.micro_batches
+    group = 8 if n % 8 == 0 else 1
+    samples = []
+    for _ in range(n):
+        prompt = torch.randint(0, cfg.vocab_size, (args.prompt_tokens,), generator=g).tolist()
+        response = torch.randint(0, cfg.vocab_size, (args.response_tokens,), generator=g).tolist()
+        logprobs = (-torch.rand(args.response_tokens, generator=g) * 12).tolist()
+        samples.append(Sample(prompt, response, logprobs, float(torch.rand(1, generator=g))))
+    for s, a in zip(samples, group_advantages(torch.tensor([s.reward for s in samples]), group).tolist()):
+        s.advantage = a
+    micro = micro_batches(samples, args.micro_batch_size, args.micro_batches)
+
+    times = []
+    torch.cuda.reset_peak_memory_stats()
+    for i in range(args.warmup + args.steps):
+        torch.cuda.synchronize()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        metrics = train_step(model, optimizer, micro, loss, group=torch.distributed.group.WORLD, device=world.device)
+        end.record()
+        end.synchronize()
+        if i >= args.warmup:
+            times.append(start.elapsed_time(end) / 1e3)
+    step_s = statistics.median(times)
+    if args.profile:
+        from torch.profiler import ProfilerActivity, profile
+
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            train_step(model, optimizer, micro, loss, group=torch.distributed.group.WORLD, device=world.device)
+            torch.cuda.synchronize()
+        table = prof.key_averages().table(sort_by="cuda_time_total", row_limit=25, max_name_column_width=70)
+        Path(args.out, "profile.txt").write_text(table)
+        print(table)
+    seq = args.prompt_tokens + args.response_tokens
+    tokens = n * seq
+    flops = model_flops_per_token(cfg, context=(seq + 1) / 2) * tokens
+    result = {
+        "gpu": torch.cuda.get_device_name(),
+        "torch": torch.__version__,
+        "config": f"Qwen3-MoE D{cfg.hidden_size} {cfg.num_experts}x{cfg.moe_intermediate_size} top{cfg.num_experts_per_tok} "
+        f"vocab {cfg.vocab_size}, {args.layers} layers, {params / 1e9:.2f}B params",
+        "experts_impl": "grouped_mm" if grouped_mm_supported(torch.empty(1, 16, device="cuda", dtype=torch.bfloat16),
+                                                               torch.empty(1, 1536, 2048, device="cuda", dtype=torch.bfloat16))
+        else "loop",
+        "activation_checkpointing": args.activation_checkpointing,
+        "tokens_per_step": tokens,
+        "micro_batches": f"{args.micro_batches} x {args.micro_batch_size} x {seq}",
+        "step_s_median": step_s,
+        "step_s_all": times,
+        "tokens_per_s": tokens / step_s,
+        "model_tflop_per_step": flops / 1e12,
+        "achieved_tflops": flops / step_s / 1e12,
+        "peak_bf16_tflops": peak,
+        "mfu": flops / step_s / 1e12 / peak,
+        "peak_memory_gib": torch.cuda.max_memory_allocated() / 2**30,
+        "loss": metrics["loss"],
+        "grad_norm": metrics["grad_norm"],
+    }
+    name = "train_step" + ("_ac" if args.activation_checkpointing else "") + ".json"
+    Path(args.out, name).write_text(json.dumps(result, indent=2))
+    print(json.dumps(result, indent=2))
+    print(f"| {result['config']} | AC {'on' if args.activation_checkpointing else 'off'} | {tokens} tok/step | "
+          f"{step_s * 1e3:.0f} ms | {tokens / step_s:,.0f} tok/s | {result['achieved_tflops']:.0f} TFLOP/s | "
+          f"peak {peak:.0f} | MFU {result['mfu']:.1%} | {result['peak_memory_gib']:.1f} GiB |")
+    torch.distributed.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()
