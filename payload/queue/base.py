@@ -138,6 +138,7 @@ class RolloutQueue(ABC):
 
     def __init__(self, config: Config) -> None:
         self.config = config
+        self._room_known_until = 0.0
 
     # -- producers of tasks (the trainer's prompt feeder) ---------------------------------------
     @abstractmethod
@@ -162,16 +163,26 @@ class RolloutQueue(ABC):
     @abstractmethod
     def buffer_fill(self) -> int: ...
 
+    # A fill well below the high-water mark is trusted this long without asking again: the
+    # check is a round trip per task otherwise, and the mark is a soft limit (every producer
+    # together can overshoot it by what they write in this window).
+    ROOM_CACHE_S = 0.2
+
     def wait_for_room(self, timeout_s: float, stop: threading.Event | None = None) -> bool:
         """True once the buffer is below its high-water mark; False on timeout or stop."""
-        deadline = time.monotonic() + timeout_s
+        now = time.monotonic()
+        if now < self._room_known_until:
+            return True
+        deadline = now + timeout_s
         pause = 0.01
-        while self.buffer_fill() >= self.config.high_water_groups:
+        while (fill := self.buffer_fill()) >= self.config.high_water_groups:
             remaining = deadline - time.monotonic()
             if remaining <= 0 or (stop is not None and stop.is_set()):
                 return False
             time.sleep(min(pause, remaining))
             pause = min(pause * 2, 0.5)
+        if fill <= 0.9 * self.config.high_water_groups:
+            self._room_known_until = time.monotonic() + self.ROOM_CACHE_S
         return True
 
     # -- the trainer ----------------------------------------------------------------------------

@@ -2,8 +2,9 @@
 
 This is the single schema shared by task producers, rollout workers, verifiers and the
 trainer. A record is serialized as a 4-byte header (3-byte magic + format version) followed
-by one msgpack map whose array fields are raw little-endian bytes, never JSON lists of
-floats: a G = 8 × 2048-token group is ~130 KB and decodes with zero-copy `np.frombuffer`.
+by msgpack metadata and, for a group, the arrays as raw little-endian bytes back to back,
+never JSON lists of floats: a G = 8 × 2048-token group is ~130 KB, written with one copy and
+decoded with zero-copy `np.frombuffer` views.
 
 The version byte makes mixed deployments fail loudly: a worker built against format 2
 writing into a trainer that reads format 1 raises `RecordFormatError` naming both versions
@@ -144,7 +145,7 @@ def _header(magic: bytes) -> bytes:
     return magic + bytes([FORMAT_VERSION])
 
 
-def _body(data: bytes | memoryview, magic: bytes, kind: str) -> dict:
+def _body(data: bytes | memoryview, magic: bytes, kind: str, offset: int = 4) -> dict:
     view = memoryview(data)
     if len(view) < 4 or bytes(view[:3]) != magic:
         raise RecordFormatError(f"not a record of kind {kind!r} (header {bytes(view[:4])!r})")
@@ -155,7 +156,7 @@ def _body(data: bytes | memoryview, magic: bytes, kind: str) -> dict:
             "run the same payload image on workers and trainer"
         )
     try:
-        return msgpack.unpackb(view[4:], raw=False)
+        return msgpack.unpackb(view[offset:], raw=False)
     except (msgpack.UnpackException, ValueError) as exc:
         raise RecordFormatError(f"corrupt {kind} record: {exc}") from None
 
@@ -191,9 +192,12 @@ def decode_task(data: bytes | memoryview) -> Task:
 
 
 def encode_group(group: ExperienceGroup) -> bytes:
+    """Header + msgpack metadata + the arrays back to back (one copy of each, no re-packing)."""
     samples = group.samples
     lengths = [len(s.token_ids_T) for s in samples]
     with_experts = [s.routed_experts_SLK is not None for s in samples]
+    arrays = [group.prompt_tokens_P, *(s.token_ids_T for s in samples), *(s.logprobs_T for s in samples),
+              np.array([s.reward for s in samples], dtype=_FLOAT_DTYPE)]
     experts = None
     if any(with_experts):
         if not all(with_experts):
@@ -204,21 +208,15 @@ def encode_group(group: ExperienceGroup) -> bytes:
         # Expert ids fit a byte for up to 256 experts (Qwen3-30B-A3B has 128): 4x smaller than int32.
         top = max(int(s.routed_experts_SLK.max(initial=0)) for s in samples)
         name = "u1" if top < 256 else "<i2" if top < 32768 else "<i4"
-        experts = {
-            "dtype": name,
-            "lk": list(tails.pop()),
-            "data": b"".join(s.routed_experts_SLK.astype(_EXPERT_DTYPES[name], copy=False).tobytes() for s in samples),
-        }
-    return _header(_GROUP_MAGIC) + msgpack.packb(
+        experts = {"dtype": name, "lk": list(tails.pop())}
+        arrays += [np.ascontiguousarray(s.routed_experts_SLK, dtype=_EXPERT_DTYPES[name]) for s in samples]
+    meta = msgpack.packb(
         {
             "task_id": group.task_id,
             "prompt_id": group.prompt_id,
             "policy_version": group.policy_version,
-            "prompt": group.prompt_tokens_P.tobytes(),
+            "prompt_len": len(group.prompt_tokens_P),
             "lengths": lengths,
-            "tokens": b"".join(s.token_ids_T.tobytes() for s in samples),
-            "logprobs": b"".join(s.logprobs_T.tobytes() for s in samples),
-            "rewards": np.array([s.reward for s in samples], dtype=_FLOAT_DTYPE).tobytes(),
             "finish": [s.finish_reason for s in samples],
             "text": [s.text for s in samples],
             "experts": experts,
@@ -228,28 +226,42 @@ def encode_group(group: ExperienceGroup) -> bytes:
             "generated_at": group.generated_at,
         }
     )
+    return b"".join([_header(_GROUP_MAGIC), len(meta).to_bytes(4, "little"), meta, *(memoryview(a).cast("B") for a in arrays)])
 
 
 def decode_group(data: bytes | memoryview) -> ExperienceGroup:
-    body = _body(data, _GROUP_MAGIC, "experience")
+    """Arrays are zero-copy read-only views into `data`."""
+    view = memoryview(data)
+    if len(view) < 8:
+        raise RecordFormatError(f"not a record of kind 'experience' ({len(view)} bytes)")
+    meta_len = int.from_bytes(view[4:8], "little")
+    body = _body(view[: 8 + meta_len], _GROUP_MAGIC, "experience", offset=8)
     try:
         lengths = body["lengths"]
-        tokens = np.frombuffer(body["tokens"], dtype=_TOKEN_DTYPE)
-        logprobs = np.frombuffer(body["logprobs"], dtype=_FLOAT_DTYPE)
-        rewards = np.frombuffer(body["rewards"], dtype=_FLOAT_DTYPE)
-        if not (len(tokens) == len(logprobs) == sum(lengths)) or len(rewards) != len(lengths):
-            raise ValueError(f"array lengths do not match the sample lengths {lengths}")
-        prompt = np.frombuffer(body["prompt"], dtype=_TOKEN_DTYPE)
+        prompt_len, total, n = body["prompt_len"], sum(lengths), len(lengths)
+        cursor = 8 + meta_len
+
+        def take(dtype: np.dtype, count: int) -> np.ndarray:
+            nonlocal cursor
+            array = np.frombuffer(view, dtype=dtype, count=count, offset=cursor)
+            cursor += array.nbytes
+            return array
+
+        prompt = take(_TOKEN_DTYPE, prompt_len)
+        tokens = take(_TOKEN_DTYPE, total)
+        logprobs = take(_FLOAT_DTYPE, total)
+        rewards = take(_FLOAT_DTYPE, n)
         offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(int)
         experts = body["experts"]
-        per_sample_experts: list[np.ndarray | None] = [None] * len(lengths)
+        per_sample_experts: list[np.ndarray | None] = [None] * n
         if experts is not None:
-            lk = tuple(experts["lk"])
-            experts_XLK = np.frombuffer(experts["data"], dtype=_EXPERT_DTYPES[experts["dtype"]]).reshape((-1, *lk))
-            positions = np.concatenate([[0], np.cumsum([len(prompt) + n - 1 for n in lengths])]).astype(int)
-            if positions[-1] != len(experts_XLK):
-                raise ValueError(f"routed experts hold {len(experts_XLK)} positions, the samples need {positions[-1]}")
-            per_sample_experts = [experts_XLK[a:b] for a, b in zip(positions[:-1], positions[1:])]
+            layers, top_k = experts["lk"]
+            positions = sum(prompt_len + k - 1 for k in lengths)
+            experts_XLK = take(_EXPERT_DTYPES[experts["dtype"]], positions * layers * top_k).reshape(-1, layers, top_k)
+            bounds = np.concatenate([[0], np.cumsum([prompt_len + k - 1 for k in lengths])]).astype(int)
+            per_sample_experts = [experts_XLK[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+        if cursor != len(view):
+            raise ValueError(f"{len(view) - cursor} bytes left after the arrays")
         samples = [
             Sample(
                 token_ids_T=tokens[a:b],

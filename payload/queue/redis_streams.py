@@ -140,6 +140,8 @@ class RedisQueue(RolloutQueue):
         self._backlog_from: dict[str, str | None] = {}
         self._outstanding: dict[str, set[str]] = {}
         self._min_idle_ms = int(config.visibility_timeout_s * 1000)
+        self._last_reclaim: dict[tuple[Stage, str], float] = {}
+        self._reclaim_every_s = min(config.visibility_timeout_s / 4, 5.0)
         self._connect(config.connect_timeout_s)
 
     def _connect(self, timeout_s: float) -> None:
@@ -194,27 +196,43 @@ class RedisQueue(RolloutQueue):
                 pipe.xadd(self._streams[Stage.ROLLOUT], {"d": encode_task(task)})
             pipe.execute()
 
-    def claim(self, stage: Stage, consumer: str, block_s: float = 1.0) -> Delivery | None:
-        stream, group = self._streams[stage], _GROUPS[stage]
+    def _reclaim_one(self, stage: Stage, consumer: str) -> Delivery | None:
         key = (stage, consumer)
+        self._last_reclaim[key] = time.monotonic()
         reply = self._with_groups(
             lambda: self._reclaim(
-                keys=[stream, self._dead[stage]],
-                args=[group, consumer, self._min_idle_ms, self.config.max_deliveries, self._cursors.get(key, "0-0")],
+                keys=[self._streams[stage], self._dead[stage]],
+                args=[_GROUPS[stage], consumer, self._min_idle_ms, self.config.max_deliveries,
+                      self._cursors.get(key, "0-0")],
             )
         )
         self._cursors[key] = reply[0].decode()
-        if len(reply) == 4:
-            entry_id, deliveries, payload = reply[1].decode(), int(reply[2]), reply[3]
-            return Delivery(stage, entry_id, self._decode(stage, payload), deliveries, consumer)
-        block_ms = max(1, int(block_s * 1000))
+        if len(reply) != 4:
+            return None
+        entry_id, deliveries, payload = reply[1].decode(), int(reply[2]), reply[3]
+        return Delivery(stage, entry_id, self._decode(stage, payload), deliveries, consumer)
+
+    def _read_new(self, stage: Stage, consumer: str, block_ms: int | None) -> Delivery | None:
         reply = self._with_groups(
-            lambda: self.redis.xreadgroup(group, consumer, {stream: ">"}, count=1, block=block_ms)
+            lambda: self.redis.xreadgroup(_GROUPS[stage], consumer, {self._streams[stage]: ">"}, count=1, block=block_ms)
         )
-        if not reply:
+        if not reply or not reply[0][1]:
             return None
         entry_id, fields = reply[0][1][0]
         return Delivery(stage, entry_id.decode(), self._decode(stage, fields[b"d"]), 1, consumer)
+
+    def claim(self, stage: Stage, consumer: str, block_s: float = 1.0) -> Delivery | None:
+        # Scanning for reclaimable items costs a round trip, so a busy consumer does it every
+        # `_reclaim_every_s` rather than on every claim (a dead worker's tasks wait at most
+        # that much past the visibility timeout); an idle one does it before it blocks.
+        due = time.monotonic() - self._last_reclaim.get((stage, consumer), -1e9) >= self._reclaim_every_s
+        if due and (delivery := self._reclaim_one(stage, consumer)) is not None:
+            return delivery
+        if (delivery := self._read_new(stage, consumer, None)) is not None:
+            return delivery
+        if not due and (delivery := self._reclaim_one(stage, consumer)) is not None:
+            return delivery
+        return self._read_new(stage, consumer, max(1, int(block_s * 1000)))
 
     def complete(self, delivery: Delivery, group: ExperienceGroup) -> bool:
         stage = delivery.stage
@@ -227,6 +245,9 @@ class RedisQueue(RolloutQueue):
 
     def release(self, delivery: Delivery, *, failed: bool, reason: str = "") -> None:
         stage = delivery.stage
+        # This process's next claim in the stage scans for it first (others' within their interval).
+        for key in [k for k in self._last_reclaim if k[0] is stage]:
+            del self._last_reclaim[key]
         self._release(
             keys=[self._streams[stage], self._dead[stage]],
             args=[
