@@ -16,6 +16,7 @@ per step; the phase watchdog names a phase that stalls.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import math
@@ -302,8 +303,6 @@ class Trainer:
     # -- the loop -----------------------------------------------------------------------------
 
     def _phase(self, name: str):
-        import contextlib
-
         return self.watchdog.phase(name) if self.watchdog else contextlib.nullcontext()
 
     def run(self) -> TrainCounters:

@@ -1,6 +1,7 @@
 """`python -m payload train` end to end on CPU against a real redis-server buffer.
 
-Resume: run A trains 4 steps uninterrupted. Run B, on an identical buffer, is SIGKILLed once
+Resume: run A trains 4 steps uninterrupted (its buffer also holds equal-reward groups, which
+DAPO filtering drops). Run B, on a buffer with the same informative groups, is SIGKILLed once
 step 3's groups are in the replay log (they are acknowledged in Redis by then), restarted
 with `--resume auto`, and finishes; its step-4 checkpoint equals A's bit for bit. Bad job
 configs exit 2 with one line naming the field.
@@ -58,20 +59,32 @@ def write_job(path: Path, model_dir: Path, checkpoints: Path, **algorithm) -> Pa
     return path
 
 
-def fill(url: str, namespace: str, first: int, count: int) -> None:
-    """Groups `first` .. `first + count - 1`, deterministic, through the queue's real path."""
+def fill(url: str, namespace: str, first: int, count: int, equal_reward_every: int = 0) -> int:
+    """Groups `first` .. `first + count - 1`, deterministic, through the queue's real path;
+    with `equal_reward_every`, an extra group whose rewards are all equal after every that
+    many (DAPO filtering must drop them without changing what is trained). Returns how many
+    such groups it added."""
     queue = RolloutQueue.Config(backend="redis", url=url, namespace=namespace).build()
-    for i in range(first, first + count):
-        g = np.random.default_rng(i)
+    added = 0
+
+    def put(task_id, g, reward=None):
         prompt = g.integers(1, 256, g.integers(2, 6))
-        queue.submit([Task(f"task{i}", f"prompt{i}", prompt, GROUP_SIZE)])
+        queue.submit([Task(task_id, task_id, prompt, GROUP_SIZE)])
         delivery = queue.claim(Stage.ROLLOUT, "worker", block_s=1)
         samples = []
         for _ in range(GROUP_SIZE):
             n = int(g.integers(1, 7))
-            samples.append(Sample(g.integers(1, 256, n), -g.random(n) * 5, "stop", reward=float(g.random())))
-        queue.complete(delivery, ExperienceGroup(f"task{i}", f"prompt{i}", 0, prompt, samples))
+            r = float(g.random()) if reward is None else reward
+            samples.append(Sample(g.integers(1, 256, n), -g.random(n) * 5, "stop", reward=r))
+        queue.complete(delivery, ExperienceGroup(task_id, task_id, 0, prompt, samples))
+
+    for i in range(first, first + count):
+        put(f"task{i}", np.random.default_rng(i))
+        if equal_reward_every and (i + 1) % equal_reward_every == 0:
+            put(f"equal{i}", np.random.default_rng(10_000 + i), reward=1.0)
+            added += 1
     queue.close()
+    return added
 
 
 def train(job: Path, url: str, namespace: str, *extra: str, wait: bool = True):
@@ -91,7 +104,7 @@ def model_tensors(checkpoint: Path, tmp: Path) -> dict[str, torch.Tensor]:
 
 
 def test_kill_and_resume_auto_continue_bitwise(tmp_path, model_dir, redis_url):
-    fill(redis_url, "a", 0, 4 * PROMPTS_PER_STEP)
+    equal_groups = fill(redis_url, "a", 0, 4 * PROMPTS_PER_STEP, equal_reward_every=3)
     job_a = write_job(tmp_path / "a.yaml", model_dir, tmp_path / "ckpt-a")
     train(job_a, redis_url, "a", "--metrics-jsonl", str(tmp_path / "a.jsonl"))
 
@@ -126,6 +139,7 @@ def test_kill_and_resume_auto_continue_bitwise(tmp_path, model_dir, redis_url):
     records = [json.loads(line) for line in (tmp_path / "a.jsonl").read_text().splitlines()]
     assert [r["step"] for r in records] == [1, 2, 3, 4]
     assert all(r["groups"] == PROMPTS_PER_STEP and r["kind"] == "train_step" for r in records)
+    assert sum(r["groups_dropped_filtered"] for r in records) == equal_groups == 2
     assert all(r["tokens"] > 0 and r["tokens_per_s"] > 0 and "clip_fraction" in r and "grad_norm" in r for r in records)
     # The HF export of step 4 loads as the trained model.
     from payload.model import load_pretrained
