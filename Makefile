@@ -8,8 +8,8 @@ PYTHON := $(VENV)/bin/python
 STAMPS := .stamps
 
 export PATH := $(CURDIR)/$(VENV)/bin:$(CURDIR)/node_modules/.bin:$(PATH)
-# jsii prints an end-of-life banner on Node 20 on every call; it is noise for our users.
-export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 1
+# jsii prints an end-of-life banner on Node 20 on every call unless its major version is listed here.
+export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 # Offline synth: never wait on the EC2 metadata service for credentials, never phone home.
 export AWS_EC2_METADATA_DISABLED := true
 export CDK_DISABLE_VERSION_CHECK := true
