@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+
+# What the trainer chart sets (k8s/pods.py); flags override.
+QUEUE_URL_ENV = "RL_QUEUE_URL"
+ROLLOUT_SERVERS_ENV = "RL_ROLLOUT_SERVERS"
+METRICS_PORT_ENV = "RL_METRICS_PORT"
 
 
 def register(subparsers) -> None:
@@ -14,17 +20,20 @@ def register(subparsers) -> None:
         "publish weights to the rollout servers, checkpoint.",
     )
     p.add_argument("--job", help="job config YAML (default: $RL_JOB_CONFIG or /etc/rl/job.yaml)")
-    p.add_argument("--queue", default="redis://localhost:6379/0",
-                   help="experience buffer: redis://host:port/db, or 'memory' (an empty in-process buffer)")
+    p.add_argument("--queue", default=os.environ.get(QUEUE_URL_ENV, "redis://localhost:6379/0"),
+                   help=f"experience buffer: redis://host:port/db, or 'memory' (an empty in-process buffer); "
+                   f"default ${QUEUE_URL_ENV}")
     p.add_argument("--namespace", default="rl", help="queue key prefix (one RL job per namespace)")
     p.add_argument("--consumer", default="trainer", help="buffer consumer name (keep it across restarts)")
-    p.add_argument("--rollout-servers", default="",
-                   help="comma-separated SGLang server URLs to publish weights to (none: no publishing)")
+    p.add_argument("--rollout-servers", default=os.environ.get(ROLLOUT_SERVERS_ENV, ""),
+                   help=f"comma-separated SGLang server URLs to publish weights to (none: no publishing); "
+                   f"default ${ROLLOUT_SERVERS_ENV}")
     p.add_argument("--publish-bucket-mb", type=int, default=1024, help="bytes per /update_weights_from_distributed call")
     p.add_argument("--resume", default="auto", help="'auto' (newest complete checkpoint), 'none', or a checkpoint path")
     p.add_argument("--max-steps", type=int, default=None, help="stop after this many optimizer steps (default: never)")
     p.add_argument("--metrics-jsonl", default=None, help="append one JSON line per step here (rank 0)")
-    p.add_argument("--metrics-port", type=int, default=9400, help="Prometheus /metrics and /healthz port (0: any)")
+    p.add_argument("--metrics-port", type=int, default=os.environ.get(METRICS_PORT_ENV, "9400"),
+                   help=f"Prometheus /metrics and /healthz port (0: any); default ${METRICS_PORT_ENV} or 9400")
     p.add_argument("--stall-timeout-s", type=float, default=900.0,
                    help="/healthz fails when one phase (waiting for experience, a collective) lasts this long")
     p.set_defaults(run=run)
