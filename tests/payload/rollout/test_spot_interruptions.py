@@ -33,6 +33,9 @@ class Worker:
         command = [sys.executable, "-m", "payload", "rollout", "--server-url", server_url, "--queue-url", queue_url,
                    "--namespace", namespace, "--name", name, "--concurrency", "4", "--max-new-tokens", "4",
                    "--visibility-timeout-s", str(VISIBILITY_S), "--metrics-port", str(free_port()),
+                   # A loaded CI box can take longer than the 1 s timeout for a live task too;
+                   # dead-lettering is tested elsewhere, here every task must come through.
+                   "--max-deliveries", "50",
                    "--verifier-processes", "1", *extra]
         # Its own process group: SIGKILL takes the verifier process too, as losing the node would.
         self.process = subprocess.Popen(command, env=env(), cwd=REPO, start_new_session=True,
@@ -103,7 +106,8 @@ def test_killed_workers_and_a_redis_restart_lose_and_duplicate_nothing(own_redis
         trainer.close()
     print(f"\nspot chaos: tasks={TASKS} kills={kills} tasks_interrupted={interrupted} redis_restarts=1 "
           f"received={len(received)} lost={TASKS - len(received)} "
-          f"duplicated={sum(c - 1 for c in received.values())} late_duplicates_refused={stats.duplicates}")
+          f"duplicated={sum(c - 1 for c in received.values())} late_duplicates_refused={stats.duplicates} "
+          f"dead_letters={stats.dead_letters} in_flight={stats.tasks_in_flight} waiting={stats.tasks_waiting}")
     assert kills >= 5 and interrupted >= kills and redis_restarted
     assert sorted(received) == sorted(t.task_id for t in tasks(TASKS))  # none lost
     assert set(received.values()) == {1}  # none duplicated
