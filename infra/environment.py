@@ -106,6 +106,20 @@ class Pools(_Strict):
         return [(name, getattr(self, name)) for name in POOL_NAMES]
 
 
+class Storage(_Strict):
+    # FSx for Lustre PERSISTENT_2: 1200 GiB or a multiple of 2400 GiB.
+    fsx_storage_gib: int = 1200
+    # MB/s per TiB of storage; a 30B MoE checkpoint (~60 GB bf16 + optimizer) loads in minutes at 250.
+    fsx_throughput_mb_s_per_tib: Literal[125, 250, 500, 1000] = 250
+
+    @field_validator("fsx_storage_gib")
+    @classmethod
+    def _lustre_size(cls, value: int) -> int:
+        if value != 1200 and (value <= 0 or value % 2400):
+            raise ValueError(f"{value} is not a PERSISTENT_2 size: use 1200 or a multiple of 2400 (GiB)")
+        return value
+
+
 class Environment(_Strict):
     name: str = Field(pattern=r"^[a-z][a-z0-9-]{0,30}$")
     account: str | None = Field(default=None, pattern=r"^\d{12}$")
@@ -117,6 +131,7 @@ class Environment(_Strict):
     # IAM principals (role or user ARNs) granted cluster-admin through EKS access entries.
     admin_principal_arns: list[str] = Field(default_factory=list)
     pools: Pools
+    storage: Storage = Field(default_factory=Storage)
     job: JobConfig = Field(default_factory=JobConfig)
 
     @field_validator("admin_principal_arns")

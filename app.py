@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""CDK app: `npx cdk synth|deploy -c env=NAME` provisions environments/NAME.yaml."""
+
+import os
+import sys
+
+# jsii warns on every call that Node 20 is end-of-life; the value is the major version to silence.
+os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
+
+from infra.environment import EnvironmentError, load_environment  # noqa: E402
+
+
+def main() -> int:
+    import aws_cdk as cdk
+
+    app = cdk.App()
+    name = app.node.try_get_context("env") or "default"
+    try:
+        environment = load_environment(name)
+    except EnvironmentError as error:
+        # Before any construct exists, so nothing is written to cdk.out.
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+
+    from infra.nag import check_with_cdk_nag
+    from infra.stack import MoeRlStack
+
+    check_with_cdk_nag(MoeRlStack(app, environment))
+    app.synth()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""The EKS control plane (aws_eks_v2): API access entries, KMS-encrypted secrets, every
+control-plane log type, no default capacity (all nodes come from infra/*node_group.py)."""
+
+from __future__ import annotations
+
+from aws_cdk import aws_eks_v2 as eks, aws_iam as iam, aws_kms as kms
+from aws_cdk.lambda_layer_kubectl_v33 import KubectlV33Layer
+from aws_cdk.lambda_layer_kubectl_v34 import KubectlV34Layer
+from constructs import Construct
+
+from infra.environment import Environment
+from infra.network import Network
+
+# kubectl must be within one minor version of the cluster.
+KUBECTL_LAYERS = {"1.32": KubectlV33Layer, "1.33": KubectlV33Layer, "1.34": KubectlV34Layer}
+
+
+class Cluster(Construct):
+    def __init__(self, scope: Construct, id: str, *, environment: Environment, network: Network) -> None:
+        super().__init__(scope, id)
+        self.secrets_key = kms.Key(self, "SecretsKey", enable_key_rotation=True, description="EKS secrets encryption")
+        self.cluster = eks.Cluster(
+            self,
+            "Cluster",
+            version=eks.KubernetesVersion.of(environment.kubernetes_version),
+            vpc=network.vpc,
+            vpc_subnets=[network.control_plane_subnets],
+            default_capacity=0,
+            default_capacity_type=eks.DefaultCapacityType.NODEGROUP,
+            secrets_encryption_key=self.secrets_key,
+            endpoint_access=eks.EndpointAccess.PUBLIC_AND_PRIVATE,
+            cluster_logging=[
+                eks.ClusterLoggingTypes.API,
+                eks.ClusterLoggingTypes.AUDIT,
+                eks.ClusterLoggingTypes.AUTHENTICATOR,
+                eks.ClusterLoggingTypes.CONTROLLER_MANAGER,
+                eks.ClusterLoggingTypes.SCHEDULER,
+            ],
+            kubectl_provider_options=eks.KubectlProviderOptions(
+                kubectl_layer=KUBECTL_LAYERS[environment.kubernetes_version](self, "KubectlLayer")
+            ),
+        )
+        admin = eks.AccessPolicy.from_access_policy_name(
+            "AmazonEKSClusterAdminPolicy", access_scope_type=eks.AccessScopeType.CLUSTER
+        )
+        for index, arn in enumerate(environment.admin_principal_arns):
+            self.cluster.grant_access(f"Admin{index}", arn, [admin])
+
+        # One role for every node: what the kubelet, the VPC CNI and image pulls need.
+        self.node_role = iam.Role(
+            self,
+            "NodeRole",
+            assumed_by=iam.ServicePrincipal("ec2.amazonaws.com"),
+            managed_policies=[
+                iam.ManagedPolicy.from_aws_managed_policy_name(name)
+                for name in (
+                    "AmazonEKSWorkerNodePolicy",
+                    "AmazonEKS_CNI_Policy",
+                    "AmazonEC2ContainerRegistryPullOnly",
+                    "AmazonSSMManagedInstanceCore",
+                )
+            ],
+        )

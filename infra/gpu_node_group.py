@@ -1,0 +1,164 @@
+"""A GPU node group: a managed node group on an EC2 launch template built for EFA.
+
+Why a raw `CfnLaunchTemplate`:
+- the instance type goes into the launch template, not the node group, because aws_eks_v2
+  rejects p5en.48xlarge with the AL2023 NVIDIA AMI type when it is given to the node group;
+- EFA needs one network interface per network card, which the L2 LaunchTemplate cannot express:
+  card 0 carries the ENA interface (device 0) plus an efa-only interface (device 1), and every
+  other card one efa-only interface (device 0). efa-only interfaces take no IP address, so a
+  p5en node does not burn 16 VPC addresses on RDMA.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from aws_cdk import Fn, aws_ec2 as ec2, aws_eks_v2 as eks, aws_iam as iam
+from constructs import Construct
+
+from infra.environment import POOL_LABEL, CapacityType, NodePool
+from infra.node_group import CAPACITY_TYPES, TAINT_EFFECTS
+
+# Huge pages for libfabric/NCCL registration caches and DeepEP buffers; the charts request
+# 5 GiB per GPU pod (k8s/placement.py), one GPU pod per node, plus headroom.
+HUGEPAGES_2MI = 3072  # 6 GiB
+
+# AL2023 nodeadm configuration merged with what EKS generates for the node group: RAID0 over
+# all local NVMe instance-store volumes, mounted for containerd and kubelet (model weights,
+# image layers, SGLang caches all land on NVMe instead of EBS).
+NODE_CONFIG = textwrap.dedent(
+    """\
+    apiVersion: node.eks.aws/v1alpha1
+    kind: NodeConfig
+    spec:
+      instance:
+        localStorage:
+          strategy: RAID0
+    """
+)
+# Runs before kubelet starts (nodeadm-run follows cloud-init), so kubelet advertises the pages.
+HUGEPAGES_SCRIPT = textwrap.dedent(
+    f"""\
+    #!/bin/bash
+    set -euo pipefail
+    echo "vm.nr_hugepages = {HUGEPAGES_2MI}" > /etc/sysctl.d/90-hugepages.conf
+    sysctl --load /etc/sysctl.d/90-hugepages.conf
+    """
+)
+BOUNDARY = "==RLBOUNDARY=="
+
+
+def user_data() -> str:
+    """MIME multi-part user data as AL2023 nodeadm expects it."""
+    parts = [("application/node.eks.aws", NODE_CONFIG), ('text/x-shellscript; charset="us-ascii"', HUGEPAGES_SCRIPT)]
+    body = "".join(f"--{BOUNDARY}\nContent-Type: {kind}\n\n{content}\n" for kind, content in parts)
+    return f'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="{BOUNDARY}"\n\n{body}--{BOUNDARY}--\n'
+
+
+def efa_network_interfaces(efa_interfaces: int, security_group_ids: list[str]) -> list[dict]:
+    interfaces = [
+        {"NetworkCardIndex": 0, "DeviceIndex": 0, "InterfaceType": "interface"},
+        {"NetworkCardIndex": 0, "DeviceIndex": 1, "InterfaceType": "efa-only"},
+    ] + [{"NetworkCardIndex": card, "DeviceIndex": 0, "InterfaceType": "efa-only"} for card in range(1, efa_interfaces)]
+    return [
+        ec2.CfnLaunchTemplate.NetworkInterfaceProperty(
+            network_card_index=nic["NetworkCardIndex"],
+            device_index=nic["DeviceIndex"],
+            interface_type=nic["InterfaceType"],
+            groups=security_group_ids,
+            delete_on_termination=True,
+        )
+        for nic in interfaces
+    ]
+
+
+class GpuNodeGroup(Construct):
+    def __init__(
+        self,
+        scope: Construct,
+        id: str,
+        *,
+        name: str,
+        pool: NodePool,
+        cluster: eks.Cluster,
+        subnets: ec2.SubnetSelection,
+        node_role: iam.IRole,
+        efa_security_group: ec2.ISecurityGroup,
+    ) -> None:
+        super().__init__(scope, id)
+        security_group_ids = [cluster.cluster_security_group_id]
+        if pool.efa:
+            security_group_ids.append(efa_security_group.security_group_id)
+
+        placement = None
+        if pool.placement_group:
+            self.placement_group = ec2.CfnPlacementGroup(self, "PlacementGroup", strategy="cluster")
+            placement = ec2.CfnLaunchTemplate.PlacementProperty(group_name=self.placement_group.ref)
+
+        reservation = None
+        if pool.capacity_reservation_id:
+            reservation = ec2.CfnLaunchTemplate.CapacityReservationSpecificationProperty(
+                capacity_reservation_target=ec2.CfnLaunchTemplate.CapacityReservationTargetProperty(
+                    capacity_reservation_id=pool.capacity_reservation_id
+                )
+            )
+        market = None
+        if pool.capacity_type is CapacityType.CAPACITY_BLOCK:
+            market = ec2.CfnLaunchTemplate.InstanceMarketOptionsProperty(market_type="capacity-block")
+
+        if pool.efa:
+            network = {"network_interfaces": efa_network_interfaces(pool.spec.efa_interfaces, security_group_ids)}
+        else:
+            network = {"security_group_ids": security_group_ids}
+
+        self.launch_template = ec2.CfnLaunchTemplate(
+            self,
+            "LaunchTemplate",
+            launch_template_data=ec2.CfnLaunchTemplate.LaunchTemplateDataProperty(
+                instance_type=pool.instance_type,
+                metadata_options=ec2.CfnLaunchTemplate.MetadataOptionsProperty(
+                    http_tokens="required",
+                    # 2 hops: containers reach IMDS through the pod network namespace.
+                    http_put_response_hop_limit=2,
+                ),
+                block_device_mappings=[
+                    ec2.CfnLaunchTemplate.BlockDeviceMappingProperty(
+                        device_name="/dev/xvda",
+                        ebs=ec2.CfnLaunchTemplate.EbsProperty(
+                            volume_size=pool.root_volume_gib, volume_type="gp3", encrypted=True, delete_on_termination=True
+                        ),
+                    )
+                ],
+                placement=placement,
+                capacity_reservation_specification=reservation,
+                instance_market_options=market,
+                user_data=Fn.base64(user_data()),
+                tag_specifications=[
+                    ec2.CfnLaunchTemplate.TagSpecificationProperty(
+                        resource_type="instance", tags=[{"key": "rl.aws/pool", "value": name}]
+                    )
+                ],
+                **network,
+            ),
+        )
+        self.nodegroup = eks.Nodegroup(
+            self,
+            "Nodegroup",
+            cluster=cluster,
+            nodegroup_name=name,
+            ami_type=eks.NodegroupAmiType.AL2023_X86_64_NVIDIA,
+            launch_template_spec=eks.LaunchTemplateSpec(
+                id=self.launch_template.ref, version=self.launch_template.attr_latest_version_number
+            ),
+            capacity_type=CAPACITY_TYPES[pool.capacity_type],
+            min_size=pool.min_size,
+            desired_size=pool.desired_size,
+            max_size=pool.max_size,
+            subnets=subnets,
+            node_role=node_role,
+            labels={POOL_LABEL: name, **pool.labels},
+            taints=[eks.TaintSpec(key=t.key, value=t.value, effect=TAINT_EFFECTS[t.effect]) for t in pool.taints],
+            # Replace GPU nodes one at a time: a training job cannot lose several at once.
+            max_unavailable=1,
+            enable_node_auto_repair=True,
+        )

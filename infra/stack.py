@@ -1,0 +1,74 @@
+"""The one stack per environment: composes the constructs and exports what k8s/ needs."""
+
+from __future__ import annotations
+
+from aws_cdk import CfnOutput, Stack, Tags
+from aws_cdk import Environment as CdkEnvironment
+from constructs import Construct
+
+from infra.addons import Addons
+from infra.cluster import Cluster
+from infra.efa import EfaSecurityGroup
+from infra.environment import GPU_POOLS, Environment
+from infra.gpu_node_group import GpuNodeGroup
+from infra.identity import WorkloadIdentity
+from infra.network import Network
+from infra.node_group import NodeGroup
+from infra.storage import Storage
+
+
+def stack_name(environment: Environment) -> str:
+    return f"MoeRl-{environment.name}"
+
+
+class MoeRlStack(Stack):
+    def __init__(self, scope: Construct, environment: Environment) -> None:
+        super().__init__(
+            scope,
+            stack_name(environment),
+            env=CdkEnvironment(account=environment.resolved_account(), region=environment.region),
+            description=f"MoE reinforcement learning on EKS: environment {environment.name}",
+        )
+        Tags.of(self).add("rl.aws/environment", environment.name)
+        self.network = Network(self, "Network", environment=environment)
+        self.efa = EfaSecurityGroup(self, "Efa", vpc=self.network.vpc)
+        self.control_plane = Cluster(self, "Eks", environment=environment, network=self.network)
+        cluster = self.control_plane.cluster
+
+        self.node_groups = {}
+        for name, pool in environment.pools.items():
+            common = dict(
+                name=name,
+                pool=pool,
+                cluster=cluster,
+                subnets=self.network.node_subnets,
+                node_role=self.control_plane.node_role,
+            )
+            if name in GPU_POOLS:
+                self.node_groups[name] = GpuNodeGroup(
+                    self, f"{name.title()}Nodes", efa_security_group=self.efa.security_group, **common
+                )
+            else:
+                self.node_groups[name] = NodeGroup(self, f"{name.title()}Nodes", **common)
+
+        self.addons = Addons(self, "Addons", cluster=cluster)
+        # Helm releases need somewhere to run: install them once the system nodes exist.
+        self.addons.node.add_dependency(self.node_groups["system"].nodegroup)
+        self.storage = Storage(self, "Storage", environment=environment, network=self.network)
+        self.identity = WorkloadIdentity(self, "Identity", cluster=cluster, storage=self.storage)
+
+        outputs = {
+            "EnvironmentName": environment.name,
+            "Region": environment.region,
+            "AvailabilityZone": environment.availability_zone,
+            "ClusterName": cluster.cluster_name,
+            "FsxFileSystemId": self.storage.file_system.ref,
+            "FsxMountName": self.storage.file_system.attr_lustre_mount_name,
+            "FsxDnsName": self.storage.file_system.attr_dns_name,
+            "BucketName": self.storage.bucket.bucket_name,
+            "EcrRepositoryUri": self.storage.repository.repository_uri,
+            "TrainerRoleArn": self.identity.trainer_role.role_arn,
+            "RolloutRoleArn": self.identity.rollout_role.role_arn,
+        }
+        for key, value in outputs.items():
+            CfnOutput(self, key, value=value)

@@ -1,0 +1,83 @@
+"""Where weights, checkpoints, datasets and the image live.
+
+- FSx for Lustre PERSISTENT_2 in the node zone: the trainer's DCP checkpoints and the HF
+  exports the rollout servers load (hundreds of GB read by dozens of nodes at once).
+- S3: datasets and exported checkpoints that outlive the cluster (encrypted, TLS-only,
+  versioned, access-logged).
+- ECR: the payload image, immutable tags (the job config pins tags; they must not move).
+"""
+
+from __future__ import annotations
+
+from aws_cdk import Duration, RemovalPolicy, aws_ec2 as ec2, aws_ecr as ecr, aws_fsx as fsx, aws_s3 as s3
+from constructs import Construct
+
+from infra.environment import Environment
+from infra.network import Network
+
+# Lustre: 988 for the LNet service, 1018-1023 for client connections.
+LUSTRE_PORTS = (ec2.Port.tcp(988), ec2.Port.tcp_range(1018, 1023))
+
+
+class Storage(Construct):
+    def __init__(self, scope: Construct, id: str, *, environment: Environment, network: Network) -> None:
+        super().__init__(scope, id)
+        vpc = network.vpc
+        self.fsx_security_group = ec2.SecurityGroup(
+            self, "FsxSecurityGroup", vpc=vpc, description="FSx for Lustre: Lustre ports from the VPC", allow_all_outbound=False
+        )
+        for port in LUSTRE_PORTS:
+            self.fsx_security_group.add_ingress_rule(ec2.Peer.ipv4(environment.vpc_cidr), port, "Lustre clients")
+            self.fsx_security_group.add_egress_rule(ec2.Peer.ipv4(environment.vpc_cidr), port, "Lustre peers")
+        node_subnet = vpc.select_subnets(
+            subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS, availability_zones=[environment.availability_zone]
+        ).subnet_ids[0]
+        self.file_system = fsx.CfnFileSystem(
+            self,
+            "Lustre",
+            file_system_type="LUSTRE",
+            storage_capacity=environment.storage.fsx_storage_gib,
+            storage_type="SSD",
+            subnet_ids=[node_subnet],
+            security_group_ids=[self.fsx_security_group.security_group_id],
+            lustre_configuration=fsx.CfnFileSystem.LustreConfigurationProperty(
+                deployment_type="PERSISTENT_2",
+                per_unit_storage_throughput=environment.storage.fsx_throughput_mb_s_per_tib,
+                data_compression_type="LZ4",
+                automatic_backup_retention_days=7,
+                daily_automatic_backup_start_time="03:00",
+                copy_tags_to_backups=True,
+            ),
+        )
+        self.file_system.apply_removal_policy(RemovalPolicy.RETAIN)
+
+        self.access_logs = s3.Bucket(
+            self,
+            "AccessLogs",
+            encryption=s3.BucketEncryption.S3_MANAGED,
+            enforce_ssl=True,
+            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+            object_ownership=s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
+            lifecycle_rules=[s3.LifecycleRule(expiration=Duration.days(90))],
+            removal_policy=RemovalPolicy.RETAIN,
+        )
+        self.bucket = s3.Bucket(
+            self,
+            "Artifacts",
+            encryption=s3.BucketEncryption.S3_MANAGED,
+            enforce_ssl=True,
+            versioned=True,
+            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+            server_access_logs_bucket=self.access_logs,
+            server_access_logs_prefix="artifacts/",
+            lifecycle_rules=[s3.LifecycleRule(noncurrent_version_expiration=Duration.days(30))],
+            removal_policy=RemovalPolicy.RETAIN,
+        )
+        self.repository = ecr.Repository(
+            self,
+            "PayloadImage",
+            image_tag_mutability=ecr.TagMutability.IMMUTABLE,
+            image_scan_on_push=True,
+            lifecycle_rules=[ecr.LifecycleRule(max_image_count=50)],
+            removal_policy=RemovalPolicy.RETAIN,
+        )
