@@ -16,17 +16,21 @@ import argparse
 import os
 import sys
 
+# Set by the k8s charts (k8s/pods.py, k8s/charts/workers.py).
 QUEUE_URL_ENV = "RL_QUEUE_URL"
-SERVER_URL_ENV = "RL_ROLLOUT_SERVER_URL"
+SERVER_URL_ENV = "RL_ROUTER_URL"
+METRICS_PORT_ENV = "RL_METRICS_PORT"
+NAME_ENV = "POD_NAME"
 
 
 class CliError(Exception):
     """A bad flag or setting: printed as one line, exit code 2."""
 
 
-def _common(parser: argparse.ArgumentParser, metrics_port: int) -> None:
+def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--job-config", help="job config YAML (default: $RL_JOB_CONFIG, else built-in defaults)")
-    parser.add_argument("--metrics-port", type=int, default=metrics_port, help="/metrics, /healthz, /readyz port")
+    parser.add_argument("--metrics-port", type=int, default=int(os.environ.get(METRICS_PORT_ENV, 9400)),
+                        help=f"/metrics, /healthz, /readyz port (default ${METRICS_PORT_ENV}, else 9400)")
     parser.add_argument("--stall-timeout-s", type=float, default=600.0,
                         help="/healthz fails after this long without progress (default 600)")
     parser.add_argument("--log-level", default="INFO")
@@ -51,17 +55,19 @@ def register(subparsers) -> None:
     serve.add_argument("--max-batch-size", type=int, default=64, help="local engine: sequences per batch")
     serve.add_argument("--seed", type=int, default=0, help="local engine: sampling seed")
     serve.add_argument("--poll-s", type=float, default=30.0, help="seconds between health probes and catch-up checks")
-    serve.add_argument("--sglang-arg", action="append", default=[], metavar="ARG",
-                       help="extra argument passed to sglang.launch_server (repeatable)")
+    serve.add_argument("sglang_args", nargs="*", metavar="-- SGLANG_ARGS",
+                       help="after `--`: sglang.launch_server's arguments as given (default: built from the job "
+                       "config); --model-path and --weight-version are replaced when a newer export exists")
     _queue_args(serve, required=False)
-    _common(serve, metrics_port=9400)
+    _common(serve)
     serve.set_defaults(run=run_serve)
 
     rollout = subparsers.add_parser("rollout", help="run a rollout worker",
                                     description="Pull tasks, generate their groups, score them, write them to the buffer.")
     rollout.add_argument("--server-url", default=os.environ.get(SERVER_URL_ENV),
                          help=f"router or rollout server URL (default ${SERVER_URL_ENV})")
-    rollout.add_argument("--name", help="consumer name (default: hostname, i.e. the pod name)")
+    rollout.add_argument("--name", default=os.environ.get(NAME_ENV),
+                         help=f"consumer name (default ${NAME_ENV}, else the hostname)")
     rollout.add_argument("--concurrency", type=int, help="tasks in flight (default: job rollout.worker_concurrency)")
     rollout.add_argument("--max-new-tokens", type=int, help="default: job batch.max_response_tokens")
     rollout.add_argument("--stop-token-id", type=int, action="append", default=[], help="extra stop token (repeatable)")
@@ -77,17 +83,18 @@ def register(subparsers) -> None:
                           help="leave scoring to `verify` workers (default: job rollout.inline_verifier)")
     rollout.add_argument("--verifier-processes", type=int, default=1)
     _queue_args(rollout, required=True)
-    _common(rollout, metrics_port=9401)
+    _common(rollout)
     rollout.set_defaults(run=run_rollout)
 
     verify = subparsers.add_parser("verify", help="run a verifier worker",
                                    description="Score groups that rollout workers left unverified.")
-    verify.add_argument("--name", help="consumer name (default: hostname)")
+    verify.add_argument("--name", default=os.environ.get(NAME_ENV),
+                        help=f"consumer name (default ${NAME_ENV}, else the hostname)")
     verify.add_argument("--processes", type=int, default=2, help="verifier processes")
     verify.add_argument("--visibility-timeout-s", type=float, help="default: job rollout.visibility_timeout_s")
     verify.add_argument("--max-deliveries", type=int, help="default: job rollout.max_deliveries")
     _queue_args(verify, required=True)
-    _common(verify, metrics_port=9402)
+    _common(verify)
     verify.set_defaults(run=run_verify)
 
 
@@ -166,20 +173,40 @@ def _guarded(run):
 def run_serve(args) -> int:
     import subprocess
 
-    from payload.rollout.serve import LocalServer, Supervisor, launch_start_weights, sglang_command
+    from payload.rollout.serve import (
+        LocalServer,
+        Supervisor,
+        flag_value,
+        launch_start_weights,
+        passthrough_args,
+        sglang_command,
+    )
 
     _positive("--max-batch-size", args.max_batch_size)
     _positive("--poll-s", args.poll_s)
     job = _job(args)
     service = _service(args, f"serve-{args.engine}")
     queue = _queue(args, job, required=False)
-    model_path, version = launch_start_weights(args.model_path or job.model.path, queue)
+    if args.engine == "local" and args.sglang_args:
+        raise CliError("arguments after `--` are for --engine sglang")
+    base_path = args.model_path or flag_value(args.sglang_args, "--model-path") or job.model.path
+    model_path, version = launch_start_weights(base_path, queue)
+    if args.engine == "local":
+        from payload.model.config import Qwen3MoeConfig
+
+        Qwen3MoeConfig.from_pretrained(model_path)  # a wrong path fails here, as one line
     service.start()
     url = f"http://127.0.0.1:{args.port}"
     process = local = None
     if args.engine == "sglang":
-        command = sglang_command(job, model_path=model_path, host=args.host, port=args.port,
-                                 weight_version=version, extra_args=args.sglang_arg)
+        if args.sglang_args:
+            command = [sys.executable, "-m", "sglang.launch_server",
+                       *passthrough_args(args.sglang_args, model_path=model_path, weight_version=version)]
+            args.port = int(flag_value(args.sglang_args, "--port") or 30000)
+            url = f"http://127.0.0.1:{args.port}"
+        else:
+            command = sglang_command(job, model_path=model_path, host=args.host, port=args.port,
+                                     weight_version=version)
         process = subprocess.Popen(command)
     else:
         from payload.rollout.engine import Engine

@@ -32,9 +32,7 @@ from payload.sync.client import RolloutServerClient, RolloutServerError
 log = logging.getLogger(__name__)
 
 
-def sglang_command(
-    job: JobConfig, *, model_path: str, host: str, port: int, weight_version: str, extra_args: list[str] = ()
-) -> list[str]:
+def sglang_command(job: JobConfig, *, model_path: str, host: str, port: int, weight_version: str) -> list[str]:
     """`python -m sglang.launch_server ...` for one rollout replica of this job."""
     p = job.parallel
     command = [
@@ -55,7 +53,38 @@ def sglang_command(
         command += ["--moe-a2a-backend", "deepep"]
     if job.rollout.return_routed_experts:
         command.append("--enable-return-routed-experts")
-    return command + list(extra_args)
+    return command
+
+
+def flag_value(args: list[str], flag: str) -> str | None:
+    """The value of `--flag value` or `--flag=value` in an argument list."""
+    for i, arg in enumerate(args):
+        if arg == flag and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith(flag + "="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def passthrough_args(args: list[str], *, model_path: str, weight_version: str) -> list[str]:
+    """SGLang's arguments as the chart wrote them, starting from `model_path` at `weight_version`
+    (the newest export, when there is one; the tokenizer stays the base model's)."""
+    out: list[str] = []
+    skip = False
+    base = flag_value(args, "--model-path")
+    for arg in args:
+        if skip:
+            skip = False
+            continue
+        name = arg.split("=", 1)[0]
+        if name in ("--model-path", "--weight-version"):
+            skip = "=" not in arg
+            continue
+        out.append(arg)
+    out += ["--model-path", model_path, "--weight-version", weight_version]
+    if base and base != model_path and flag_value(args, "--tokenizer-path") is None:
+        out += ["--tokenizer-path", base]
+    return out
 
 
 class Supervisor:
