@@ -1,0 +1,270 @@
+"""The planner: steady-state step time, idle fractions and staleness of a split, in closed form.
+
+    prediction = predict(spec, spec.split(16, 32))
+    plan = make_plan(spec, budget=48, current=(16, 32), train_limits=(16, 16), rollout_limits=(32, 32))
+
+The model (the simulator checks it; bench/balance_validation.py shows by how much):
+
+    W    = prompts_per_step · group_size · mean length          tokens a step trains
+    C_t  = W / (train nodes · trainer tokens/s per node)        trainer busy time
+    rollout: a replica runs min(full rate, what its in-flight requests can decode): a group
+         holds its slots until its longest response ends, so with N groups in flight a replica
+         decodes N·G·mean / (E[longest of G] / request speed) tokens/s at most; the group
+         latency D is E[longest]/speed or, when slots are full, N·G·mean / full rate (Little)
+    P    = publish seconds: the trainer and every server pause
+    step τ = P + max(C_t, rollout time to produce the groups the step uses up, stale drops included,
+             and, when workers run unthrottled, (that time + D) / max_staleness: only groups
+             claimed in the last max_staleness versions and finished by now are fresh enough)
+
+A group's staleness is the number of publishes between its claim and its consumption; it is
+dropped above `max_staleness`. Rollout-bound, a group is consumed right after it finishes
+(or after the trainer's next publish); training-bound with a buffer deeper than the staleness
+bound, workers run flat out and the trainer trains the oldest fresh groups, dropping the rest.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from payload.balance.loop import BalanceError, LoopSpec, Split
+
+
+@dataclass(frozen=True)
+class Prediction:
+    split: Split
+    step_time_s: float
+    trainer_idle_fraction: float  # waiting for a batch
+    trainer_publish_fraction: float
+    rollout_idle_fraction: float  # server slots not decoding
+    staleness_mean: float
+    stale_dropped_fraction: float  # of the groups the trainer looks at
+    trained_tokens_per_s: float
+    bound: str  # "trainer", "rollout" or "staleness": what sets the step time
+    group_latency_s: float
+    replica_utilisation: float  # of a replica's full rate its in-flight requests allow
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        d["split"] = {"train_nodes": self.split.train_nodes, "rollout_nodes": self.split.rollout_nodes,
+                      "replicas": self.split.replicas}
+        return d
+
+
+@dataclass(frozen=True)
+class _Groups:
+    """Groups as equally likely quantiles of their longest response: decode latency and tokens."""
+
+    latency_s: np.ndarray  # claim to finish, decoding seconds (pauses excluded)
+    tokens: np.ndarray
+
+
+@dataclass(frozen=True)
+class _Kept:
+    weight: np.ndarray  # per quantile: probability the trainer trains it (not dropped stale)
+    staleness: np.ndarray  # per quantile: mean staleness when trained
+
+    @property
+    def dropped(self) -> float:
+        return 1 - float(np.mean(self.weight))
+
+    def mean_staleness(self) -> float:
+        return float(np.sum(self.weight * self.staleness) / np.sum(self.weight))
+
+    def trained_tokens(self, groups: _Groups) -> float:
+        """Mean tokens of a trained group: long groups are older when they finish, so drops favour short ones."""
+        return float(np.sum(self.weight * groups.tokens) / np.sum(self.weight))
+
+
+_PHASES = (np.arange(128) + 0.5) / 128
+
+
+def _kept_when_trainer_waits(wall_s: np.ndarray, step: float, publish: float, wait: float, limit: int) -> _Kept:
+    """The trainer waits `wait` of each step; one step is [wait | train | publish], the version
+    bumps at its end. Groups finish at a uniform phase of the decoding part [0, step - publish);
+    one finishing while the trainer waits is consumed at once, one finishing later after the
+    next bump. Staleness = bumps between the claim (finish - latency) and the consumption."""
+    phase = _PHASES[:, None] * (step - publish)
+    versions = np.ceil((wall_s[None, :] - phase) / step - 1e-12) + (phase >= wait)
+    kept = versions <= limit
+    weight = kept.mean(axis=0)
+    staleness = np.where(weight > 0, (versions * kept).sum(axis=0) / np.maximum(kept.sum(axis=0), 1), limit)
+    return _Kept(weight, staleness)
+
+
+def _kept_from_deep_buffer(wall_s: np.ndarray, step: float, fresh_share: float, limit: int) -> _Kept | None:
+    """Workers outrun the trainer and the buffer holds more than the staleness bound lets it
+    train: the trainer sweeps the buffer in finish order, dropping stale groups, until it has a
+    batch, at the start of each step. In steady state the sweep covers one step of finishes,
+    [kτ − sτ + y − τ, kτ − sτ + y] for a group claimed after the bump (k − s)τ; y is set by the
+    share of those finishes the batch needs. None: even the freshest finishes fall short."""
+    offsets = _PHASES * step
+
+    def weight(y: float) -> np.ndarray:
+        return np.clip((y - wall_s) / step, 0.0, 1.0)
+
+    lo, hi = 0.0, limit * step
+    if np.mean(weight(hi)) < fresh_share:
+        return None
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if np.mean(weight(mid)) < fresh_share else (lo, mid)
+    u = hi - step + offsets[:, None]  # finish − (k − s)τ, over the swept step
+    fresh = u >= wall_s[None, :]
+    versions = np.ceil(limit - (u - wall_s[None, :]) / step - 1e-12)
+    staleness = (versions * fresh).sum(axis=0) / np.maximum(fresh.sum(axis=0), 1)
+    return _Kept(weight(hi), np.where(fresh.any(axis=0), staleness, limit))
+
+
+def predict(spec: LoopSpec, split: Split) -> Prediction:
+    rates = spec.rates
+    g, mean = spec.group_size, spec.lengths.mean
+    s, publish = spec.max_staleness, rates.publish_s
+    speed = spec.request_tokens_per_s
+    longest = spec.lengths.mean_max(g) / speed  # seconds the longest response of a group decodes
+    per_replica = spec.groups_in_flight / split.replicas
+    full = spec.replica_tokens_per_s
+    replica_rate = min(full, per_replica * g * mean / longest)
+    latency = max(longest, per_replica * g * mean / full)  # Little's law when slots are full
+    fleet = split.replicas * replica_rate
+    if spec.spot is not None and spec.spot.reclaims_per_node_hour > 0:
+        spot = spec.spot
+        reclaims = spot.reclaims_per_node_hour * spec.replica_nodes / 3600  # per replica-second while up
+        up = 1 / (1 + reclaims * (spot.notice_s + spot.replacement_s))
+        # A reclaim throws away what its unfinished groups had decoded: about half a latency's worth,
+        # and the notice drains the replica's slots as groups finish without new ones arriving.
+        fleet *= up * max(0.0, 1 - reclaims * (latency / 2 + min(spot.notice_s, latency) / 2))
+    fleet_groups = fleet / (g * mean)  # groups per second of decoding
+    needed = spec.groups_needed_per_step
+    produce = needed / fleet_groups  # decoding seconds the step's groups take, no drops
+    trainer_rate = split.train_nodes * rates.trainer_tokens_per_s_per_node
+    # The queue wait is the same for every group; the longest response is not.
+    longest_q = spec.lengths.max_quantiles(g)
+    tokens_q = spec.lengths.group_tokens_given_max(longest_q, g)
+    groups = _Groups(latency - longest + longest_q / speed, tokens_q * (g * mean) / np.mean(tokens_q))
+
+    def stretch(step: float) -> float:
+        return step / (step - publish)  # decoding stops while weights are published
+
+    def waiting(step: float) -> tuple[float, float, _Kept]:
+        """(step the rollout side allows, train seconds, kept) if the trainer waits for groups."""
+        busy = spec.prompts_per_step * mean * g / trainer_rate
+        for _ in range(3):  # the trained tokens depend on which groups survive, which depends on the wait
+            kept = _kept_when_trainer_waits(groups.latency_s * stretch(step), step, publish,
+                                            max(0.0, step - publish - busy), s)
+            busy = spec.prompts_per_step * kept.trained_tokens(groups) / trainer_rate
+        return publish + max(busy, produce / max(1 - kept.dropped, 1e-9)), busy, kept
+
+    lo = publish + 1e-6 * (produce + 1)
+    hi = max(publish + produce, publish + spec.step_tokens / trainer_rate) * 2
+    while waiting(hi)[0] > hi:
+        hi *= 2
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if waiting(mid)[0] > mid else (lo, mid)
+    step = hi
+    _, train_busy, kept = waiting(step)
+    if step - publish - train_busy > 1e-6 * step:
+        bound = "staleness" if kept.dropped > 0.05 else "rollout"
+        rollout_busy = step - publish  # flat out
+    else:
+        bound = "trainer"
+        # Workers outrun the trainer and fill the buffer. When a full buffer is older than the
+        # staleness bound its head goes stale: workers never stop and the trainer sweeps the
+        # oldest groups; otherwise workers stop at the high-water mark and nothing is dropped.
+        train_busy = spec.step_tokens / trainer_rate
+        step = publish + train_busy
+        buffer_age = spec.high_water_groups / needed + latency / (step - publish)
+        deep = None
+        for _ in range(20):
+            if buffer_age <= s:
+                break
+            deep = _kept_from_deep_buffer(groups.latency_s * stretch(step), step,
+                                          needed / (fleet_groups * (step - publish)), s)
+            if deep is None:
+                break
+            step = publish + spec.prompts_per_step * deep.trained_tokens(groups) / trainer_rate
+        if deep is not None:
+            kept, rollout_busy = deep, step - publish
+        else:
+            n = len(groups.tokens)
+            kept, rollout_busy = _Kept(np.ones(n), np.full(n, min(buffer_age, s))), produce
+        train_busy = step - publish
+    slots_busy = rollout_busy * fleet / (split.replicas * full)
+    return Prediction(
+        split=split,
+        step_time_s=step,
+        trainer_idle_fraction=(step - publish - train_busy) / step,
+        trainer_publish_fraction=publish / step,
+        rollout_idle_fraction=1 - slots_busy / step,
+        staleness_mean=kept.mean_staleness(),
+        stale_dropped_fraction=kept.dropped,
+        trained_tokens_per_s=spec.prompts_per_step * kept.trained_tokens(groups) / step,
+        bound=bound,
+        group_latency_s=latency,
+        replica_utilisation=replica_rate / full,
+    )
+
+
+@dataclass(frozen=True)
+class Plan:
+    budget: int
+    current: Prediction | None
+    recommended: Prediction
+    # Best split when the pools' min/max sizes are ignored, if it differs from `recommended`.
+    unconstrained: Prediction | None
+    candidates: list[Prediction]
+
+
+def make_plan(
+    spec: LoopSpec,
+    budget: int,
+    current: tuple[int, int] | None,
+    train_limits: tuple[int, int],
+    rollout_limits: tuple[int, int],
+) -> Plan:
+    """Every feasible split of `budget` nodes, the best one inside the pool limits, and `current`."""
+    if budget < spec.min_train_nodes + spec.replica_nodes:
+        raise BalanceError(
+            f"node budget {budget}: smaller than one trainer ({spec.min_train_nodes} node(s) for "
+            f"parallel.expert_parallel_size {spec.train_gpu_multiple}) plus one rollout replica ({spec.replica_nodes} node(s))"
+        )
+    if current is not None:
+        _check_limits(current, train_limits, rollout_limits)
+    candidates = []
+    for train in range(spec.min_train_nodes, budget, spec.min_train_nodes):
+        rollout = budget - train
+        if spec.replicas(rollout) >= 1:
+            candidates.append(predict(spec, spec.split(train, rollout)))
+    inside = [p for p in candidates if _within(p.split, train_limits, rollout_limits)]
+    if not inside:
+        raise BalanceError(
+            f"no split of {budget} nodes fits the pools: train {train_limits[0]}..{train_limits[1]} nodes "
+            f"(a multiple of {spec.min_train_nodes}), rollout {rollout_limits[0]}..{rollout_limits[1]} "
+            f"(pools.<pool>.min_size/max_size)"
+        )
+    recommended = _best(inside)
+    best = _best(candidates)
+    now = predict(spec, spec.split(*current)) if current is not None else None
+    return Plan(budget, now, recommended, best if best.split != recommended.split else None, candidates)
+
+
+def _best(predictions: list[Prediction]) -> Prediction:
+    # Shortest step; among equals (within 0.5%), the fewest dropped groups, then fewer trainers.
+    fastest = min(p.step_time_s for p in predictions)
+    close = [p for p in predictions if p.step_time_s <= fastest * 1.005]
+    return min(close, key=lambda p: (round(p.stale_dropped_fraction, 3), p.split.train_nodes))
+
+
+def _within(split: Split, train_limits: tuple[int, int], rollout_limits: tuple[int, int]) -> bool:
+    return train_limits[0] <= split.train_nodes <= train_limits[1] and rollout_limits[0] <= split.rollout_nodes <= rollout_limits[1]
+
+
+def _check_limits(split: tuple[int, int], train_limits: tuple[int, int], rollout_limits: tuple[int, int]) -> None:
+    for pool, nodes, (lo, hi) in (("train", split[0], train_limits), ("rollout", split[1], rollout_limits)):
+        if not lo <= nodes <= hi:
+            raise BalanceError(
+                f"split {split[0]}:{split[1]}: {nodes} {pool} nodes is outside pools.{pool} min_size..max_size {lo}..{hi}"
+            )
