@@ -1,0 +1,90 @@
+"""What the demo shows: a live progress bar, then a summary table and a plot of the run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+
+class ProgressView:
+    """step, mean reward, tokens/s, queue depth and staleness, refreshed by the launcher's loop."""
+
+    def __init__(self, steps: int, enabled: bool = True, console: Console | None = None) -> None:
+        self._progress = Progress(
+            TextColumn("step"), MofNCompleteColumn(), BarColumn(bar_width=24),
+            TextColumn("reward {task.fields[reward]}"), TextColumn("tok/s {task.fields[tokens_per_s]}"),
+            TextColumn("queue {task.fields[queue]}"), TextColumn("buffer {task.fields[buffer]}"),
+            TextColumn("staleness {task.fields[staleness]}"), TimeElapsedColumn(),
+            console=console, disable=not enabled, refresh_per_second=4,
+        )
+        self._task = self._progress.add_task("train", total=steps, reward="-", tokens_per_s="-", queue=0, buffer=0,
+                                             staleness="-")
+
+    def __enter__(self) -> "ProgressView":
+        self._progress.start()
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        self._progress.stop()
+
+    def update(self, records: list[dict], stats, elapsed_s: float) -> None:
+        fields = {"queue": stats.tasks_waiting + stats.tasks_in_flight + stats.verify_waiting + stats.verify_in_flight,
+                  "buffer": stats.buffer_fill}
+        if records:
+            last = records[-1]
+            fields |= {"reward": f"{last['mean_reward']:.2f}", "staleness": f"{last['staleness_mean']:.1f}",
+                       "tokens_per_s": f"{sum(r['tokens'] for r in records) / max(elapsed_s, 1e-9):.0f}"}
+        self._progress.update(self._task, completed=len(records), **fields)
+
+
+def summary_table(summary: dict) -> Table:
+    table = Table(title="python -m payload local", show_header=False)
+    table.add_column(style="bold")
+    table.add_column()
+    rows = [
+        ("steps (weight version)", f"{summary['steps']} (v{summary['policy_version']}, engine v{summary['engine_version']})"),
+        ("mean reward, step 1 (initial policy)", _num(summary["baseline_reward"])),
+        ("mean reward, last 3 steps", _num(summary["final_reward"])),
+        ("best step reward", _num(summary["best_reward"])),
+        ("wall time", f"{summary['wall_s']:.0f} s"),
+        ("trained response tokens / s (wall)", f"{summary['tokens_per_s']:.1f}"),
+        ("tasks submitted / groups trained", f"{summary['tasks_submitted']} / {summary['groups_trained']}"),
+        ("left in queue", ", ".join(f"{k}={v}" for k, v in summary["queue_left"].items() if v) or "nothing"),
+        ("output", summary["output"]),
+    ]
+    for name, value in rows:
+        table.add_row(name, value)
+    return table
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def write_plot(records: list[dict], path: Path) -> Path:
+    """Mean reward and trainer throughput per step, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps = [r["step"] for r in records]
+    fig, (reward_ax, speed_ax) = plt.subplots(2, 1, figsize=(7, 5.5), sharex=True)
+    reward_ax.plot(steps, [r["mean_reward"] for r in records], marker="o", markersize=3)
+    reward_ax.axhline(records[0]["mean_reward"], color="grey", linestyle="--", linewidth=1, label="step 1 (initial policy)")
+    reward_ax.set_ylabel("mean reward (exact match)")
+    reward_ax.set_ylim(-0.02, 1.02)
+    reward_ax.legend(loc="lower right")
+    reward_ax.grid(alpha=0.3)
+    speed_ax.plot(steps, [r["tokens_per_s"] for r in records], color="tab:green", marker="o", markersize=3)
+    speed_ax.set_ylabel("trainer tokens / s")
+    speed_ax.set_xlabel("step (policy version)")
+    speed_ax.grid(alpha=0.3)
+    fig.suptitle("GRPO on a tiny Qwen3-MoE, whole loop on one CPU machine (EP = 2)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

@@ -1,0 +1,85 @@
+"""The demo's task and policy, generated locally: single-digit sums with exact-match answers.
+
+    prompt "3+4="  →  answer "7"      (a + b ≤ 9, so the answer is one digit: one token)
+
+A randomly initialised policy answers with any token of its vocabulary (1 in 16 right); the
+answer is a function of both prompt digits, so the policy has to learn to attend to them, not
+just to prefer digits. The tokenizer is a character-level Hugging Face tokenizer built here
+(saved as tokenizer.json next to the model) so the engine, the verifier's text and `--model`
+checkpoints all go through the same `load_tokenizer` path; nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from payload.queue.experience import Task
+
+# Character vocabulary of the generated tokenizer; the model's vocab_size is its length.
+SPECIALS = ("<pad>", "<eos>")
+CHARACTERS = tuple("0123456789+=") + ("?", " ")
+VOCAB = SPECIALS + CHARACTERS
+
+
+def problems(max_sum: int = 9) -> list[tuple[str, str]]:
+    """Every (prompt, answer) of the task, in a fixed order."""
+    return [(f"{a}+{b}=", str(a + b)) for a in range(10) for b in range(10) if a + b <= max_sum]
+
+
+def write_tokenizer(directory: Path) -> None:
+    """A character-level tokenizer (tokenizer.json + tokenizer_config.json) in `directory`."""
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    model = models.WordLevel({token: i for i, token in enumerate(VOCAB)}, unk_token="?")
+    tokenizer = Tokenizer(model)
+    tokenizer.pre_tokenizer = pre_tokenizers.Split(Regex("."), behavior="isolated")
+    tokenizer.decoder = decoders.Fuse()  # characters back to back, no spaces between tokens
+    fast = PreTrainedTokenizerFast(tokenizer_object=tokenizer, pad_token="<pad>", eos_token="<eos>", unk_token="?")
+    fast.save_pretrained(str(directory))
+
+
+def write_policy(directory: Path, seed: int) -> Path:
+    """A randomly initialised tiny Qwen3-MoE (2 layers, 8 experts, top-2) plus its tokenizer."""
+    import torch
+
+    from payload.model import Qwen3MoeForCausalLM, save_pretrained, tiny_config
+
+    torch.manual_seed(seed)
+    config = tiny_config(vocab_size=len(VOCAB), eos_token_id=VOCAB.index("<eos>"),
+                         max_position_embeddings=64)
+    save_pretrained(Qwen3MoeForCausalLM(config), directory)
+    write_tokenizer(directory)
+    return directory
+
+
+@dataclass
+class TaskStream:
+    """Tasks in a seeded order: every pass over the problems is a fresh shuffle."""
+
+    tokenizer: object  # payload.rollout.tokenizer.Tokenizer
+    group_size: int
+    seed: int
+    verifier: str = "exact_match"
+
+    def __post_init__(self) -> None:
+        self._rng = random.Random(self.seed)
+        self._order: list[tuple[str, str]] = []
+        self.issued = 0
+
+    def take(self, count: int, policy_version: int) -> list[Task]:
+        tasks = []
+        for _ in range(count):
+            if not self._order:
+                self._order = problems()
+                self._rng.shuffle(self._order)
+            prompt, answer = self._order.pop()
+            tasks.append(Task(task_id=f"t{self.issued:06d}", prompt_id=prompt,
+                              prompt_tokens_P=np.asarray(self.tokenizer.encode(prompt)), group_size=self.group_size,
+                              policy_version=policy_version, label=answer, verifier=self.verifier))
+            self.issued += 1
+        return tasks
