@@ -1,25 +1,33 @@
 """The production backend: Redis Streams with consumer groups.
 
-Keys (one hash tag, so every script's keys live in one slot of a Redis Cluster too):
+Keys (one hash tag, so every script's and transaction's keys live in one Redis Cluster slot):
 
     {ns}:tasks          stream, group "workers"    ROLLOUT items (field d = encoded Task)
     {ns}:verify         stream, group "verifiers"  VERIFY items (d = encoded unverified group)
     {ns}:experiences    stream, group "trainer"    the buffer (d = encoded verified group)
     {ns}:dead:<stage>   stream                     dead letters (d, id, deliveries, reason)
-    {ns}:done:<stage>:<task id>   string with TTL  "this task's result exists" (dedup)
+    {ns}:done:<stage>:<task id>   counter with TTL results written for this task in this stage
+    {ns}:consumed:<task id>       string with TTL  the buffer entry the trainer took for this task
     {ns}:stats          hash                       duplicates, stale_dropped
     {ns}:policy         hash                       newest exported weights (version, path)
 
 A handed-out entry sits in its group's pending entries list (PEL) until acknowledged; the
-PEL's delivery counter is the attempt count. Each multi-step transition is one Lua script,
-so a worker killed at any instruction leaves either the old state or the new one:
-`complete` (dedup check, write the result, XACK + XDEL), reclaim (XAUTOCLAIM, dead-letter
-past max_deliveries) and `release`. Acknowledged entries are deleted, so XLEN is the backlog.
+PEL's delivery counter is the attempt count. Every transition is atomic, so a process killed
+at any instruction leaves either the old state or the new one: `complete` is one MULTI/EXEC
+(write the result, XACK + XDEL the item, count the task's results); reclaim (XAUTOCLAIM,
+dead-letter past max_deliveries) and `release` are Lua scripts. Acknowledged entries are
+deleted, so XLEN is the backlog.
+
+Exactly once, in two places: a `complete` that finds its task's result counter above one
+(a reclaimed task finished twice) takes its copy back out and returns False; and the
+trainer's ingest marks each task id with the entry it took (`SET NX GET`), dropping any
+other copy, which covers a process that died between the two steps of the first.
 
 Durability: run Redis with `appendonly yes` and `appendfsync always` (the chart does): Redis
-then fsyncs a script's effects before replying, so an acknowledged task's experience survives
-a Redis restart. Connection errors are retried with exponential backoff and jitter (redis-py's
-Retry), so workers ride through a restart; a retried `complete` is caught by the dedup key.
+then fsyncs a write before replying, so an acknowledged task's experience survives a Redis
+restart. Connection errors are retried with exponential backoff and jitter (redis-py's
+Retry), so workers ride through a restart; a retried `complete` counts as a second result
+and is taken back out.
 """
 
 from __future__ import annotations
@@ -75,19 +83,17 @@ end
 return {cursor}
 """
 
-# KEYS: in stream, out stream, done key, stats.  ARGV: group, id, payload, dedup ttl.
-# Returns 1 when the result was written, 0 when the task's result already existed.
-_COMPLETE = """
-local fresh = redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[4])
-if fresh then
-  redis.call('XADD', KEYS[2], '*', 'd', ARGV[3])
-else
-  redis.call('HINCRBY', KEYS[4], 'duplicates', 1)
+# The trainer's ingest check. KEYS: {ns}:consumed:<task id> per group read; ARGV: their entry
+# ids, then the TTL. Returns 1 per group to train on (first time this task's group is seen, or
+# the same entry read again after a restart), 0 for another copy of a task already taken.
+_INGEST = """
+local ttl = ARGV[#ARGV]
+local out = {}
+for i, key in ipairs(KEYS) do
+  local old = redis.call('SET', key, ARGV[i], 'NX', 'GET', 'EX', ttl)
+  if (not old) or old == ARGV[i] then out[i] = 1 else out[i] = 0 end
 end
-redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
-redis.call('XDEL', KEYS[1], ARGV[2])
-if fresh then return 1 end
-return 0
+return out
 """
 
 # KEYS: stream, dead.  ARGV: group, consumer, id, failed (0|1), max_deliveries, reason, idle_ms.
@@ -132,7 +138,8 @@ class RedisQueue(RolloutQueue):
         self._stats = f"{ns}:stats"
         self._policy = f"{ns}:policy"
         self._reclaim = self.redis.register_script(_RECLAIM)
-        self._complete = self.redis.register_script(_COMPLETE)
+        self._ingest = self.redis.register_script(_INGEST)
+        self._consumed_prefix = f"{ns}:consumed:"
         self._release = self.redis.register_script(_RELEASE)
         self._cursors: dict[tuple[Stage, str], str] = {}
         # Trainer side, per consumer name: where a pending re-read continues, and the groups
@@ -237,11 +244,25 @@ class RedisQueue(RolloutQueue):
     def complete(self, delivery: Delivery, group: ExperienceGroup) -> bool:
         stage = delivery.stage
         out = self._buffer if group.verified else self._streams[Stage.VERIFY]
-        written = self._complete(
-            keys=[self._streams[stage], out, self._done_prefix[stage] + group.task_id, self._stats],
-            args=[_GROUPS[stage], delivery.entry_id, encode_group(group), self.config.dedup_ttl_s],
-        )
-        return bool(written)
+        done = self._done_prefix[stage] + group.task_id
+        # One MULTI/EXEC: the result is written and the item acknowledged together. The payload
+        # goes through plain XADD, not a script (a script copies its 130 KB argument twice).
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.xadd(out, {"d": encode_group(group)})
+            pipe.xack(self._streams[stage], _GROUPS[stage], delivery.entry_id)
+            pipe.xdel(self._streams[stage], delivery.entry_id)
+            pipe.incr(done)
+            pipe.expire(done, self.config.dedup_ttl_s)
+            written_id, _, _, results, _ = pipe.execute()
+        if results == 1:
+            return True
+        # This task's result already existed (a reclaimed task finished twice): take the copy
+        # back out. Should this process die first, the trainer's ingest check drops it.
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.xdel(out, written_id)
+            pipe.hincrby(self._stats, "duplicates", 1)
+            pipe.execute()
+        return False
 
     def release(self, delivery: Delivery, *, failed: bool, reason: str = "") -> None:
         stage = delivery.stage
@@ -305,22 +326,30 @@ class RedisQueue(RolloutQueue):
             )
             entries = reply[0][1] if reply else []
         result = Consumed()
-        stale_ids = []
-        for entry_id, fields in entries:
-            if not fields:  # deleted after it was read (acknowledged by an earlier incarnation)
-                continue
-            group = decode_group(fields[b"d"])
-            if self.is_stale(group, current_version, max_staleness):
-                stale_ids.append(entry_id)
+        # Deleted after they were read (acknowledged by an earlier incarnation): nothing to do.
+        entries = [(entry_id.decode(), fields) for entry_id, fields in entries if fields]
+        groups = [decode_group(fields[b"d"]) for _, fields in entries]
+        fresh = self._ingest(
+            keys=[self._consumed_prefix + g.task_id for g in groups],
+            args=[entry_id for entry_id, _ in entries] + [self.config.dedup_ttl_s],
+        ) if groups else []
+        dropped, duplicates = [], 0
+        for (entry_id, _), group, first in zip(entries, groups, fresh):
+            if not first:
+                dropped.append(entry_id)
+                duplicates += 1
+            elif self.is_stale(group, current_version, max_staleness):
+                dropped.append(entry_id)
                 result.stale.append(group)
             else:
-                result.groups.append(BufferedGroup(entry_id.decode(), group))
-                held.add(entry_id.decode())
-        if stale_ids:
+                result.groups.append(BufferedGroup(entry_id, group))
+                held.add(entry_id)
+        if dropped:
             with self.redis.pipeline(transaction=True) as pipe:
-                pipe.xack(self._buffer, _TRAINER_GROUP, *stale_ids)
-                pipe.xdel(self._buffer, *stale_ids)
-                pipe.hincrby(self._stats, "stale_dropped", len(stale_ids))
+                pipe.xack(self._buffer, _TRAINER_GROUP, *dropped)
+                pipe.xdel(self._buffer, *dropped)
+                pipe.hincrby(self._stats, "stale_dropped", len(result.stale))
+                pipe.hincrby(self._stats, "duplicates", duplicates)
                 pipe.execute()
         return result
 

@@ -98,3 +98,19 @@ def test_a_group_whose_read_reply_was_lost_is_read_again(redis_server):
     queue.ack([first.groups[0].entry_id, again.groups[0].entry_id])
     assert queue.buffer_fill() == 0
     queue.close()
+
+
+def test_a_duplicate_left_by_a_dying_worker_is_dropped_at_ingest(redis_server):
+    from payload.queue.experience import encode_group
+
+    ns = uuid.uuid4().hex[:8]
+    queue = redis_queue(redis_server.url, ns)
+    queue.submit([task(1)])
+    d = queue.claim(Stage.ROLLOUT, "w", block_s=0.1)
+    assert queue.complete(d, group_for(d.item, worker="first"))
+    # A late second result whose worker died before taking it back out of the buffer.
+    queue.redis.xadd(queue._buffer, {"d": encode_group(group_for(d.item, worker="late"))})
+    got = drain(queue)
+    assert [(g.group.task_id, g.group.worker) for g in got] == [("t1", "first")]
+    assert queue.stats().duplicates == 1 and queue.buffer_fill() == 0
+    queue.close()
