@@ -1,0 +1,88 @@
+"""Control plane, add-ons (versions from infra/versions.py), storage, identity, outputs."""
+
+import json
+
+from infra import versions
+from infra.identities import ROLLOUT_SERVICE_ACCOUNT, TRAINER_SERVICE_ACCOUNT, WORKLOAD_NAMESPACE
+
+
+def cluster_config(synth) -> dict:
+    (cluster,) = synth.resources("AWS::EKS::Cluster").values()
+    return cluster["Properties"]
+
+
+def test_kms_secrets_encryption_and_all_control_plane_logs(default):
+    props = cluster_config(default)
+    (key_id,) = default.resources("AWS::KMS::Key")
+    assert props["EncryptionConfig"] == [{"Provider": {"KeyArn": {"Fn::GetAtt": [key_id, "Arn"]}}, "Resources": ["secrets"]}]
+    (key,) = default.resources("AWS::KMS::Key").values()
+    assert key["Properties"]["EnableKeyRotation"] is True
+    logged = {entry["Type"] for entry in props["Logging"]["ClusterLogging"]["EnabledTypes"]}
+    assert logged == {"api", "audit", "authenticator", "controllerManager", "scheduler"}
+    assert props["AccessConfig"]["AuthenticationMode"] == "API"
+    assert props["Version"] == "1.33"
+
+
+def test_eks_addons_pinned(default):
+    addons = {a["Properties"]["AddonName"]: a["Properties"] for a in default.resources("AWS::EKS::Addon").values()}
+    assert {name: a["AddonVersion"] for name, a in addons.items()} == versions.EKS_ADDONS
+    assert json.loads(addons["vpc-cni"]["ConfigurationValues"]) == {"enableNetworkPolicy": "true"}
+    assert addons["aws-ebs-csi-driver"]["PodIdentityAssociations"][0]["ServiceAccount"] == "ebs-csi-controller-sa"
+
+
+def test_helm_charts_pinned_and_gpu_plugins_only_on_gpu_nodes(default):
+    charts = {c["Properties"]["Chart"].rsplit("/", 1)[-1]: c["Properties"]
+              for c in default.resources("Custom::AWSCDK-EKS-HelmChart").values()}
+    expected = [versions.NVIDIA_DEVICE_PLUGIN, versions.EFA_DEVICE_PLUGIN, versions.DCGM_EXPORTER,
+                versions.JOBSET, versions.LEADER_WORKER_SET, versions.KUBE_PROMETHEUS_STACK]
+    assert {name: charts[name]["Version"] for _, name, _ in expected} == {name: v for _, name, v in expected}
+    for plugin in ("nvidia-device-plugin", "aws-efa-k8s-device-plugin", "dcgm-exporter"):
+        values = json.loads(charts[plugin]["Values"])
+        terms = values["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+        assert terms == [{"matchExpressions": [{"key": "rl.aws/pool", "operator": "In", "values": ["train", "rollout"]}]}]
+        assert values["tolerations"][0]["key"] == "nvidia.com/gpu"
+
+
+def test_fsx_lustre_persistent_2_in_the_node_zone(default):
+    (fs,) = default.resources("AWS::FSx::FileSystem").values()
+    props = fs["Properties"]
+    assert props["LustreConfiguration"]["DeploymentType"] == "PERSISTENT_2"
+    assert props["StorageCapacity"] == 1200
+    subnet = default.template["Resources"][props["SubnetIds"][0]["Ref"]]
+    assert subnet["Properties"]["AvailabilityZone"] == "us-east-2a"
+
+
+def test_bucket_encrypted_versioned_tls_only(default):
+    bucket_id, bucket = default.one("AWS::S3::Bucket", "/Storage/Artifacts/")
+    props = bucket["Properties"]
+    assert props["VersioningConfiguration"] == {"Status": "Enabled"}
+    assert props["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]["ServerSideEncryptionByDefault"]
+    policies = [p["Properties"] for p in default.resources("AWS::S3::BucketPolicy").values()
+                if p["Properties"]["Bucket"] == {"Ref": bucket_id}]
+    statements = policies[0]["PolicyDocument"]["Statement"]
+    assert any(s["Effect"] == "Deny" and s["Condition"] == {"Bool": {"aws:SecureTransport": "false"}} for s in statements)
+
+
+def test_ecr_immutable_tags(default):
+    (repo,) = default.resources("AWS::ECR::Repository").values()
+    assert repo["Properties"]["ImageTagMutability"] == "IMMUTABLE"
+
+
+def test_pod_identity_for_workload_service_accounts(default):
+    associations = {(a["Properties"]["Namespace"], a["Properties"]["ServiceAccount"])
+                    for a in default.resources("AWS::EKS::PodIdentityAssociation").values()}
+    assert associations == {(WORKLOAD_NAMESPACE, TRAINER_SERVICE_ACCOUNT), (WORKLOAD_NAMESPACE, ROLLOUT_SERVICE_ACCOUNT)}
+    rollout_role, _ = default.one("AWS::IAM::Role", "/Identity/RolloutRole/")
+    actions = set()
+    for policy in default.resources("AWS::IAM::Policy").values():
+        if {"Ref": rollout_role} in policy["Properties"]["Roles"]:
+            for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
+                actions.update([statement["Action"]] if isinstance(statement["Action"], str) else statement["Action"])
+    assert actions and not any(a.startswith("s3:Put") or a.startswith("s3:Delete") for a in actions)
+
+
+def test_outputs_are_what_the_k8s_app_reads(synthesized):
+    from k8s.outputs import OUTPUT_KEYS
+
+    for synth in synthesized.values():
+        assert set(OUTPUT_KEYS) <= set(synth.template["Outputs"])

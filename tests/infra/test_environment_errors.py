@@ -1,0 +1,102 @@
+"""Bad environments are rejected with one line naming the field; no traceback, no cdk.out."""
+
+import copy
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from infra.environment import EnvironmentError, load_environment, parse_environment
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT = yaml.safe_load((REPO / "environments" / "default.yaml").read_text())
+
+
+def with_change(change) -> dict:
+    data = copy.deepcopy(DEFAULT)
+    change(data)
+    return data
+
+
+CASES = {
+    "missing field": (lambda d: d.pop("region"), "default.yaml: region: required field is missing"),
+    "zone outside region": (
+        lambda d: d.update(availability_zone="eu-west-1a"),
+        "availability_zone 'eu-west-1a' is not a zone of region us-east-2",
+    ),
+    "efa on a type without efa": (
+        lambda d: d["pools"]["cpu"].update(efa=True),
+        "pools.cpu: efa is true but c7i.8xlarge does not support EFA",
+    ),
+    "min above max": (
+        lambda d: d["pools"]["train"].update(min_size=3, max_size=2),
+        "pools.train: min_size 3 is greater than max_size 2",
+    ),
+    "reservation on spot": (
+        lambda d: d["pools"]["rollout"].update(capacity_reservation_id="cr-0123456789abcdef0"),
+        "pools.rollout: capacity_reservation_id cannot be used with capacity_type SPOT",
+    ),
+    "capacity block without reservation": (
+        lambda d: d["pools"]["train"].update(capacity_type="CAPACITY_BLOCK"),
+        "pools.train: capacity_type CAPACITY_BLOCK needs capacity_reservation_id",
+    ),
+    "unknown capacity type": (
+        lambda d: d["pools"]["train"].update(capacity_type="RESERVED"),
+        "pools.train.capacity_type: 'RESERVED': Input should be 'ON_DEMAND', 'SPOT' or 'CAPACITY_BLOCK'",
+    ),
+    "unknown pool field": (lambda d: d["pools"]["memory"].update(gpus=1), "pools.memory.gpus: unknown field"),
+    "same zone twice": (
+        lambda d: d.update(control_plane_availability_zone="us-east-2a"),
+        "control_plane_availability_zone must differ from availability_zone",
+    ),
+    "bad job field": (
+        lambda d: d["job"]["batch"].update(micro_batch_size=0),
+        "job.batch.micro_batch_size: 0: Input should be greater than or equal to 1",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_rejected_with_one_clear_line(case):
+    change, expected = CASES[case]
+    with pytest.raises(EnvironmentError) as error:
+        parse_environment(with_change(change), "default.yaml")
+    message = str(error.value)
+    assert expected in message and "\n" not in message
+
+
+def test_both_shipped_environments_are_valid():
+    seed = load_environment("p5en-48")
+    assert (seed.pools.train.desired_size, seed.pools.rollout.desired_size) == (16, 32)
+    assert seed.pools.train.instance_type == seed.pools.rollout.instance_type == "p5en.48xlarge"
+    assert load_environment("default").pools.train.efa
+
+
+def run_app(tmp_path, context: dict) -> subprocess.CompletedProcess:
+    outdir = tmp_path / "cdk.out"
+    env = {**os.environ, "CDK_OUTDIR": str(outdir), "CDK_CONTEXT_JSON": json.dumps(context)}
+    return subprocess.run([sys.executable, "app.py"], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize(
+    "env_name, expected",
+    [
+        ("nope", "error: unknown environment 'nope': choose one of default, p5en-48 (files in environments/)"),
+        ("bad-env.yaml", "error: bad-env.yaml: pools.train: min_size 3 is greater than max_size 2"),
+    ],
+)
+def test_app_exits_without_traceback_or_output(tmp_path, env_name, expected):
+    if env_name.endswith(".yaml"):
+        bad = with_change(lambda d: d["pools"]["train"].update(min_size=3, max_size=2))
+        (tmp_path / env_name).write_text(yaml.safe_dump(bad))
+        env_name = str(tmp_path / env_name)
+    result = run_app(tmp_path, {"env": env_name})
+    assert result.returncode == 1
+    assert result.stderr.strip() == expected
+    assert "Traceback" not in result.stderr + result.stdout
+    outdir = tmp_path / "cdk.out"
+    assert not outdir.exists() or not any(outdir.iterdir())

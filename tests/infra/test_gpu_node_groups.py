@@ -1,0 +1,74 @@
+"""The p5en launch templates: instance type, 16 EFA interfaces, placement, capacity, IMDSv2, NodeConfig."""
+
+import base64
+
+import pytest
+
+from infra.environment import load_environment
+
+
+def launch_template(synth, pool):
+    return synth.one("AWS::EC2::LaunchTemplate", f"/{pool.title()}Nodes/")[1]["Properties"]["LaunchTemplateData"]
+
+
+def nodegroup(synth, pool):
+    return synth.one("AWS::EKS::Nodegroup", f"/{pool.title()}Nodes/")[1]["Properties"]
+
+
+@pytest.mark.parametrize("pool", ["train", "rollout"])
+def test_sixteen_efa_interfaces_card_zero_carries_ena(seed, pool):
+    nics = launch_template(seed, pool)["NetworkInterfaces"]
+    layout = sorted((n["NetworkCardIndex"], n["DeviceIndex"], n["InterfaceType"]) for n in nics)
+    assert layout == [(0, 0, "interface"), (0, 1, "efa-only")] + [(card, 0, "efa-only") for card in range(1, 16)]
+    efa_sg = seed.one("AWS::EC2::SecurityGroup", "/Efa/")[0]
+    for nic in nics:
+        assert {"Fn::GetAtt": [efa_sg, "GroupId"]} in nic["Groups"]
+        assert len(nic["Groups"]) == 2  # EFA group + the cluster security group
+
+
+@pytest.mark.parametrize("pool", ["train", "rollout"])
+def test_instance_type_lives_in_launch_template_not_nodegroup(seed, pool):
+    assert launch_template(seed, pool)["InstanceType"] == "p5en.48xlarge"
+    props = nodegroup(seed, pool)
+    assert "InstanceTypes" not in props
+    assert props["AmiType"] == "AL2023_x86_64_NVIDIA"
+
+
+def test_imdsv2_required_and_encrypted_root(default):
+    data = launch_template(default, "train")
+    assert data["MetadataOptions"]["HttpTokens"] == "required"
+    ebs = data["BlockDeviceMappings"][0]["Ebs"]
+    assert ebs["Encrypted"] is True and ebs["VolumeSize"] == load_environment("default").pools.train.root_volume_gib
+
+
+def test_cluster_placement_group_only_where_configured(default):
+    groups = default.resources("AWS::EC2::PlacementGroup")
+    assert [g["Properties"]["Strategy"] for g in groups.values()] == ["cluster"]
+    (pg_id,) = groups
+    assert launch_template(default, "train")["Placement"] == {"GroupName": {"Ref": pg_id}}
+    assert "Placement" not in launch_template(default, "rollout")  # default.yaml: rollout without one
+
+
+def test_capacity_block_settings(seed):
+    data = launch_template(seed, "train")
+    env = load_environment("p5en-48")
+    assert data["InstanceMarketOptions"] == {"MarketType": "capacity-block"}
+    assert data["CapacityReservationSpecification"] == {
+        "CapacityReservationTarget": {"CapacityReservationId": env.pools.train.capacity_reservation_id}
+    }
+    assert nodegroup(seed, "train")["CapacityType"] == "CAPACITY_BLOCK"
+    assert "InstanceMarketOptions" not in launch_template(seed, "rollout")
+    assert nodegroup(seed, "rollout")["CapacityType"] == "ON_DEMAND"
+
+
+def test_nvme_raid0_and_hugepages_in_user_data(default):
+    user_data = launch_template(default, "train")["UserData"]["Fn::Base64"]
+    assert "application/node.eks.aws" in user_data and "strategy: RAID0" in user_data
+    assert "vm.nr_hugepages" in user_data
+
+
+def test_gpu_taint_and_pool_label(default):
+    props = nodegroup(default, "train")
+    assert {"Effect": "NO_SCHEDULE", "Key": "nvidia.com/gpu", "Value": "true"} in props["Taints"]
+    assert props["Labels"]["rl.aws/pool"] == "train"
+    assert props["ScalingConfig"] == {"MinSize": 0, "DesiredSize": 2, "MaxSize": 2}
