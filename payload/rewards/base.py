@@ -33,8 +33,6 @@ def _registry() -> dict[str, type[Verifier]]:
     return {cls.name: cls for cls in (MathVerifier, ExactMatchVerifier)}
 
 
-VERIFIERS: tuple[str, ...] = ("math", "exact_match")
-
 
 def get_verifier(name: str) -> Verifier:
     registry = _registry()

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import logging
+import uuid
 
 import anyio
 from fastapi import FastAPI, Request
@@ -62,7 +63,7 @@ def build_app(engine: Engine) -> FastAPI:
 
     def render(completion: Completion, return_logprob: bool) -> dict:
         meta = {
-            "id": None,
+            "id": uuid.uuid4().hex,
             "finish_reason": completion.finish_reason,
             "prompt_tokens": completion.prompt_tokens,
             "completion_tokens": len(completion.output_ids),

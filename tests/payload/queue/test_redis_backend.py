@@ -2,9 +2,7 @@
 
 import uuid
 
-import numpy as np
 import pytest
-import redis
 
 from payload.queue.base import RolloutQueue, Stage
 from payload.queue.experience import RecordFormatError

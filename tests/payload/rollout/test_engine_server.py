@@ -1,6 +1,5 @@
 """The embedded engine behind `python -m payload serve --engine local`, over real HTTP on loopback."""
 
-import base64
 import threading
 import time
 
