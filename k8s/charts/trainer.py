@@ -16,6 +16,7 @@ from infra.identities import TRAINER_SERVICE_ACCOUNT
 from k8s.charts.efa import efa_env
 from k8s.context import Context
 from k8s.netpol import allow, from_components, from_prometheus, to_aws_apis, to_components
+from k8s.charts.rollout_servers import server_urls
 from k8s.placement import Placement
 from k8s.pods import (
     BUFFER,
@@ -83,6 +84,8 @@ class TrainerChart(cdk8s.Chart):
                 *queue_env(),
                 *efa_env(),
                 env("RL_WORLD_SIZE", str(layout.world_size)),
+                # Where the trainer publishes weights (payload/train/cli.py reads it).
+                env("RL_ROLLOUT_SERVERS", ",".join(server_urls(ctx.rollout.replicas))),
             ],
             ports=[port("metrics", METRICS_PORT), port("rendezvous", RENDEZVOUS_PORT)],
             resources=layout.share.resources(),
