@@ -71,11 +71,13 @@ class _Kept:
         return 1 - float(np.mean(self.weight))
 
     def mean_staleness(self) -> float:
-        return float(np.sum(self.weight * self.staleness) / np.sum(self.weight))
+        total = float(np.sum(self.weight))
+        return float(np.sum(self.weight * self.staleness)) / total if total > 0 else float("nan")
 
     def trained_tokens(self, groups: _Groups) -> float:
         """Mean tokens of a trained group: long groups are older when they finish, so drops favour short ones."""
-        return float(np.sum(self.weight * groups.tokens) / np.sum(self.weight))
+        total = float(np.sum(self.weight))
+        return float(np.sum(self.weight * groups.tokens)) / total if total > 0 else float(np.mean(groups.tokens))
 
 
 _PHASES = (np.arange(128) + 0.5) / 128
@@ -124,18 +126,20 @@ def predict(spec: LoopSpec, split: Split) -> Prediction:
     s, publish = spec.max_staleness, rates.publish_s
     speed = spec.request_tokens_per_s
     longest = spec.lengths.mean_max(g) / speed  # seconds the longest response of a group decodes
-    per_replica = spec.groups_in_flight / split.replicas
-    full = spec.replica_tokens_per_s
-    replica_rate = min(full, per_replica * g * mean / longest)
-    latency = max(longest, per_replica * g * mean / full)  # Little's law when slots are full
-    fleet = split.replicas * replica_rate
+    replicas, lost = float(split.replicas), 0.0
     if spec.spot is not None and spec.spot.reclaims_per_node_hour > 0:
         spot = spec.spot
         reclaims = spot.reclaims_per_node_hour * spec.replica_nodes / 3600  # per replica-second while up
-        up = 1 / (1 + reclaims * (spot.notice_s + spot.replacement_s))
-        # A reclaim throws away what its unfinished groups had decoded: about half a latency's worth,
-        # and the notice drains the replica's slots as groups finish without new ones arriving.
-        fleet *= up * max(0.0, 1 - reclaims * (latency / 2 + min(spot.notice_s, latency) / 2))
+        replicas /= 1 + reclaims * (spot.notice_s + spot.replacement_s)  # serving on average
+    per_replica = spec.groups_in_flight / replicas
+    full = spec.replica_tokens_per_s
+    replica_rate = min(full, per_replica * g * mean / longest)
+    latency = max(longest, per_replica * g * mean / full)  # Little's law when slots are full
+    if spec.spot is not None and spec.spot.reclaims_per_node_hour > 0:
+        # A reclaim throws away what the replica's unfinished groups had decoded, about half a
+        # latency of its work (the notice lets the short ones finish but idles their slots).
+        lost = min(1.0, reclaims * latency / 2)
+    fleet = replicas * replica_rate * (1 - lost)
     fleet_groups = fleet / (g * mean)  # groups per second of decoding
     needed = spec.groups_needed_per_step
     produce = needed / fleet_groups  # decoding seconds the step's groups take, no drops
@@ -245,17 +249,24 @@ def make_plan(
             f"(a multiple of {spec.min_train_nodes}), rollout {rollout_limits[0]}..{rollout_limits[1]} "
             f"(pools.<pool>.min_size/max_size)"
         )
-    recommended = _best(inside)
-    best = _best(candidates)
+    recommended = _best(inside, current)
+    best = _best(candidates, current)
     now = predict(spec, spec.split(*current)) if current is not None else None
-    return Plan(budget, now, recommended, best if best.split != recommended.split else None, candidates)
+    faster = best.step_time_s < recommended.step_time_s * (1 - _TIE)
+    return Plan(budget, now, recommended, best if faster else None, candidates)
 
 
-def _best(predictions: list[Prediction]) -> Prediction:
-    # Shortest step; among equals (within 0.5%), the fewest dropped groups, then fewer trainers.
+# Steps closer than this are a tie: the model is not that exact, and moving nodes has a cost.
+_TIE = 0.005
+
+
+def _best(predictions: list[Prediction], current: tuple[int, int] | None) -> Prediction:
+    """The shortest step; among ties the current split, then the fewest stale drops, then the smallest move."""
     fastest = min(p.step_time_s for p in predictions)
-    close = [p for p in predictions if p.step_time_s <= fastest * 1.005]
-    return min(close, key=lambda p: (round(p.stale_dropped_fraction, 3), p.split.train_nodes))
+    close = [p for p in predictions if p.step_time_s <= fastest * (1 + _TIE)]
+    here = current[0] if current else 0
+    return min(close, key=lambda p: ((p.split.train_nodes, p.split.rollout_nodes) != current,
+                                     round(p.stale_dropped_fraction, 3), abs(p.split.train_nodes - here)))
 
 
 def _within(split: Split, train_limits: tuple[int, int], rollout_limits: tuple[int, int]) -> bool:

@@ -16,9 +16,9 @@ What is modelled, one object per real thing (payload.balance.loop has the number
   router stops sending new groups) the replica dies, its unfinished groups fail, and it serves
   again after the replacement delay. Failed tasks return to the queue at once (hand-back) or
   after the visibility timeout;
-- the prompt feed: unlimited by default (workers always find a task), or a window of
-  outstanding tasks refilled only as the trainer uses groups up (a synchronous loop is a
-  window of one batch with max_staleness 0).
+- the prompt feed: unlimited by default (workers always find a task), or a window: after each
+  publish the trainer tops the tasks outstanding (issued, not yet trained or dropped) back up
+  to `feed_window_groups`. A window of one batch with max_staleness 0 is a synchronous loop.
 
 Everything random comes from one seeded generator and SimPy orders simultaneous events
 deterministically, so a seed reproduces a run exactly.
@@ -26,7 +26,6 @@ deterministically, so a seed reproduces a run exactly.
 
 from __future__ import annotations
 
-import itertools
 from collections import deque
 from dataclasses import dataclass
 
@@ -192,7 +191,7 @@ class Simulator:
         # Steps left out of the figures while the buffer fills and the versions spread.
         warmup_steps: int = 5
         seed: int = 0
-        # Outstanding tasks (issued, not yet used up by the trainer); None: unlimited.
+        # Tasks outstanding after each publish (issued, not yet trained or dropped); None: unlimited.
         feed_window_groups: int | None = None
         visibility_timeout_s: float = 600.0
 
@@ -224,9 +223,10 @@ class Simulator:
         if config.feed_window_groups is not None:
             self.tasks = simpy.Store(self.env)
             self.tasks.items.extend(range(config.feed_window_groups))
+        self._outstanding = config.feed_window_groups or 0
+        self._issued = self._outstanding
         self.speed = spec.request_tokens_per_s
         self._trainer_rate = spec.rates.trainer_tokens_per_s_per_node * config.split.train_nodes
-        self._new_tasks = itertools.count(config.feed_window_groups or 0)
         self.reclaims = 0
         # Per step: (wait s, busy s, publish s, staleness of each trained group, stale drops,
         # groups looked at, tokens trained); and at each step's end: (time, decoding slot-seconds).
@@ -300,8 +300,7 @@ class Simulator:
                 looked += 1
                 room, self._room = self._room, self.env.event()
                 room.succeed()
-                if self.tasks is not None:
-                    self.tasks.put(next(self._new_tasks))  # the prompt is used up: issue a new one
+                self._outstanding -= 1
                 if self.version - group.version > spec.max_staleness:
                     stale += 1
                 elif self.rng.random() >= rates.filtered_fraction:
@@ -319,6 +318,11 @@ class Simulator:
             self.decoding.touch()
             self.pauses.end()
             self.version += 1
+            if self.tasks is not None:
+                for _ in range(self.config.feed_window_groups - self._outstanding):
+                    self.tasks.put(self._issued)
+                    self._issued += 1
+                self._outstanding = self.config.feed_window_groups
             self.records.append((waited, busy, rates.publish_s, staleness, stale, looked, tokens, latency, age))
             self._marks.append((self.env.now, self.decoding.area))
 

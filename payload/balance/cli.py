@@ -1,0 +1,154 @@
+"""`python -m payload plan` and `python -m payload simulate`: the train/rollout split, predicted or simulated.
+
+    python -m payload plan --env p5en-48 --rollout-tokens-per-s 20000 --trainer-tokens-per-s 50000 --publish-s 15
+    python -m payload plan --env default --from-metrics run/metrics.jsonl --measured-split 1:1
+    python -m payload simulate --env p5en-48 --from-metrics run/metrics.jsonl --split 16:32 --steps 40
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def _split(text: str) -> tuple[int, int]:
+    try:
+        train, rollout = (int(part) for part in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected TRAIN:ROLLOUT node counts, e.g. 16:32") from None
+    return train, rollout
+
+
+def _inputs(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--env", default="default", help="environment name (environments/NAME.yaml) or a YAML path")
+    rates = p.add_argument_group("measured rates (flags override what --from-metrics reads)")
+    rates.add_argument("--from-metrics", metavar="FILE", help="a run's metrics JSONL or Prometheus text export")
+    rates.add_argument("--measured-split", type=_split, metavar="T:R",
+                       help="the nodes the measured run had (default: the environment's desired sizes)")
+    rates.add_argument("--rollout-tokens-per-s", type=float, help="response tokens/s one rollout node decodes, slots full")
+    rates.add_argument("--trainer-tokens-per-s", type=float, help="response tokens/s one trainer node trains")
+    rates.add_argument("--publish-s", type=float, help="seconds one weight publish pauses the trainer and the servers")
+    rates.add_argument("--response-tokens-mean", type=float, help="mean response length (default: measured, "
+                       "else half of batch.max_response_tokens)")
+    rates.add_argument("--response-tokens-sigma", type=float, help="lognormal shape of response lengths (default 0.8)")
+    rates.add_argument("--filtered-fraction", type=float, help="share of groups the equal-reward filter drops (default: measured, else 0)")
+    rates.add_argument("--server-slots", type=int, default=256,
+                       help="requests one SGLang server decodes at once (--max-running-requests)")
+    spot = p.add_argument_group("spot reclaims of rollout nodes")
+    spot.add_argument("--reclaims-per-node-hour", type=float, default=0.0)
+    spot.add_argument("--replacement-s", type=float, default=600.0, help="reclaim until the new node serves")
+    spot.add_argument("--notice-s", type=float, default=120.0, help="interruption notice")
+    p.add_argument("--split", type=_split, metavar="T:R", help="the split to compare (default: the environment's)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def register(subparsers) -> None:
+    plan = subparsers.add_parser(
+        "plan",
+        help="recommend the train/rollout node split for a node budget",
+        description="Predict step time, idle fractions and staleness of every split of the environment's "
+        "train + rollout nodes, and recommend the fastest one inside the pools' limits.",
+    )
+    _inputs(plan)
+    plan.set_defaults(run=run_plan)
+    sim = subparsers.add_parser(
+        "simulate",
+        help="simulate one split (SimPy) next to the planner's prediction",
+        description="Discrete-event simulation of the asynchronous loop for one split.",
+    )
+    _inputs(sim)
+    sim.add_argument("--steps", type=int, default=40, help="optimizer steps to simulate")
+    sim.add_argument("--warmup-steps", type=int, default=5, help="first steps left out of the figures")
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--hand-back", action=argparse.BooleanOptionalAction, default=True,
+                     help="failed tasks return to the queue at once (else after rollout.visibility_timeout_s)")
+    sim.set_defaults(run=run_simulate)
+
+
+def _load(args: argparse.Namespace):
+    """(environment, spec, measured or None, current split); raises the user-error types."""
+    from infra.environment import load_environment
+    from payload.balance.loop import BalanceError, LoopSpec, Rates, Spot
+    from payload.balance.measure import read_metrics
+
+    env = load_environment(args.env)
+    pools = env.pools
+    measured = None
+    values = {}
+    if args.from_metrics:
+        train, rollout = args.measured_split or (pools.train.desired_size, pools.rollout.desired_size)
+        measured = read_metrics(args.from_metrics, train, rollout, env.job.algorithm.group_size)
+        values = {k: v for k, v in vars(measured.rates).items()}
+    for flag, key in (("rollout_tokens_per_s", "rollout_tokens_per_s_per_node"),
+                      ("trainer_tokens_per_s", "trainer_tokens_per_s_per_node"), ("publish_s", "publish_s"),
+                      ("response_tokens_mean", "response_tokens_mean"), ("response_tokens_sigma", "response_tokens_sigma"),
+                      ("filtered_fraction", "filtered_fraction")):
+        if getattr(args, flag) is not None:
+            values[key] = getattr(args, flag)
+    for key, flag in (("rollout_tokens_per_s_per_node", "--rollout-tokens-per-s"),
+                      ("trainer_tokens_per_s_per_node", "--trainer-tokens-per-s"), ("publish_s", "--publish-s")):
+        if key not in values:
+            raise BalanceError(f"{flag} is missing: give it, or --from-metrics with a run's metrics")
+    spot = None
+    if args.reclaims_per_node_hour:
+        spot = Spot(args.reclaims_per_node_hour, args.replacement_s, args.notice_s,
+                    getattr(args, "hand_back", True))
+    spec = LoopSpec.from_environment(env, Rates(**values), server_slots=args.server_slots, spot=spot)
+    current = args.split or (pools.train.desired_size, pools.rollout.desired_size)
+    return env, spec, measured, current
+
+
+def _user_errors():
+    from infra.environment import EnvironmentError as EnvFileError
+    from payload.balance.loop import BalanceError
+    from payload.job import JobConfigError
+
+    return BalanceError, EnvFileError, JobConfigError
+
+
+def run_plan(args: argparse.Namespace) -> int:
+    from payload.balance.planner import make_plan
+    from payload.balance.report import plan_json, print_plan
+
+    try:
+        env, spec, measured, current = _load(args)
+        pools = env.pools
+        budget = pools.train.desired_size + pools.rollout.desired_size
+        if args.split and sum(args.split) != budget:
+            raise _user_errors()[0](
+                f"--split {args.split[0]}:{args.split[1]}: {sum(args.split)} nodes, the budget is {budget} "
+                "(pools.train.desired_size + pools.rollout.desired_size)"
+            )
+        plan = make_plan(spec, budget, current, (pools.train.min_size, pools.train.max_size),
+                         (pools.rollout.min_size, pools.rollout.max_size))
+    except _user_errors() as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(plan_json(plan, spec, measured), indent=2))
+    else:
+        print_plan(plan, spec, measured, env.name)
+    return 0
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from payload.balance.planner import predict
+    from payload.balance.report import print_simulation
+    from payload.balance.simulator import Simulator
+
+    try:
+        env, spec, measured, current = _load(args)
+        split = spec.split(*current)
+        config = Simulator.Config(spec, split, steps=args.steps, warmup_steps=args.warmup_steps, seed=args.seed,
+                                  visibility_timeout_s=env.job.rollout.visibility_timeout_s)
+    except _user_errors() as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    result = config.build().run()
+    prediction = predict(spec, split)
+    if args.json:
+        print(json.dumps({"simulated": vars(result), "predicted": prediction.as_dict()}, indent=2))
+    else:
+        print_simulation(result, prediction)
+    return 0
