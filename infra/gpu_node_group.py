@@ -17,7 +17,7 @@ from aws_cdk import Fn, aws_ec2 as ec2, aws_eks_v2 as eks, aws_iam as iam
 from constructs import Construct
 
 from infra.environment import POOL_LABEL, CapacityType, NodePool
-from infra.node_group import CAPACITY_TYPES, TAINT_EFFECTS
+from infra.node_group import pool_props
 
 # Huge pages for libfabric/NCCL registration caches and DeepEP buffers; the charts request
 # 5 GiB per GPU pod (k8s/placement.py), one GPU pod per node, plus headroom.
@@ -135,7 +135,7 @@ class GpuNodeGroup(Construct):
                 user_data=Fn.base64(user_data()),
                 tag_specifications=[
                     ec2.CfnLaunchTemplate.TagSpecificationProperty(
-                        resource_type="instance", tags=[{"key": "rl.aws/pool", "value": name}]
+                        resource_type="instance", tags=[{"key": POOL_LABEL, "value": name}]
                     )
                 ],
                 **network,
@@ -145,20 +145,13 @@ class GpuNodeGroup(Construct):
             self,
             "Nodegroup",
             cluster=cluster,
-            nodegroup_name=name,
             ami_type=eks.NodegroupAmiType.AL2023_X86_64_NVIDIA,
             launch_template_spec=eks.LaunchTemplateSpec(
                 id=self.launch_template.ref, version=self.launch_template.attr_latest_version_number
             ),
-            capacity_type=CAPACITY_TYPES[pool.capacity_type],
-            min_size=pool.min_size,
-            desired_size=pool.desired_size,
-            max_size=pool.max_size,
             subnets=subnets,
             node_role=node_role,
-            labels={POOL_LABEL: name, **pool.labels},
-            taints=[eks.TaintSpec(key=t.key, value=t.value, effect=TAINT_EFFECTS[t.effect]) for t in pool.taints],
             # Replace GPU nodes one at a time: a training job cannot lose several at once.
             max_unavailable=1,
-            enable_node_auto_repair=True,
+            **pool_props(name, pool),
         )

@@ -19,6 +19,20 @@ TAINT_EFFECTS = {
 }
 
 
+def pool_props(name: str, pool: NodePool) -> dict:
+    """Node group properties every pool takes from its environment entry."""
+    return dict(
+        nodegroup_name=name,
+        capacity_type=CAPACITY_TYPES[pool.capacity_type],
+        min_size=pool.min_size,
+        desired_size=pool.desired_size,
+        max_size=pool.max_size,
+        labels={POOL_LABEL: name, **pool.labels},
+        taints=[eks.TaintSpec(key=t.key, value=t.value, effect=TAINT_EFFECTS[t.effect]) for t in pool.taints],
+        enable_node_auto_repair=True,
+    )
+
+
 class NodeGroup(Construct):
     def __init__(
         self,
@@ -36,17 +50,10 @@ class NodeGroup(Construct):
             self,
             "Nodegroup",
             cluster=cluster,
-            nodegroup_name=name,
             ami_type=eks.NodegroupAmiType.AL2023_X86_64_STANDARD,
             instance_types=[ec2.InstanceType(pool.instance_type)],
-            capacity_type=CAPACITY_TYPES[pool.capacity_type],
-            min_size=pool.min_size,
-            desired_size=pool.desired_size,
-            max_size=pool.max_size,
             disk_size=pool.root_volume_gib,
             subnets=subnets,
             node_role=node_role,
-            labels={POOL_LABEL: name, **pool.labels},
-            taints=[eks.TaintSpec(key=t.key, value=t.value, effect=TAINT_EFFECTS[t.effect]) for t in pool.taints],
-            enable_node_auto_repair=True,
+            **pool_props(name, pool),
         )
