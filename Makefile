@@ -46,5 +46,9 @@ manifests: setup
 test: setup
 	@$(PYTHON) -m pytest
 
+## make demo: the whole RL loop (engine, queue, workers, EP=2 trainer) on this machine, a few minutes on 2 CPU cores
+demo: setup
+	@$(PYTHON) -m payload local
+
 clean:
 	rm -rf cdk.out dist $(STAMPS)

@@ -1,6 +1,6 @@
 """The whole RL loop on one machine, on loopback: what `make demo` runs.
 
-    launcher = Launcher.Config(steps=40, seed=0).build()
+    launcher = Launcher.Config(steps=100, seed=0).build()
     summary = launcher.run()         # progress bar, then summary table, plot and metrics JSONL
 
 Processes (each in its own process group, so Ctrl-C reaches only the launcher, which then
@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 
 REPO = Path(__file__).resolve().parents[2]
 _PR_SET_PDEATHSIG = 1
+# Set in the environment of every process a run starts (to find them: /proc/*/environ).
+RUN_ENV = "RL_LOCAL_RUN"
 
 
 class LocalError(Exception):
@@ -104,7 +106,7 @@ class Child:
 class Launcher:
     @dataclass
     class Config:
-        steps: int = 40
+        steps: int = 100
         seed: int = 0
         # Where the run's files go; default out/local/run-<UTC time>.
         output: str | None = None
@@ -149,6 +151,7 @@ class Launcher:
         self.records: list[dict] = []
         self.submitted = 0
         self.engine_version: str | None = None
+        self.ports: dict[str, int] = {}
 
     # -- set-up ------------------------------------------------------------------------------
 
@@ -194,6 +197,8 @@ class Launcher:
         return queue, self._server.spec(config)
 
     def _spawn(self, name: str, command: list[str], **env: str) -> Child:
+        # Inherited by grandchildren too (the verifier's pool): marks every process of this run.
+        env[RUN_ENV] = str(self.output)
         child = Child(name, command, self.output / "logs" / f"{name}.log", env).start()
         self.children.append(child)
         return child
@@ -246,6 +251,9 @@ class Launcher:
             spec = {"queue": queue_spec, "job": str(job_path), "engine_url": engine_url, "seed": c.seed}
             self._role("verify", "verify", spec)
             master_port = _free_port()
+            self.ports = {"engine": engine_port, "engine_metrics": engine_metrics, "trainer_master": master_port}
+            if "address" in queue_spec:
+                self.ports["queue"] = queue_spec["address"][1]
             trainers = [
                 self._role("train", f"train-{rank}", {**spec, "rank": rank, "max_steps": c.steps,
                                                       "metrics_jsonl": str(self.metrics_jsonl)},
@@ -338,7 +346,9 @@ class Launcher:
             "groups_trained": sum(r["groups"] for r in self.records),
             "groups_dropped_stale": sum(r["groups_dropped_stale"] for r in self.records),
             "queue_left": asdict(stats),
-            "exit_codes": {ch.name: (None if ch.process is None else ch.process.returncode) for ch in self.children},
+            "children": {ch.name: {"pid": ch.process.pid, "exit_code": ch.process.returncode}
+                         for ch in self.children if ch.process is not None},
+            "ports": self.ports,
             "config": asdict(c),
         }
         if rewards:

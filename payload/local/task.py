@@ -1,6 +1,6 @@
 """The demo's task and policy, generated locally: single-digit sums with exact-match answers.
 
-    prompt "3+4="  →  answer "7"      (a + b ≤ 9, so the answer is one digit: one token)
+    prompt "3+4="  →  answer "7"      (a, b ≤ 4, so the answer is one digit: one token)
 
 A randomly initialised policy answers with any token of its vocabulary (1 in 16 right); the
 answer is a function of both prompt digits, so the policy has to learn to attend to them, not
@@ -25,9 +25,13 @@ CHARACTERS = tuple("0123456789+=") + ("?", " ")
 VOCAB = SPECIALS + CHARACTERS
 
 
-def problems(max_sum: int = 9) -> list[tuple[str, str]]:
+# 25 problems: enough that the policy cannot just learn one answer, few enough to learn in minutes.
+MAX_OPERAND = 4
+
+
+def problems() -> list[tuple[str, str]]:
     """Every (prompt, answer) of the task, in a fixed order."""
-    return [(f"{a}+{b}=", str(a + b)) for a in range(10) for b in range(10) if a + b <= max_sum]
+    return [(f"{a}+{b}=", str(a + b)) for a in range(MAX_OPERAND + 1) for b in range(MAX_OPERAND + 1)]
 
 
 def write_tokenizer(directory: Path) -> None:

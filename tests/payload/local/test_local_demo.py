@@ -1,0 +1,108 @@
+"""`python -m payload local`, shortened: the real processes (engine over HTTP, shared memory queue,
+rollout worker, verifier, 2-rank EP trainer over gloo) on loopback, run as a newcomer runs it.
+
+The run is deterministic under --seed, so its reward curve is fixed; the asserts still read
+the run's own files: the reward rose, the weights the engine serves advanced to the last
+step's version, every submitted task was trained exactly once, and no process of the run
+(children and grandchildren, found by the marker in their environment) outlives it.
+"""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from payload.local.launcher import RUN_ENV
+
+REPO = Path(__file__).resolve().parents[3]
+ENV = {**os.environ, "PYTHONPATH": str(REPO), "OMP_NUM_THREADS": "1"}
+
+
+def local(*args: str) -> list[str]:
+    return [sys.executable, "-m", "payload", "local", "--no-progress", *args]
+
+
+def processes_of(run: Path) -> list[int]:
+    marker = f"{RUN_ENV}={run}".encode()
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker in (entry / "environ").read_bytes().split(b"\0"):
+                    pids.append(int(entry.name))
+            except OSError:  # exited meanwhile, or not ours to read
+                pass
+    return pids
+
+
+def port_free(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+@pytest.mark.slow
+def test_short_demo_learns_publishes_loses_nothing_and_leaves_no_process(tmp_path):
+    run = tmp_path / "run"
+    steps = 30
+    done = subprocess.run(local("--steps", str(steps), "--seed", "0", "--output", str(run)), cwd=REPO, env=ENV,
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert str(run) in done.stdout  # the output folder is printed
+    summary = json.loads((run / "summary.json").read_text())
+    records = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
+
+    assert [r["step"] for r in records] == list(range(1, steps + 1))
+    assert summary["final_reward"] >= summary["baseline_reward"] + 0.3, summary["rewards"]
+    assert summary["policy_version"] == steps and summary["engine_version"] == str(steps)
+    assert all(r["staleness_max"] == 0 for r in records)  # --max-staleness 0: on-policy
+    assert summary["tasks_submitted"] == summary["groups_trained"] == steps * summary["config"]["prompts_per_step"]
+    assert summary["groups_dropped_stale"] == 0
+    assert not any(summary["queue_left"].values()), summary["queue_left"]
+    assert {c["exit_code"] for c in summary["children"].values()} == {0}
+    assert set(summary["children"]) == {"serve", "verify", "train-0", "train-1", "rollout"}
+    assert (run / "reward.png").stat().st_size > 10_000
+    assert processes_of(run) == []
+    assert all(port_free(p) for p in summary["ports"].values()), summary["ports"]
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_every_process_and_frees_the_ports(tmp_path):
+    run = tmp_path / "run"
+    launcher = subprocess.Popen(local("--steps", "500", "--output", str(run)), cwd=REPO, env=ENV,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 120
+    while not (run / "metrics.jsonl").is_file() or not (run / "metrics.jsonl").read_text().count("\n") >= 2:
+        assert launcher.poll() is None and time.monotonic() < deadline, launcher.communicate()[0]
+        time.sleep(0.2)
+    assert len(processes_of(run)) >= 6  # serve, rollout, verify (+ its pool), two trainer ranks
+    launcher.send_signal(signal.SIGINT)
+    out, _ = launcher.communicate(timeout=120)
+    assert launcher.returncode == 130, out
+    assert "Traceback" not in out
+    summary = json.loads((run / "summary.json").read_text())
+    assert 2 <= summary["steps"] < 500
+    assert processes_of(run) == []
+    assert all(port_free(p) for p in summary["ports"].values()), summary["ports"]
+
+
+@pytest.mark.parametrize("flag, value, message", [
+    ("--steps", "0", "--steps 0: must be positive"),
+    ("--group-size", "1", "--group-size 1: GRPO needs at least 2"),
+    ("--redis", "localhost:6379", "--redis 'localhost:6379': expected redis://host:port/db"),
+    ("--model", "/nonexistent", "--model /nonexistent: not a checkpoint directory"),
+])
+def test_bad_flag_is_one_line_and_exit_2(flag, value, message):
+    done = subprocess.run(local(flag, value), cwd=REPO, env=ENV, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith(f"error: {message}")
