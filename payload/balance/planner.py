@@ -96,12 +96,13 @@ def _kept_when_trainer_waits(wall_s: np.ndarray, step: float, publish: float, wa
     return _Kept(weight, staleness)
 
 
-def _kept_from_deep_buffer(wall_s: np.ndarray, step: float, fresh_share: float, limit: int) -> _Kept | None:
+def _kept_from_deep_buffer(wall_s: np.ndarray, step: float, fresh_share: float, limit: int) -> tuple[_Kept, float] | None:
     """Workers outrun the trainer and the buffer holds more than the staleness bound lets it
     train: the trainer sweeps the buffer in finish order, dropping stale groups, until it has a
     batch, at the start of each step. In steady state the sweep covers one step of finishes,
     [kτ − sτ + y − τ, kτ − sτ + y] for a group claimed after the bump (k − s)τ; y is set by the
-    share of those finishes the batch needs. None: even the freshest finishes fall short."""
+    share of those finishes the batch needs. Returns (kept, y); None: even the freshest
+    finishes fall short."""
     offsets = _PHASES * step
 
     def weight(y: float) -> np.ndarray:
@@ -117,7 +118,7 @@ def _kept_from_deep_buffer(wall_s: np.ndarray, step: float, fresh_share: float, 
     fresh = u >= wall_s[None, :]
     versions = np.ceil(limit - (u - wall_s[None, :]) / step - 1e-12)
     staleness = (versions * fresh).sum(axis=0) / np.maximum(fresh.sum(axis=0), 1)
-    return _Kept(weight(hi), np.where(fresh.any(axis=0), staleness, limit))
+    return _Kept(weight(hi), np.where(fresh.any(axis=0), staleness, limit)), hi
 
 
 def predict(spec: LoopSpec, split: Split) -> Prediction:
@@ -175,26 +176,45 @@ def predict(spec: LoopSpec, split: Split) -> Prediction:
         rollout_busy = step - publish  # flat out
     else:
         bound = "trainer"
-        # Workers outrun the trainer and fill the buffer. When a full buffer is older than the
-        # staleness bound its head goes stale: workers never stop and the trainer sweeps the
-        # oldest groups; otherwise workers stop at the high-water mark and nothing is dropped.
-        train_busy = spec.step_tokens / trainer_rate
-        step = publish + train_busy
-        buffer_age = spec.high_water_groups / needed + latency / (step - publish)
-        deep = None
-        for _ in range(20):
-            if buffer_age <= s:
-                break
-            deep = _kept_from_deep_buffer(groups.latency_s * stretch(step), step,
-                                          needed / (fleet_groups * (step - publish)), s)
-            if deep is None:
-                break
-            step = publish + spec.prompts_per_step * deep.trained_tokens(groups) / trainer_rate
-        if deep is not None:
-            kept, rollout_busy = deep, step - publish
-        else:
-            n = len(groups.tokens)
-            kept, rollout_busy = _Kept(np.ones(n), np.full(n, min(buffer_age, s))), produce
+        # Workers outrun the trainer and fill the buffer up to about `cap`: they stop at the
+        # high-water mark, but every stopped one claims again as soon as the trainer takes a
+        # group, so a burst of up to all groups in flight lands on top of it, which the trainer
+        # then drains a batch a step: on average half of it.
+        cap = spec.high_water_groups + max(0.0, spec.groups_in_flight - needed) / 2
+        step = publish + spec.step_tokens / trainer_rate
+        buffer_age = cap / needed + latency / (step - publish)  # in steps, for a FIFO drained `needed` a step
+        n = len(groups.tokens)
+        kept, rollout_busy = _Kept(np.ones(n), np.full(n, buffer_age)), produce
+        if buffer_age > s:
+            # A full buffer would be older than the staleness bound: the trainer sweeps it in
+            # finish order, dropping stale groups, and workers produce ρ' a step, flat out
+            # unless the groups the sweep leaves behind still fill the buffer to `cap`.
+            for _ in range(20):
+                flat_out = fleet_groups * (step - publish)
+                wall = groups.latency_s * stretch(step)
+
+                def sweep(produced: float):
+                    return _kept_from_deep_buffer(wall, step, needed / produced, s)
+
+                def level(produced: float, swept) -> float:
+                    return produced * (1 + s - swept[1] / step)
+
+                if (flat := sweep(flat_out)) is None:
+                    break  # even flat out too few groups are fresh: the trainer would wait
+                produced = flat_out
+                if level(flat_out, flat) > cap:
+                    lo, hi = needed, flat_out
+                    for _ in range(50):
+                        mid = (lo + hi) / 2
+                        swept = sweep(mid)
+                        lo, hi = (mid, hi) if swept is None or level(mid, swept) < cap else (lo, mid)
+                    produced = hi
+                kept = sweep(produced)[0]
+                rollout_busy = (step - publish) * produced / flat_out
+                new_step = publish + spec.prompts_per_step * kept.trained_tokens(groups) / trainer_rate
+                if abs(new_step - step) < 1e-6 * step:
+                    break
+                step = new_step
         train_busy = step - publish
     slots_busy = rollout_busy * fleet / (split.replicas * full)
     return Prediction(
