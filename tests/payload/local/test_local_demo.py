@@ -42,9 +42,12 @@ def processes_of(run: Path) -> list[int]:
 
 
 def port_free(port: int) -> bool:
+    """Nothing listens on it any more (SO_REUSEADDR: closed connections in TIME_WAIT do not count)."""
     with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(("127.0.0.1", port))
+            s.listen()
         except OSError:
             return False
     return True
