@@ -93,7 +93,7 @@ class ResponseLengths:
         others = np.where(cut, partial / np.maximum(below, 1e-300), self.mean)
         return longest + (n - 1) * others
 
-    def max_quantiles(self, n: int, points: int = 400) -> np.ndarray:
+    def max_quantiles(self, n: int, points: int = 200) -> np.ndarray:
         """Equally likely values of the max of n lengths (for expectations over its distribution)."""
         u = (np.arange(points) + 0.5) / points
         z = np.array([_NORMAL.inv_cdf(p ** (1 / n)) for p in u])

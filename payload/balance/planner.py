@@ -80,7 +80,7 @@ class _Kept:
         return float(np.sum(self.weight * groups.tokens)) / total if total > 0 else float(np.mean(groups.tokens))
 
 
-_PHASES = (np.arange(128) + 0.5) / 128
+_PHASES = (np.arange(64) + 0.5) / 64
 
 
 def _kept_when_trainer_waits(wall_s: np.ndarray, step: float, publish: float, wait: float, limit: int) -> _Kept:
@@ -111,7 +111,7 @@ def _kept_from_deep_buffer(wall_s: np.ndarray, step: float, fresh_share: float, 
     lo, hi = 0.0, limit * step
     if np.mean(weight(hi)) < fresh_share:
         return None
-    for _ in range(60):
+    for _ in range(40):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if np.mean(weight(mid)) < fresh_share else (lo, mid)
     u = hi - step + offsets[:, None]  # finish − (k − s)τ, over the swept step
@@ -166,7 +166,7 @@ def predict(spec: LoopSpec, split: Split) -> Prediction:
     hi = max(publish + produce, publish + spec.step_tokens / trainer_rate) * 2
     while waiting(hi)[0] > hi:
         hi *= 2
-    for _ in range(60):
+    for _ in range(40):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if waiting(mid)[0] > mid else (lo, mid)
     step = hi
@@ -204,7 +204,7 @@ def predict(spec: LoopSpec, split: Split) -> Prediction:
                 produced = flat_out
                 if level(flat_out, flat) > cap:
                     lo, hi = needed, flat_out
-                    for _ in range(50):
+                    for _ in range(30):
                         mid = (lo + hi) / 2
                         swept = sweep(mid)
                         lo, hi = (mid, hi) if swept is None or level(mid, swept) < cap else (lo, mid)
