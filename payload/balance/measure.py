@@ -59,7 +59,9 @@ def read_metrics(path: str | Path, train_nodes: int, rollout_nodes: int, group_s
     if train_nodes < 1 or rollout_nodes < 1:
         raise BalanceError(f"measured split {train_nodes}:{rollout_nodes}: both sides need at least one node")
     text = path.read_text()
-    first = next((line for line in text.splitlines() if line.strip()), "")
+    first = next((line for line in text.splitlines() if line.strip()), None)
+    if first is None:
+        raise BalanceError(f"--from-metrics {path}: empty")
     totals = _from_jsonl(text, path) if first.lstrip().startswith("{") else _from_prometheus(text, path)
     return _rates(totals, path, train_nodes, rollout_nodes, group_size)
 

@@ -1,0 +1,120 @@
+"""`python -m payload plan` / `simulate`: tables, JSON, metrics input and one-line errors."""
+
+import json
+
+import pytest
+import yaml
+
+from infra.environment import ENVIRONMENTS_DIR, load_environment
+from payload.__main__ import main
+from payload.balance import signals
+from payload.balance.loop import LoopSpec, Rates
+from payload.balance.planner import predict
+
+RATES = ["--rollout-tokens-per-s", "20000", "--trainer-tokens-per-s", "50000", "--publish-s", "15"]
+
+
+def env_file(tmp_path, train=(0, 2, 2), rollout=(0, 2, 4), parallel=None, name="small"):
+    """The default environment with other pool sizes (min, desired, max) and trainer mesh."""
+    data = yaml.safe_load((ENVIRONMENTS_DIR / "default.yaml").read_text())
+    data["name"] = name
+    for pool, (lo, desired, hi) in (("train", train), ("rollout", rollout)):
+        data["pools"][pool] |= {"min_size": lo, "desired_size": desired, "max_size": hi}
+    data["job"]["parallel"] |= parallel or {}
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(data))
+    return str(path)
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_plan_json_recommends_the_fastest_split_within_limits(tmp_path, capsys):
+    path = env_file(tmp_path, train=(1, 2, 3), rollout=(1, 3, 5), parallel={"expert_parallel_size": 8})
+    # 32 slots a server: the job's 64 groups in flight keep every split's servers full.
+    code, out, err = run(capsys, "plan", "--env", path, *RATES, "--server-slots", "32", "--json")
+    assert code == 0, err
+    answer = json.loads(out)
+    env = load_environment(path)
+    spec = LoopSpec.from_environment(env, Rates(20000, 50000, 15), server_slots=32)
+    steps = {t: predict(spec, spec.split(t, 5 - t)).step_time_s for t in (1, 2, 3)}
+    assert answer["budget_nodes"] == 5
+    assert answer["current"]["split"] == {"train_nodes": 2, "rollout_nodes": 3, "replicas": 3}
+    assert answer["recommended"]["split"]["train_nodes"] == min(steps, key=steps.get)
+    assert answer["recommended"]["step_time_s"] == pytest.approx(min(steps.values()))
+    assert [c["split"]["train_nodes"] for c in answer["candidates"]] == [1, 2, 3, 4]
+
+
+def test_plan_table(capsys):
+    code, out, _ = run(capsys, "plan", "--env", "p5en-48", *RATES, "--response-tokens-mean", "4000")
+    assert code == 0
+    assert "current" in out and "recommended" in out and "16:32" in out
+    # The seed's job keeps 8 workers × 8 groups in flight: far too few for 32 servers.
+    assert "servers are under-fed" in out
+
+
+def test_plan_from_the_trainers_metrics_jsonl(tmp_path, capsys):
+    records = [
+        signals.TrainStepRecord(step=n, wall_time=100.0 + 3 * n, mean_reward=0.5, groups=64, tokens=64 * 8 * 300,
+                                tokens_per_s=1.0, trainer_busy_s=2.0, trainer_wait_s=0.5, publish_s=0.5,
+                                buffer_groups=0, staleness_mean=0.5, staleness_max=1).to_json()
+        for n in range(1, 6)
+    ]
+    metrics = tmp_path / "metrics.jsonl"
+    metrics.write_text("\n".join(records) + "\n")
+    code, out, err = run(capsys, "plan", "--env", "default", "--from-metrics", str(metrics),
+                         "--measured-split", "1:1", "--json")
+    assert code == 0, err
+    rates = json.loads(out)["rates"]
+    assert rates["trainer_tokens_per_s_per_node"] == pytest.approx(64 * 8 * 300 / 2.0)
+    assert rates["publish_s"] == pytest.approx(0.5)
+    assert rates["response_tokens_mean"] == pytest.approx(300)
+    # A flag overrides what the metrics say.
+    code, out, _ = run(capsys, "plan", "--env", "default", "--from-metrics", str(metrics), "--measured-split", "1:1",
+                       "--publish-s", "3", "--json")
+    assert json.loads(out)["rates"]["publish_s"] == 3
+
+
+def test_simulate_json(capsys):
+    code, out, err = run(capsys, "simulate", "--env", "default", *RATES, "--steps", "8", "--warmup-steps", "2", "--json")
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["simulated"]["steps"] == 6
+    assert answer["simulated"]["step_time_s"] == pytest.approx(answer["predicted"]["step_time_s"], rel=0.15)
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["--env", "p5en-48", "--rollout-tokens-per-s", "0", "--trainer-tokens-per-s", "1", "--publish-s", "1"],
+         "rollout tokens/s per node 0.0: must be a number > 0"),
+        (["--env", "p5en-48", "--trainer-tokens-per-s", "1", "--publish-s", "1"], "--rollout-tokens-per-s is missing"),
+        (["--env", "p5en-48", *RATES, "--split", "24:24"],
+         "split 24:24: 24 train nodes is outside pools.train min_size..max_size 16..16"),
+        (["--env", "p5en-48", *RATES, "--split", "16:16"], "--split 16:16: 32 nodes, the budget is 48"),
+        (["--env", "nowhere", *RATES], "unknown environment 'nowhere'"),
+        (["--env", "default", *RATES, "--from-metrics", "/nonexistent.jsonl"], "no such file"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
+    code, out, err = run(capsys, "plan", *argv)
+    assert code == 2
+    assert err.startswith("error: ") and message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_budget_smaller_than_one_trainer_and_one_replica(tmp_path, capsys):
+    path = env_file(tmp_path, train=(0, 1, 2), rollout=(0, 0, 2))  # expert_parallel_size 16: two nodes a trainer
+    code, _, err = run(capsys, "plan", "--env", path, *RATES)
+    assert code == 2
+    assert "node budget 1: smaller than one trainer (2 node(s) for parallel.expert_parallel_size 16)" in err
+
+
+def test_bad_split_syntax_is_an_argparse_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["plan", "--env", "default", *RATES, "--split", "half"])
+    assert exc.value.code == 2
+    assert "'half': expected TRAIN:ROLLOUT" in capsys.readouterr().err
