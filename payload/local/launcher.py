@@ -131,6 +131,8 @@ class Launcher:
                 raise LocalError(f"--group-size {self.group_size}: GRPO needs at least 2 samples per prompt")
             if self.learning_rate <= 0:
                 raise LocalError(f"--learning-rate {self.learning_rate}: must be positive")
+            if self.temperature <= 0:
+                raise LocalError(f"--temperature {self.temperature}: must be positive (GRPO needs sampled groups)")
             if self.max_staleness < 0:
                 raise LocalError(f"--max-staleness {self.max_staleness}: must be 0 or more")
             if self.redis is not None and not self.redis.startswith(("redis://", "rediss://")):
@@ -264,7 +266,8 @@ class Launcher:
             self._wait_engine(engine, engine_metrics)
             self._role("rollout", "rollout", {**spec, "stop_token_ids": stop_tokens})
             self._loop(queue, tasks, trainers, started)
-            self.engine_version = httpx.get(f"{engine_url}/get_weight_version", timeout=10).json()["weight_version"]
+            if not self.stop.is_set():
+                self.engine_version = httpx.get(f"{engine_url}/get_weight_version", timeout=10).json()["weight_version"]
         finally:
             self._shutdown()
         summary = self._summary(queue, time.monotonic() - started)

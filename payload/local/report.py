@@ -43,7 +43,7 @@ class ProgressView:
 def summary_table(summary: dict) -> Table:
     table = Table(title="python -m payload local", show_header=False)
     table.add_column(style="bold")
-    table.add_column()
+    table.add_column(overflow="fold")
     rows = [
         ("steps (weight version)", f"{summary['steps']} (v{summary['policy_version']}, engine v{summary['engine_version']})"),
         ("mean reward, step 1 (initial policy)", _num(summary["baseline_reward"])),

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from payload.local.launcher import RUN_ENV
+from tests.payload.queue.redis_server import MISSING_REASON, REDIS_SERVER, RedisServer
 
 REPO = Path(__file__).resolve().parents[3]
 ENV = {**os.environ, "PYTHONPATH": str(REPO), "OMP_NUM_THREADS": "1"}
@@ -98,11 +99,38 @@ def test_ctrl_c_stops_every_process_and_frees_the_ports(tmp_path):
     assert all(port_free(p) for p in summary["ports"].values()), summary["ports"]
 
 
+@pytest.mark.slow
+@pytest.mark.skipif(REDIS_SERVER is None, reason=MISSING_REASON)
+def test_redis_backend_with_overlapping_rollouts_trains_every_group(tmp_path):
+    """--redis with --max-staleness 1 (rollouts of step s + 1 while step s trains), on a
+    `--model` directory: the previous run's generated policy, read back as a checkpoint."""
+    from payload.local.task import write_policy
+
+    model = write_policy(tmp_path / "model", seed=3)
+    server = RedisServer().start()
+    try:
+        run = tmp_path / "run"
+        done = subprocess.run(local("--steps", "6", "--redis", server.url, "--max-staleness", "1", "--model", str(model),
+                                    "--output", str(run)), cwd=REPO, env=ENV, capture_output=True, text=True, timeout=180)
+        assert done.returncode == 0, done.stdout + done.stderr
+        summary = json.loads((run / "summary.json").read_text())
+        records = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
+        assert summary["engine_version"] == "6"
+        assert all(r["staleness_max"] <= 1 for r in records)  # overlapping, never past the bound
+        assert summary["tasks_submitted"] == summary["groups_trained"] == 6 * summary["config"]["prompts_per_step"]
+        assert not any(summary["queue_left"].values()), summary["queue_left"]
+        assert processes_of(run) == []
+        assert not (run / "model").exists()  # --model is used as it is
+    finally:
+        server.close()
+
+
 @pytest.mark.parametrize("flag, value, message", [
     ("--steps", "0", "--steps 0: must be positive"),
     ("--group-size", "1", "--group-size 1: GRPO needs at least 2"),
     ("--redis", "localhost:6379", "--redis 'localhost:6379': expected redis://host:port/db"),
     ("--model", "/nonexistent", "--model /nonexistent: not a checkpoint directory"),
+    ("--temperature", "0", "--temperature 0.0: must be positive"),
 ])
 def test_bad_flag_is_one_line_and_exit_2(flag, value, message):
     done = subprocess.run(local(flag, value), cwd=REPO, env=ENV, capture_output=True, text=True, timeout=60)
