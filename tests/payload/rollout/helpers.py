@@ -65,10 +65,13 @@ class ServeProcess:
             self.process.kill()
             self.process.wait(10)
 
-    def stop(self) -> None:
+    def stop(self) -> int | None:
+        """SIGTERM, as the kubelet sends it; the exit code (None if it had to be killed)."""
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             try:
-                self.process.wait(20)
+                return self.process.wait(20)
             except subprocess.TimeoutExpired:
                 self.kill()
+                return None
+        return None if self.process is None else self.process.returncode

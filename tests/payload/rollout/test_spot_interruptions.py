@@ -163,6 +163,7 @@ def test_restarted_server_catches_up_to_the_newest_weights(redis_server, tiny_mo
                               "--poll-s", "0.3", port=server.port)
         server.start()
         assert served_greedy(server.url) == (greedy(a, PROMPT, 8), "6")
+        assert server.stop() == 0  # SIGTERM: a clean stop
     finally:
         server.stop()
         queue.close()

@@ -1,0 +1,41 @@
+"""payload.common.service: the /healthz watchdog, /readyz, /metrics and JSON log lines."""
+
+import json
+import logging
+import time
+
+import httpx
+from prometheus_client import CollectorRegistry
+
+from payload.common.service import JsonFormatter, Service
+
+
+def test_watchdog_health_readiness_and_metrics():
+    service = Service.Config(metrics_port=0, metrics_host="127.0.0.1", stall_timeout_s=0.3).build(
+        "test", registry=CollectorRegistry()).start(handle_signals=False)
+    url = f"http://127.0.0.1:{service.port}"
+    try:
+        assert httpx.get(f"{url}/healthz").status_code == 200
+        assert httpx.get(f"{url}/readyz").status_code == 503  # not ready until told
+        service.set_ready(True)
+        assert httpx.get(f"{url}/readyz").json() == {"ready": True}
+        time.sleep(0.4)  # no progress for longer than the stall timeout
+        stalled = httpx.get(f"{url}/healthz")
+        assert stalled.status_code == 503 and stalled.json()["status"] == "stalled"
+        assert stalled.json()["seconds_since_progress"] >= 0.3
+        service.beat()
+        assert httpx.get(f"{url}/healthz").status_code == 200
+        metrics = httpx.get(f"{url}/metrics").text
+        assert 'rl_seconds_since_progress{service="test"}' in metrics
+        service.stopping.set()  # SIGTERM: no longer ready
+        assert httpx.get(f"{url}/readyz").status_code == 503
+    finally:
+        service.close()
+
+
+def test_log_lines_are_json_with_extra_fields():
+    record = logging.LogRecord("payload.rollout", logging.INFO, __file__, 1, "group %s written", ("t1",), None)
+    record.task_id = "t1"
+    line = json.loads(JsonFormatter("rollout-worker").format(record))
+    assert line["msg"] == "group t1 written" and line["task_id"] == "t1"
+    assert line["service"] == "rollout-worker" and line["level"] == "info"
