@@ -67,5 +67,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     console.print(summary_table(summary))
-    console.print(f"metrics: {launcher.metrics_jsonl}\nplot:    {launcher.output / 'reward.png'}")
+    for name, path in (("metrics", launcher.metrics_jsonl), ("plot", launcher.output / "reward.png")):
+        if path.is_file():
+            console.print(f"{name}: {path}")
     return 130 if interrupted else 0

@@ -33,6 +33,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -169,9 +170,11 @@ class Launcher:
                           # Every group trains (all-equal groups add nothing but keep steps in lock-step
                           # with the feeder, which submits exactly one step's tasks at a time).
                           "filter_equal_reward_groups": False, "max_grad_norm": 1.0},
-            "batch": {"prompts_per_step": c.prompts_per_step, "micro_batch_size": c.prompts_per_step * c.group_size // 2,
+            "batch": {"prompts_per_step": c.prompts_per_step, "micro_batch_size": c.prompts_per_step * c.group_size,
                       "max_prompt_tokens": 16, "max_response_tokens": 1},
             "rollout": {"temperature": c.temperature, "max_staleness": c.max_staleness, "inline_verifier": False,
+                        # One slot: groups reach the engine one at a time, so its sampling stream (one
+                        # seeded generator) and the buffer's order depend on --seed only.
                         "worker_concurrency": 1, "buffer_high_water_groups": 4 * c.prompts_per_step},
             "checkpoint": {"directory": str(self.output / "checkpoints"), "interval_steps": c.steps,
                            "export_interval_steps": c.steps + 1, "keep_last": 1},
@@ -183,14 +186,19 @@ class Launcher:
         return path
 
     def _queue(self):
-        from payload.queue.base import RolloutQueue
+        from payload.queue.base import QueueError, RolloutQueue
 
         high_water = 4 * self.config.prompts_per_step
         if self.config.redis:
-            namespace = f"local-{self.output.name}"
+            # A fresh namespace per run: task ids repeat across runs and would be refused as duplicates.
+            namespace = f"local-{uuid.uuid4().hex[:12]}"
             config = RolloutQueue.Config(backend="redis", url=self.config.redis, namespace=namespace,
                                          high_water_groups=high_water, connect_timeout_s=5.0)
-            return config.build(), {"redis": self.config.redis, "namespace": namespace, "high_water_groups": high_water}
+            try:
+                queue = config.build()
+            except QueueError as exc:
+                raise LocalError(f"--redis {self.config.redis}: {exc}") from None
+            return queue, {"redis": self.config.redis, "namespace": namespace, "high_water_groups": high_water}
         from payload.local.shared_queue import QueueServer
 
         config = RolloutQueue.Config(backend="memory", high_water_groups=high_water)
@@ -227,7 +235,7 @@ class Launcher:
     # -- the run -----------------------------------------------------------------------------
 
     def run(self) -> dict:
-        from payload.model import Qwen3MoeConfig
+        from payload.model import ModelConfigError, Qwen3MoeConfig
         from payload.rollout.tokenizer import load_tokenizer
 
         c = self.config
@@ -235,7 +243,10 @@ class Launcher:
             (self.output / sub).mkdir(parents=True, exist_ok=True)
         started = time.monotonic()
         model_path = Path(c.model).resolve() if c.model else write_policy(self.output / "model", c.seed)
-        model = Qwen3MoeConfig.from_pretrained(model_path)
+        try:
+            model = Qwen3MoeConfig.from_pretrained(model_path)
+        except ModelConfigError as exc:
+            raise LocalError(f"--model {model_path}: {exc}") from None
         if model.num_experts % 2:
             raise LocalError(f"--model {model_path}: {model.num_experts} experts cannot be split over EP = 2")
         eos = model.eos_token_id
@@ -290,12 +301,12 @@ class Launcher:
                     queue.submit(tasks.take(c.prompts_per_step, policy_version=done))
                     self.submitted += 1
                 view.update(self.records, queue.stats(), time.monotonic() - started)
-                if all(not t.alive() for t in trainers):
-                    if any(t.process.returncode != 0 for t in trainers) or done < c.steps:
-                        failed = next(t for t in trainers if t.process.returncode != 0) if any(
-                            t.process.returncode for t in trainers) else trainers[0]
-                        raise LocalError(f"{failed.name} exited with {failed.process.returncode} after {done} steps "
-                                         f"(log {failed.log_path}):\n{failed.tail()}")
+                if not any(t.alive() for t in trainers):
+                    failed = [t for t in trainers if t.process.returncode != 0]
+                    if failed or done < c.steps:
+                        t = (failed or trainers)[0]
+                        raise LocalError(f"{t.name} exited with {t.process.returncode} after {done} steps "
+                                         f"(log {t.log_path}):\n{t.tail()}")
                     return
                 for child in self.children:
                     if child not in trainers and not child.alive():

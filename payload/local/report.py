@@ -45,7 +45,7 @@ def summary_table(summary: dict) -> Table:
     table.add_column(style="bold")
     table.add_column(overflow="fold")
     rows = [
-        ("steps (weight version)", f"{summary['steps']} (v{summary['policy_version']}, engine v{summary['engine_version']})"),
+        ("steps (weight version)", f"{summary['steps']} (trainer v{summary['policy_version']}, engine v{summary['engine_version'] or '-'})"),
         ("mean reward, step 1 (initial policy)", _num(summary["baseline_reward"])),
         ("mean reward, last 3 steps", _num(summary["final_reward"])),
         ("best step reward", _num(summary["best_reward"])),

@@ -42,8 +42,6 @@ def rollout(spec: dict) -> int:
     sampling = SamplingParams(temperature=job.rollout.temperature, top_p=job.rollout.top_p,
                               max_new_tokens=job.batch.max_response_tokens, stop_token_ids=spec["stop_token_ids"])
     worker = RolloutWorker(
-        # One slot: groups reach the engine one at a time, so its sampling stream (one seeded
-        # generator per engine) and the buffer's order depend on --seed only.
         RolloutWorker.Config(name="local-rollout", concurrency=job.rollout.worker_concurrency, sampling=sampling,
                              inline_verifier=job.rollout.inline_verifier, drain_timeout_s=10.0),
         queue, client, on_progress=service.beat,
