@@ -28,6 +28,7 @@ from k8s.pods import (
     REDIS_PORT,
     REDIS_SECRET,
     REDIS_SECRET_KEY,
+    ROLLOUT_SERVER,
     ROLLOUT_WORKER,
     TRAINER,
     VERIFIER,
@@ -176,7 +177,7 @@ class BufferChart(cdk8s.Chart):
             self,
             BUFFER,
             ingress=[
-                from_components(ROLLOUT_WORKER, VERIFIER, TRAINER, port_numbers=(REDIS_PORT,)),
+                from_components(ROLLOUT_WORKER, VERIFIER, TRAINER, ROLLOUT_SERVER, port_numbers=(REDIS_PORT,)),
                 from_prometheus(REDIS_EXPORTER_PORT),
             ],
         )

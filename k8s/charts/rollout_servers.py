@@ -17,7 +17,9 @@ from k8s.charts.efa import efa_env
 from k8s.context import Context
 from k8s.netpol import allow, from_components, from_prometheus, to_aws_apis, to_components
 from k8s.pods import (
+    BUFFER,
     METRICS_PORT,
+    REDIS_PORT,
     NAMESPACE,
     PRIORITY_ROLLOUT,
     ROLLOUT_SERVER,
@@ -29,6 +31,7 @@ from k8s.pods import (
     fsx_mount,
     fsx_volume,
     gpu_security,
+    queue_env,
     http_probe,
     job_config_mount,
     job_config_volume,
@@ -92,7 +95,8 @@ class RolloutServersChart(cdk8s.Chart):
                 name="sglang",
                 image=ctx.job.images.payload,
                 command=["python", "-m", "payload", "serve", "--engine", "sglang", "--", *sglang_args],
-                env=[*payload_env(ctx.outputs.bucket_name), *efa_env()],
+                # The queue URL: a restarted server reads the newest exported policy pointer from it.
+                env=[*payload_env(ctx.outputs.bucket_name), *queue_env(), *efa_env()],
                 ports=[
                     port("http", SGLANG_PORT),
                     port("metrics", METRICS_PORT),
@@ -165,5 +169,10 @@ class RolloutServersChart(cdk8s.Chart):
                 from_components(ROLLOUT_SERVER),
                 from_prometheus(SGLANG_PORT, METRICS_PORT),
             ],
-            egress=[to_components(ROLLOUT_SERVER), to_components(TRAINER), *to_aws_apis()],
+            egress=[
+                to_components(ROLLOUT_SERVER),
+                to_components(TRAINER),
+                to_components(BUFFER, port_numbers=(REDIS_PORT,)),
+                *to_aws_apis(),
+            ],
         )

@@ -182,7 +182,8 @@ def test_network_policy_defaults_to_deny(synthed):
     buffer = synthed.one("NetworkPolicy", "allow-buffer")
     (redis_rule, _) = buffer["spec"]["ingress"]
     peers = {peer["podSelector"]["matchLabels"]["app.kubernetes.io/name"] for peer in redis_rule["from"]}
-    assert peers == {"rollout-worker", "verifier", "trainer"}
+    # Rollout servers read the newest exported policy pointer when they restart.
+    assert peers == {"rollout-worker", "verifier", "trainer", "rollout-server"}
     servers = synthed.one("NetworkPolicy", "allow-rollout-server")
     peers = {
         peer["podSelector"]["matchLabels"]["app.kubernetes.io/name"]
