@@ -23,6 +23,7 @@ asynchronous mode); the groups of a step then depend on timing.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import json
 import logging
@@ -58,6 +59,22 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def processes_of_run(output: Path) -> list[int]:
+    """Live processes started for the run writing to `output` (Linux: /proc/PID/environ)."""
+    marker = f"{RUN_ENV}={output}".encode()
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                environ = (entry / "environ").read_bytes()
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:  # exited meanwhile, or not ours to read
+                continue
+            if state != "Z" and marker in environ.split(b"\0"):
+                pids.append(int(entry.name))
+    return pids
 
 
 def _die_with_parent() -> None:
@@ -331,6 +348,18 @@ class Launcher:
             child.terminate()
         for child in order:
             child.wait(60.0)
+        self._reap_grandchildren()
+
+    def _reap_grandchildren(self, grace_s: float = 10.0) -> None:
+        """Processes the children started (the verifier's pool) that outlived them: they finish
+        on their own within moments of their parent; whatever is left after `grace_s` is killed."""
+        deadline = time.monotonic() + grace_s
+        while (left := processes_of_run(self.output)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        for pid in left:
+            log.warning("process %d of this run outlived its parent: killed", pid)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
     # -- the result ----------------------------------------------------------------------------
 

@@ -30,15 +30,18 @@ def local(*args: str) -> list[str]:
 
 
 def processes_of(run: Path) -> list[int]:
+    """Processes (not zombies: those have exited) whose environment carries the run's marker."""
     marker = f"{RUN_ENV}={run}".encode()
     pids = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if marker in (entry / "environ").read_bytes().split(b"\0"):
-                    pids.append(int(entry.name))
+                environ = (entry / "environ").read_bytes()
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
             except OSError:  # exited meanwhile, or not ours to read
-                pass
+                continue
+            if state != "Z" and marker in environ.split(b"\0"):
+                pids.append(int(entry.name))
     return pids
 
 
