@@ -169,7 +169,7 @@ class Launcher:
         self.children: list[Child] = []
         self.stop = threading.Event()
         self.records: list[dict] = []
-        self.submitted = 0
+        self.submitted_steps = 0
         self.engine_version: str | None = None
         self.ports: dict[str, int] = {}
 
@@ -314,9 +314,9 @@ class Launcher:
                 if done:
                     step_started = max(step_started, self.records[-1]["_seen"])
                 # Step s's tasks once step s - 1 - max_staleness is trained (its weights published).
-                while self.submitted < min(c.steps, done + 1 + c.max_staleness):
+                while self.submitted_steps < min(c.steps, done + 1 + c.max_staleness):
                     queue.submit(tasks.take(c.prompts_per_step, policy_version=done))
-                    self.submitted += 1
+                    self.submitted_steps += 1
                 view.update(self.records, queue.stats(), time.monotonic() - started)
                 if not any(t.alive() for t in trainers):
                     failed = [t for t in trainers if t.process.returncode != 0]
@@ -385,7 +385,7 @@ class Launcher:
             "tokens_per_s": tokens / wall_s if wall_s > 0 else 0.0,
             "policy_version": self.records[-1]["policy_version"] if self.records else 0,
             "engine_version": self.engine_version,
-            "tasks_submitted": self.submitted * c.prompts_per_step,
+            "tasks_submitted": self.submitted_steps * c.prompts_per_step,
             "groups_trained": sum(r["groups"] for r in self.records),
             "groups_dropped_stale": sum(r["groups_dropped_stale"] for r in self.records),
             "queue_left": asdict(stats),
