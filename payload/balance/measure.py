@@ -46,6 +46,8 @@ class _Totals:
     publish_s: float = 0.0
     stale: float = 0.0
     filtered: float = 0.0
+    # Σ groups × mean response length, when every record says (the trainer's JSONL does).
+    response_tokens: float | None = None
     # Rollout side, when its own records or series are there.
     produced_tokens: float | None = None
     rollout_busy_s: float = 0.0
@@ -96,6 +98,8 @@ def _from_jsonl(text: str, path: Path) -> _Totals:
         t.publish_s += r["publish_s"]
         t.stale += r.get("groups_dropped_stale", 0)
         t.filtered += r.get("groups_dropped_filtered", 0)
+    if all("response_length_mean" in r for r in steps):
+        t.response_tokens = float(sum(r["response_length_mean"] * r["groups"] for r in steps))
     start = steps[0]["wall_time"] - (steps[0]["trainer_busy_s"] + steps[0]["trainer_wait_s"] + steps[0]["publish_s"])
     window = [r for r in rollout if start <= r["wall_time"] <= steps[-1]["wall_time"]]
     if window:
@@ -164,7 +168,8 @@ def _rates(t: _Totals, path: Path, train_nodes: int, rollout_nodes: int, group_s
         rollout_tokens_per_s_per_node=produced / decoding / rollout_nodes,
         trainer_tokens_per_s_per_node=t.tokens / t.busy_s / train_nodes,
         publish_s=t.publish_s / t.steps,
-        response_tokens_mean=group_tokens / group_size,
+        response_tokens_mean=(t.response_tokens / t.groups if t.response_tokens is not None
+                              else group_tokens / group_size),
         filtered_fraction=t.filtered / looked if looked > 0 else 0.0,
     )
     return Measured(rates, t.steps, train_nodes, rollout_nodes, t.wait_s / wall, notes)

@@ -105,3 +105,10 @@ def test_unreadable_metrics_are_one_line_errors(tmp_path, content, message):
 def test_missing_file(tmp_path):
     with pytest.raises(BalanceError, match="--from-metrics .*nope.jsonl: no such file"):
         read_metrics(tmp_path / "nope.jsonl", 1, 1, 4)
+
+
+def test_the_trainers_own_response_length_wins_over_the_group_size_guess(tmp_path):
+    # The demo's groups need not be the environment's group size; the trainer writes the mean.
+    path = write(tmp_path, [step(n, response_length_mean=250.0) for n in (1, 2, 3)])
+    m = read_metrics(path, 1, 1, group_size=4)
+    assert m.rates.response_tokens_mean == pytest.approx(250.0)
