@@ -229,8 +229,9 @@ class Simulator:
         self._trainer_rate = spec.rates.trainer_tokens_per_s_per_node * config.split.train_nodes
         self.reclaims = 0
         # Per step: (wait s, busy s, publish s, staleness of each trained group, stale drops,
-        # groups looked at, tokens trained); and at each step's end: (time, decoding slot-seconds).
-        self.records: list[tuple[float, float, float, list[int], int, int, float]] = []
+        # groups looked at, tokens trained, latency and age of each trained group); and at each
+        # step's end: (time, decoding slot-seconds).
+        self.records: list[tuple] = []
         self._marks: list[tuple[float, float]] = []
 
     # -- rollout ------------------------------------------------------------------------------
