@@ -7,24 +7,26 @@ The model (the simulator checks it; bench/balance_validation.py shows by how muc
 
     W    = prompts_per_step · group_size · mean length          tokens a step trains
     C_t  = W / (train nodes · trainer tokens/s per node)        trainer busy time
-    rollout: a replica runs min(full rate, what its in-flight requests can decode): a group
-         holds its slots until its longest response ends, so with N groups in flight a replica
-         decodes N·G·mean / (E[longest of G] / request speed) tokens/s at most; the group
-         latency D is E[longest]/speed or, when slots are full, N·G·mean / full rate (Little)
     P    = publish seconds: the trainer and every server pause
-    step τ = P + max(C_t, rollout time to produce the groups the step uses up, stale drops included,
-             and, when workers run unthrottled, (that time + D) / max_staleness: only groups
-             claimed in the last max_staleness versions and finished by now are fresh enough)
+    rollout: a group holds its slots until its longest response ends, so a replica with N
+         groups in flight decodes min(full rate, N·G·mean · request speed / E[longest]) and a
+         group takes D = max(E[longest] / speed, N·G·mean / full rate) (Little's law)
 
-A group's staleness is the number of publishes between its claim and its consumption; it is
-dropped above `max_staleness`. Rollout-bound, a group is consumed right after it finishes
-(or after the trainer's next publish); training-bound with a buffer deeper than the staleness
-bound, workers run flat out and the trainer trains the oldest fresh groups, dropping the rest.
+A group's staleness is the number of publishes between its claim and the step that consumes
+it; above `max_staleness` it is dropped. Two steady states:
+
+- the trainer waits: step τ = P + max(C_t, decoding time of the groups a step uses up / (1 − d)),
+  where the drop share d follows from each group's latency (the spread of its longest
+  response) and where in the step it finishes; drops favour long groups, so the trained
+  tokens (and C_t) shrink as d grows. τ is the fixed point, found by bisection;
+- the trainer never waits: τ = P + C_t. Workers fill the buffer to its high-water mark (plus
+  the burst of claims each dip below it releases); if that much buffer is older than the
+  staleness bound, the trainer sweeps it in finish order, dropping the stale head, and the
+  workers run flat out or until the leftovers fill the buffer again.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -49,7 +51,7 @@ class Prediction:
     def as_dict(self) -> dict:
         d = asdict(self)
         d["split"] = {"train_nodes": self.split.train_nodes, "rollout_nodes": self.split.rollout_nodes,
-                      "replicas": self.split.replicas}
+                      "replicas": self.split.replicas, "train_gpus": self.split.train_gpus}
         return d
 
 

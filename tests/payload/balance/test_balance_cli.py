@@ -42,7 +42,7 @@ def test_plan_json_recommends_the_fastest_split_within_limits(tmp_path, capsys):
     spec = LoopSpec.from_environment(env, Rates(20000, 50000, 15), server_slots=32)
     steps = {t: predict(spec, spec.split(t, 5 - t)).step_time_s for t in (1, 2, 3)}
     assert answer["budget_nodes"] == 5
-    assert answer["current"]["split"] == {"train_nodes": 2, "rollout_nodes": 3, "replicas": 3}
+    assert answer["current"]["split"] == {"train_nodes": 2, "rollout_nodes": 3, "replicas": 3, "train_gpus": 16}
     assert answer["recommended"]["split"]["train_nodes"] == min(steps, key=steps.get)
     assert answer["recommended"]["step_time_s"] == pytest.approx(min(steps.values()))
     assert [c["split"]["train_nodes"] for c in answer["candidates"]] == [1, 2, 3, 4]
