@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from payload.local.launcher import RUN_ENV
+from payload.local.launcher import processes_of_run as processes_of
 from tests.payload.queue.redis_server import MISSING_REASON, REDIS_SERVER, RedisServer
 
 REPO = Path(__file__).resolve().parents[3]
@@ -27,22 +27,6 @@ ENV = {**os.environ, "PYTHONPATH": str(REPO), "OMP_NUM_THREADS": "1"}
 
 def local(*args: str) -> list[str]:
     return [sys.executable, "-m", "payload", "local", "--no-progress", *args]
-
-
-def processes_of(run: Path) -> list[int]:
-    """Processes (not zombies: those have exited) whose environment carries the run's marker."""
-    marker = f"{RUN_ENV}={run}".encode()
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                environ = (entry / "environ").read_bytes()
-                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-            except OSError:  # exited meanwhile, or not ours to read
-                continue
-            if state != "Z" and marker in environ.split(b"\0"):
-                pids.append(int(entry.name))
-    return pids
 
 
 def port_free(port: int) -> bool:
