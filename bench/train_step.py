@@ -68,6 +68,7 @@ def main() -> None:
     p.add_argument("--steps", type=int, default=5)
     p.add_argument("--warmup", type=int, default=2)
     p.add_argument("--activation-checkpointing", action="store_true")
+    p.add_argument("--compile", action="store_true", help="torch.compile each decoder layer (parallelize(compile_layers=True))")
     p.add_argument("--profile", action="store_true", help="print the CUDA kernels of one more step, by total time")
     p.add_argument("--out", default=os.environ.get("OUT", "."))
     args = p.parse_args()
@@ -84,7 +85,7 @@ def main() -> None:
     with torch.device("cuda"):
         model = Qwen3MoeForCausalLM(cfg)  # fp32 master weights
     params = sum(p.numel() for p in model.parameters())
-    model = parallelize(model, world, ep_backend="local", compute_dtype=torch.bfloat16)
+    model = parallelize(model, world, ep_backend="local", compute_dtype=torch.bfloat16, compile_layers=args.compile)
     optimizer = build_optimizer(model, lr=1e-6, weight_decay=0.0, device=world.device)
     loss = LossConfig(tis_cap=2.0, max_response_tokens=args.response_tokens)
 
@@ -134,6 +135,7 @@ def main() -> None:
                                                                torch.empty(1, 1536, 2048, device="cuda", dtype=torch.bfloat16))
         else "loop",
         "activation_checkpointing": args.activation_checkpointing,
+        "compile_layers": args.compile,
         "tokens_per_step": tokens,
         "micro_batches": f"{args.micro_batches} x {args.micro_batch_size} x {seq}",
         "step_s_median": step_s,
@@ -147,11 +149,11 @@ def main() -> None:
         "loss": metrics["loss"],
         "grad_norm": metrics["grad_norm"],
     }
-    name = "train_step" + ("_ac" if args.activation_checkpointing else "") + ".json"
+    name = f"train_step_L{args.layers}_{args.micro_batches}x{args.micro_batch_size}" + ("_ac" if args.activation_checkpointing else "") + ("_compiled" if args.compile else "") + ".json"
     Path(args.out, name).write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))
     print(f"| {result['config']} | AC {'on' if args.activation_checkpointing else 'off'} | {tokens} tok/step | "
-          f"{step_s * 1e3:.0f} ms | {tokens / step_s:,.0f} tok/s | {result['achieved_tflops']:.0f} TFLOP/s | "
+          f"{args.micro_batches}x{args.micro_batch_size} | compile {'on' if args.compile else 'off'} | {step_s * 1e3:.0f} ms | {tokens / step_s:,.0f} tok/s | {result['achieved_tflops']:.0f} TFLOP/s | "
           f"peak {peak:.0f} | MFU {result['mfu']:.1%} | {result['peak_memory_gib']:.1f} GiB |")
     torch.distributed.destroy_process_group()
 

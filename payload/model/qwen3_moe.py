@@ -15,6 +15,7 @@ from torch import nn
 from torch.utils.checkpoint import checkpoint
 
 from payload.model.config import Qwen3MoeConfig
+from payload.model.logprobs import linear_logprobs
 from payload.model.moe import RouterStats, SparseMoeBlock, load_balancing_loss
 
 
@@ -170,9 +171,10 @@ class DecoderLayer(nn.Module):
 
 @dataclass
 class ModelOutput:
-    logits: torch.Tensor  # [B, T, V] (the last `logits_to_keep` positions when asked)
+    logits: torch.Tensor | None  # [B, T, V] (the last `logits_to_keep` positions); None when `next_tokens` is given
     aux_loss: torch.Tensor  # load-balancing loss over all MoE layers (unscaled; × router_aux_loss_coef)
     routed_experts: torch.Tensor | None  # [B, T, L_moe, K] int64: the experts each MoE layer used
+    logprobs: torch.Tensor | None = None  # [B, T'] fp32, when `next_tokens` [B, T'] is given
 
 
 class Qwen3MoeModel(nn.Module):
@@ -226,6 +228,8 @@ class Qwen3MoeForCausalLM(nn.Module):
         routed_experts: torch.Tensor | None = None,
         kv_cache: KVCache | None = None,
         logits_to_keep: int = 0,
+        next_tokens: torch.Tensor | None = None,
+        temperature: float = 1.0,
     ) -> ModelOutput:
         """
         attention_mask: [B, S] with 1 for real tokens, 0 for padding, S = cached + new tokens
@@ -236,6 +240,9 @@ class Qwen3MoeForCausalLM(nn.Module):
             top-k (routing replay; SGLang's `return_routed_experts` layout, L_moe = MoE layers).
         kv_cache: a KVCache; the new tokens' keys and values are appended to it.
         logits_to_keep: compute logits for the last N positions only (0: all).
+        next_tokens: [B, T'] with T' <= T: return `logprobs`, log p(next_tokens[:, t] | tokens <= t)
+            under softmax(logits / temperature), fused with the LM head (payload.model.logprobs)
+            so that no [B, T, V] tensor exists; `logits` is then None.
         """
         b, t = input_ids_BT.shape
         past = 0
@@ -280,15 +287,21 @@ class Qwen3MoeForCausalLM(nn.Module):
             kv_cache.length += t
 
         h_BTD = self.model.norm(x_BTD)
-        if logits_to_keep:
-            h_BTD = h_BTD[:, -logits_to_keep:]
-        logits = self.lm_head(h_BTD)
+        logits = logprobs = None
+        if next_tokens is not None:
+            n = next_tokens.shape[1]
+            h_ND = h_BTD[:, :n].reshape(b * n, -1)
+            logprobs = linear_logprobs(h_ND, self.lm_head.weight, next_tokens.reshape(-1), temperature).view(b, n)
+        else:
+            if logits_to_keep:
+                h_BTD = h_BTD[:, -logits_to_keep:]
+            logits = self.lm_head(h_BTD)
         if stats:
             aux = load_balancing_loss(stats, self.config.num_experts)
             routed = torch.stack(chosen, dim=2)
         else:
-            aux, routed = logits.new_zeros(()), None
-        return ModelOutput(logits=logits, aux_loss=aux, routed_experts=routed)
+            aux, routed = h_BTD.new_zeros((), dtype=torch.float32), None
+        return ModelOutput(logits=logits, aux_loss=aux, routed_experts=routed, logprobs=logprobs)
 
     @staticmethod
     def _attention_mask(attention_mask, b, t, past, device) -> torch.Tensor | None:
@@ -313,12 +326,13 @@ def compute_logprobs(
     routed_experts: torch.Tensor | None = None,
     temperature: float = 1.0,
 ) -> tuple[torch.Tensor, ModelOutput]:
-    """log p(token t | tokens < t) for t = 1..T-1: [B, T-1] fp32, plus the model output."""
-    out = model(input_ids_BT, attention_mask=attention_mask, routed_experts=routed_experts)
-    logits = out.logits[:, :-1].to(torch.float32)
-    if temperature != 1.0:
-        logits = logits / temperature
-    targets = input_ids_BT[:, 1:]
-    # logsumexp + gather instead of a full log_softmax: one [B, T, V] fp32 tensor, not two.
-    logprobs = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1) - torch.logsumexp(logits, dim=-1)
-    return logprobs, out
+    """log p(token t | tokens < t) for t = 1..T-1: [B, T-1] fp32, plus the model output (whose
+    `logits` is None: the logprobs come fused with the LM head)."""
+    out = model(
+        input_ids_BT,
+        attention_mask=attention_mask,
+        routed_experts=routed_experts,
+        next_tokens=input_ids_BT[:, 1:],
+        temperature=temperature,
+    )
+    return out.logprobs, out

@@ -98,10 +98,14 @@ def parallelize(
     world: World,
     ep_backend: str = "auto",
     compute_dtype: torch.dtype | None = None,
+    compile_layers: bool = False,
 ) -> Qwen3MoeForCausalLM:
     """Shard `model` (fp32 master weights; experts whole, or already split over the world's EP
-    group by load_pretrained) in place: experts over EP then edp, the rest over all ranks. `compute_dtype` (e.g. bf16) is what forward and backward run in;
-    gradients are reduced in fp32."""
+    group by load_pretrained) in place: experts over EP then edp, the rest over all ranks.
+    `compute_dtype` (e.g. bf16) is what forward and backward run in; gradients are reduced in
+    fp32. `compile_layers`: torch.compile each decoder layer before sharding (as torchtitan
+    does: per block, so FSDP2's hooks stay outside the graphs), which fuses the norms, rotary
+    embedding, routing and SwiGLU elementwise passes."""
     from payload import ep
 
     if model.config.num_experts % world.ep_size:
@@ -114,6 +118,9 @@ def parallelize(
     elif sharded - {1, world.ep_size}:
         raise ParallelConfigError(f"the model's experts are sharded {sharded} ways, the world's EP size is {world.ep_size}")
     mp = MixedPrecisionPolicy(param_dtype=compute_dtype, reduce_dtype=torch.float32)
+    if compile_layers:
+        for layer in model.model.layers:
+            layer.compile()
     for layer in model.model.layers:
         if layer.is_moe:
             fully_shard(layer.mlp.experts, mesh=world.edp_mesh, mp_policy=mp)

@@ -127,7 +127,9 @@ def test_compute_logprobs_is_log_softmax_of_the_next_token(model):
     ids = _ids(b=2, t=6)
     with torch.no_grad():
         logprobs, out = compute_logprobs(model, ids, temperature=0.7)
-        expected = torch.log_softmax(out.logits[:, :-1] / 0.7, dim=-1).gather(-1, ids[:, 1:, None])[..., 0]
+        logits = model(ids).logits
+        expected = torch.log_softmax(logits[:, :-1] / 0.7, dim=-1).gather(-1, ids[:, 1:, None])[..., 0]
+    assert out.logits is None  # fused with the LM head: no [B, T, V] tensor
     assert logprobs.shape == (2, 5)
     assert (logprobs - expected).abs().max() < 1e-5
 

@@ -1,0 +1,69 @@
+"""The chunked LM-head logprob (payload.model.logprobs) against the plain fp32 formula:
+values and gradients, across chunk boundaries, with a temperature, in bf16."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from payload.model.logprobs import linear_logprobs
+
+
+def _reference(h, w, targets, temperature):
+    logits = (h @ w.t()).float() / temperature
+    return torch.log_softmax(logits, dim=-1).gather(1, targets[:, None]).squeeze(1)
+
+
+def _case(n=37, d=16, v=53, dtype=torch.float32, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    h = torch.randn(n, d, generator=g).to(dtype).requires_grad_()
+    w = (torch.randn(v, d, generator=g) * 0.3).to(dtype).requires_grad_()
+    targets = torch.randint(0, v, (n,), generator=g)
+    upstream = torch.randn(n, generator=g)
+    return h, w, targets, upstream
+
+
+@pytest.mark.parametrize("chunk_rows", [1, 8, 37, 4096])
+@pytest.mark.parametrize("temperature", [1.0, 0.7])
+def test_values_and_gradients_equal_the_unfused_log_softmax(chunk_rows, temperature):
+    h, w, targets, upstream = _case()
+    fused = linear_logprobs(h, w, targets, temperature, chunk_rows=chunk_rows)
+    (fused * upstream).sum().backward()
+    grads = h.grad.clone(), w.grad.clone()
+    h.grad = w.grad = None
+    expected = _reference(h, w, targets, temperature)
+    (expected * upstream).sum().backward()
+    assert fused.dtype == torch.float32
+    torch.testing.assert_close(fused, expected, atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(grads[0], h.grad, atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(grads[1], w.grad, atol=1e-5, rtol=1e-5)
+
+
+def test_bf16_inputs_give_fp32_logprobs_close_to_the_fp32_formula():
+    h, w, targets, upstream = _case(dtype=torch.bfloat16)
+    fused = linear_logprobs(h, w, targets, chunk_rows=10)
+    (fused * upstream).sum().backward()
+    assert fused.dtype == torch.float32 and h.grad.dtype == torch.bfloat16 and w.grad.dtype == torch.bfloat16
+    expected = _reference(h.detach().float(), w.detach().float(), targets, 1.0)
+    torch.testing.assert_close(fused, expected, atol=2e-2, rtol=2e-2)
+
+
+def test_only_the_needed_gradient_is_computed():
+    h, w, targets, upstream = _case()
+    w.requires_grad_(False)
+    (linear_logprobs(h, w, targets, chunk_rows=8) * upstream).sum().backward()
+    assert h.grad is not None and w.grad is None
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"targets": torch.zeros(5, dtype=torch.long)}, "targets \\[N\\]"),
+        ({"temperature": 0.0}, "temperature must be > 0"),
+    ],
+)
+def test_bad_arguments_are_named(kwargs, message):
+    h, w, targets, _ = _case()
+    args = {"targets": targets, "temperature": 1.0} | kwargs
+    with pytest.raises(ValueError, match=message):
+        linear_logprobs(h, w, args["targets"], args["temperature"])
