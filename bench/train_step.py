@@ -1,16 +1,16 @@
 """One GRPO optimizer step of a Qwen3-MoE on one GPU: tokens/s, MFU against the bf16 matmul
 peak measured in the same run, peak memory.
 
-    python bench/train_step.py [--layers 4] [--micro-batch-size 4 --micro-batches 4] [--activation-checkpointing] [--profile]
+    python bench/train_step.py [--layers 4] [--micro-batch-size 16 --micro-batches 1] [--compile] [--activation-checkpointing] [--profile]
 
 The step is the trainer's own code path: `parallelize` (FSDP2 on a one-rank NCCL world,
-bf16 compute, fp32 master weights and gradient reduction), `collate`d micro-batches,
-`train_step` (logprob recompute with grad, GRPO loss with TIS, backward, global-norm
-clipping, AdamW). The model has Qwen3-30B-A3B's layer shape (D 2048, 32 heads × 128,
-4 KV heads, 128 experts of F 768, top-8, vocab 151936) and 4 layers by default: one GPU
-holds every parameter's fp32 master weight, gradient and AdamW moments (16 B/param) plus the
-micro-batches' fp32 logits over the 152k vocabulary; 6 layers fit only with activation
-checkpointing, 8 sequences × 2048 tokens per micro-batch did not fit with 6 layers.
+bf16 compute, fp32 master weights and gradient reduction; `--compile`: torch.compile per
+decoder layer), `collate`d micro-batches, `train_step` (logprob recompute with grad through
+the fused chunked LM head, GRPO loss with TIS, backward, global-norm clipping, AdamW). The
+model has Qwen3-30B-A3B's layer shape (D 2048, 32 heads × 128, 4 KV heads, 128 experts of
+F 768, top-8, vocab 151936) and 4 layers by default: one GPU holds every parameter's fp32
+master weight, gradient and AdamW moments (16 B/param); 6 layers fit with activation
+checkpointing.
 
 Model FLOPs per token (forward + backward = 3 × forward, recomputation not counted):
     6 · (attention projections + router + top-k experts' SwiGLU + LM head) parameters
@@ -63,8 +63,8 @@ def main() -> None:
     p.add_argument("--layers", type=int, default=4)
     p.add_argument("--prompt-tokens", type=int, default=512)
     p.add_argument("--response-tokens", type=int, default=1536)
-    p.add_argument("--micro-batch-size", type=int, default=4)
-    p.add_argument("--micro-batches", type=int, default=4)
+    p.add_argument("--micro-batch-size", type=int, default=16)
+    p.add_argument("--micro-batches", type=int, default=1)
     p.add_argument("--steps", type=int, default=5)
     p.add_argument("--warmup", type=int, default=2)
     p.add_argument("--activation-checkpointing", action="store_true")

@@ -32,6 +32,10 @@ class ModelSection(_Section):
     path: str = "/fsx/models/Qwen3-30B-A3B"
     dtype: Literal["bfloat16", "float32"] = "bfloat16"
     activation_checkpointing: bool = True
+    # torch.compile each decoder layer (CUDA only; ignored on CPU). One H200, 4 layers, one
+    # 16 x 2048 micro-batch: 411 -> 329 ms a step (bench/train_step.py). Off by default until
+    # it has run with the deepep backend on a cluster (DeepEP's buffers are opaque to dynamo).
+    compile_layers: bool = False
 
 
 class ParallelSection(_Section):

@@ -130,10 +130,12 @@ class Trainer:
             )
 
         compute = None if job.model.dtype == "float32" else _DTYPES[job.model.dtype]
-        self.model = parallelize(load(), world, job.parallel.ep_backend, compute)
+        compile_layers = job.model.compile_layers and world.device.type == "cuda"
+        self.model = parallelize(load(), world, job.parallel.ep_backend, compute, compile_layers)
         self.reference = None
         if job.algorithm.kl_coef > 0:
-            self.reference = parallelize(load(), world, job.parallel.ep_backend, compute).requires_grad_(False).eval()
+            reference = parallelize(load(), world, job.parallel.ep_backend, compute, compile_layers)
+            self.reference = reference.requires_grad_(False).eval()
         a = job.algorithm
         self.optimizer = build_optimizer(self.model, a.learning_rate, a.weight_decay, world.device)
         self.loss = LossConfig(
