@@ -52,8 +52,18 @@ def test_plan_table(capsys):
     code, out, _ = run(capsys, "plan", "--env", "p5en-48", *RATES, "--response-tokens-mean", "4000")
     assert code == 0
     assert "current" in out and "recommended" in out and "16:32" in out
-    # The seed's job keeps 8 workers × 8 groups in flight: far too few for 32 servers.
-    assert "servers are under-fed" in out
+    # The environment's 24 workers × 64 groups in flight keep 32 servers fed.
+    assert "1536 groups in flight" in out and "under-fed" not in out
+
+
+def test_plan_says_when_the_workers_underfeed_the_servers(tmp_path, capsys):
+    env = yaml.safe_load((ENVIRONMENTS_DIR / "p5en-48.yaml").read_text())
+    env["job"]["rollout"].update(workers=8, worker_concurrency=8)
+    path = tmp_path / "underfed.yaml"
+    path.write_text(yaml.safe_dump(env))
+    code, out, _ = run(capsys, "plan", "--env", str(path), *RATES, "--response-tokens-mean", "4000")
+    assert code == 0
+    assert "servers are under-fed" in out and "64 groups in flight" in out
 
 
 def test_plan_from_the_trainers_metrics_jsonl(tmp_path, capsys):
