@@ -1,7 +1,10 @@
 """Every version the environment installs, in one place.
 
-The cdk8s app vendors the CRDs of JobSet, LeaderWorkerSet and the Prometheus operator at
-exactly these versions (k8s/crds/), so the typed constructs match what runs in the cluster.
+The cdk8s app types its custom resources from CRD files vendored in k8s/crds/. Today that is
+only the Prometheus operator's ServiceMonitor and PrometheusRule, at 0.84.1 and 0.82.2 (the
+copies that could be obtained offline; the operator's CRDs only add fields between releases, so
+objects typed against them validate under PROMETHEUS_OPERATOR below). The JobSet and
+LeaderWorkerSet CRDs of the releases below are not vendored yet (k8s/README.md says how).
 EKS add-on versions must exist for the cluster's Kubernetes version
 (`aws eks describe-addon-versions --kubernetes-version 1.33 --addon-name NAME`).
 """
@@ -13,7 +16,7 @@ DCGM_EXPORTER = ("https://nvidia.github.io/dcgm-exporter/helm-charts", "dcgm-exp
 JOBSET = ("oci://registry.k8s.io/jobset/charts", "jobset", "0.10.1")
 LEADER_WORKER_SET = ("oci://registry.k8s.io/lws/charts", "lws", "0.7.0")
 KUBE_PROMETHEUS_STACK = ("https://prometheus-community.github.io/helm-charts", "kube-prometheus-stack", "79.4.1")
-# The Prometheus operator release inside that chart (its CRDs are vendored for cdk8s).
+# The Prometheus operator release inside that chart.
 PROMETHEUS_OPERATOR = "v0.86.2"
 
 # EKS managed add-ons (name -> version).

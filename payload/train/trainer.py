@@ -22,6 +22,8 @@ import logging
 import math
 import os
 import shutil
+import signal
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -118,6 +120,12 @@ class Trainer:
             service_config = Service.Config(metrics_port=config.metrics_port, stall_timeout_s=config.stall_timeout_s)
             self.service = service_config.build("trainer", self.metrics.registry).start()
         self.watchdog = PhaseWatchdog(self.service, self.metrics.registry) if self.service else None
+        # The other local ranks get SIGTERM too (torchrun forwards it to every worker, as the
+        # local launcher does): they must outlive it to join the stop vote and the checkpoint.
+        self._signalled = threading.Event()
+        if self.service is None and threading.current_thread() is threading.main_thread():
+            for signum in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(signum, lambda *_: self._signalled.set())
 
         def load():
             return load_pretrained(
@@ -198,7 +206,7 @@ class Trainer:
     # -- experience ---------------------------------------------------------------------------
 
     def _stopping(self) -> bool:
-        return self.service is not None and self.service.stopping.is_set()
+        return self._signalled.is_set() or (self.service is not None and self.service.stopping.is_set())
 
     def _take_groups(self, step: int) -> Batch | None:
         """Rank 0: the step's groups (from the replay log after a resume, else the buffer)."""

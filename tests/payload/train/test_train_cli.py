@@ -165,3 +165,42 @@ def test_bad_job_config_exits_2_naming_the_field(tmp_path, model_dir, change, me
     assert result.returncode == 2, result.stderr
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_sigterm_to_every_rank_stops_both_and_checkpoints(tmp_path, model_dir, redis_url):
+    """What torchrun does when the pod is deleted or the spot node reclaimed: SIGTERM to every
+    local rank. Both ranks must live through it, agree to stop, write the checkpoint, exit 0."""
+    import socket
+
+    fill(redis_url, "term", 0, 2 * 2 * PROMPTS_PER_STEP)
+    job = yaml.safe_load(write_job(tmp_path / "job.yaml", model_dir, tmp_path / "ckpt").read_text())
+    job["batch"]["prompts_per_step"] = 2 * PROMPTS_PER_STEP  # two ranks, a whole micro-batch each
+    job["checkpoint"]["interval_steps"] = 100  # only the stop writes one
+    (tmp_path / "job.yaml").write_text(yaml.safe_dump(job))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = str(s.getsockname()[1])
+    metrics = tmp_path / "metrics.jsonl"
+    procs = []
+    for rank in (0, 1):
+        env = dict(os.environ, PYTHONPATH=str(REPO), OMP_NUM_THREADS="1", RANK=str(rank), LOCAL_RANK=str(rank),
+                   WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT=port)
+        command = [sys.executable, "-m", "payload", "train", "--job", str(tmp_path / "job.yaml"), "--queue", redis_url,
+                   "--namespace", "term", "--metrics-port", "0", "--resume", "none", "--metrics-jsonl", str(metrics)]
+        procs.append(subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                      text=True))
+    try:
+        deadline = time.monotonic() + 240
+        # Two steps of experience only: the trainer then waits for a third that never comes.
+        while not metrics.is_file() or metrics.read_text().count("\n") < 2:
+            assert all(p.poll() is None for p in procs), [p.communicate()[0] for p in procs]
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        for p in procs:
+            p.send_signal(signal.SIGTERM)
+        outs = [p.communicate(timeout=120)[0] for p in procs]
+    finally:
+        for p in procs:
+            p.kill()
+    assert [p.returncode for p in procs] == [0, 0], outs
+    assert (tmp_path / "ckpt" / "step-00000002" / ".metadata").is_file()
