@@ -343,11 +343,15 @@ class Launcher:
 
     def _shutdown(self) -> None:
         """Trainers first (they checkpoint on SIGTERM), then the workers, the engine last."""
-        order = sorted(self.children, key=lambda ch: ("train", "rollout", "verify", "serve").index(ch.name.split("-")[0]))
-        for child in order:
-            child.terminate()
-        for child in order:
-            child.wait(60.0)
+        # Stage by stage: a trainer stopped mid-step still publishes its weights to the engine
+        # and checkpoints, so the engine must outlive it (all at once, it retried a dead engine
+        # until it was killed, step's groups acknowledged but never trained).
+        for stage in ("train", "rollout", "verify", "serve"):
+            children = [ch for ch in self.children if ch.name.split("-")[0] == stage]
+            for child in children:
+                child.terminate()
+            for child in children:
+                child.wait(60.0)
         self._reap_grandchildren()
 
     def _reap_grandchildren(self, grace_s: float = 10.0) -> None:

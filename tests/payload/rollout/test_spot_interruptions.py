@@ -83,7 +83,7 @@ def test_killed_workers_and_a_redis_restart_lose_and_duplicate_nothing(own_redis
             batch = trainer.consume("trainer", 64, 0.2, current_version=0, max_staleness=1000)
             received.update(g.group.task_id for g in batch.groups)
             trainer.ack([g.entry_id for g in batch.groups])
-            if kills < 8 and time.monotonic() - last_kill > 1.0 and len(received) > 20:
+            if kills < 8 and time.monotonic() - last_kill > 0.5 and len(received) > 20:
                 victim = workers.pop(rng.randrange(len(workers)))
                 held = owned_by(trainer, victim.name)
                 if held:  # kill -9 in the middle of tasks
