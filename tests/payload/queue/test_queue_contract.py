@@ -93,8 +93,11 @@ def test_claim_on_empty_queue_times_out(make_queue):
 
 def test_claim_wakes_when_a_task_arrives(make_queue):
     queue = make_queue()
-    threading.Timer(0.1, lambda: queue.submit([task(7)])).start()
+    submitter = threading.Timer(0.1, lambda: queue.submit([task(7)]))
+    submitter.start()
     delivery = queue.claim(Stage.ROLLOUT, "w1", block_s=2.0)
+    # The claim can wake before submit has read its reply: let it finish before the queue closes.
+    submitter.join()
     assert delivery is not None and delivery.task_id == "t7"
 
 
