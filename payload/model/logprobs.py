@@ -12,6 +12,8 @@ chunk. This is what lets the trainer run fewer, larger micro-batches (bench/trai
 
 from __future__ import annotations
 
+import functools
+
 import torch
 
 # Rows per chunk: 4096 × 152 k vocab = 2.5 GiB of fp32 logits, big enough that each chunk's
@@ -33,18 +35,16 @@ def _logit_grad(logits_cV: torch.Tensor, lse_c: torch.Tensor, grad_c: torch.Tens
     return ((hit_cV.float() - p_cV) * (grad_c[:, None] / temperature)).to(logits_cV.dtype)
 
 
-_COMPILED: dict = {}
+@functools.cache
+def _compiled(fn):
+    return torch.compile(fn, dynamic=False)
 
 
 def _fused(fn, on_cuda: bool):
     """On CUDA, `fn` compiled: each chunk's elementwise work becomes one pass over its bf16
     logits instead of five over fp32 ones (the cast, scale, exp, product and cast back of eager
     mode move ~20 GB per 4096-row chunk of a 152 k vocabulary). Eager elsewhere."""
-    if not on_cuda:
-        return fn
-    if fn not in _COMPILED:
-        _COMPILED[fn] = torch.compile(fn, dynamic=False)
-    return _COMPILED[fn]
+    return _compiled(fn) if on_cuda else fn
 
 
 class _LinearLogprobs(torch.autograd.Function):

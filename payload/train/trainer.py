@@ -22,8 +22,6 @@ import logging
 import math
 import os
 import shutil
-import signal
-import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -115,17 +113,14 @@ class Trainer:
         job = config.job
         self.world = world = init_world(job.parallel.expert_parallel_size)
         self.metrics = TrainerMetrics()
-        self.service: Service | None = None
-        if int(os.environ.get("LOCAL_RANK", "0")) == 0:  # one health/metrics port per pod
-            service_config = Service.Config(metrics_port=config.metrics_port, stall_timeout_s=config.stall_timeout_s)
-            self.service = service_config.build("trainer", self.metrics.registry).start()
-        self.watchdog = PhaseWatchdog(self.service, self.metrics.registry) if self.service else None
-        # The other local ranks get SIGTERM too (torchrun forwards it to every worker, as the
-        # local launcher does): they must outlive it to join the stop vote and the checkpoint.
-        self._signalled = threading.Event()
-        if self.service is None and threading.current_thread() is threading.main_thread():
-            for signum in (signal.SIGTERM, signal.SIGINT):
-                signal.signal(signum, lambda *_: self._signalled.set())
+        # Every rank handles SIGTERM (torchrun forwards it to each worker; without a handler the
+        # other ranks die and cannot join the stop vote and the checkpoint); only the first
+        # local rank serves the pod's health/metrics port and runs the phase watchdog.
+        serves = int(os.environ.get("LOCAL_RANK", "0")) == 0
+        service_config = Service.Config(metrics_port=config.metrics_port if serves else None,
+                                        stall_timeout_s=config.stall_timeout_s)
+        self.service = service_config.build("trainer", self.metrics.registry).start()
+        self.watchdog = PhaseWatchdog(self.service, self.metrics.registry) if serves else None
 
         def load():
             return load_pretrained(
@@ -206,7 +201,7 @@ class Trainer:
     # -- experience ---------------------------------------------------------------------------
 
     def _stopping(self) -> bool:
-        return self._signalled.is_set() or (self.service is not None and self.service.stopping.is_set())
+        return self.service.stopping.is_set()
 
     def _take_groups(self, step: int) -> Batch | None:
         """Rank 0: the step's groups (from the replay log after a resume, else the buffer)."""
@@ -317,8 +312,7 @@ class Trainer:
 
     def run(self) -> TrainCounters:
         job = self.config.job
-        if self.service is not None:
-            self.service.set_ready(True)
+        self.service.set_ready(True)
         saved_at = self.counters.step
         while self.config.max_steps is None or self.counters.step < self.config.max_steps:
             step = self.counters.step + 1
@@ -411,7 +405,6 @@ class Trainer:
             self.publisher.close()
         if self.watchdog:
             self.watchdog.close()
-        if self.service is not None:
-            self.service.close()
+        self.service.close()
         if self.queue is not None and self._owns_queue:
             self.queue.close()

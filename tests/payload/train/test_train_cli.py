@@ -87,10 +87,10 @@ def fill(url: str, namespace: str, first: int, count: int, equal_reward_every: i
     return added
 
 
-def train(job: Path, url: str, namespace: str, *extra: str, wait: bool = True):
+def train(job: Path, url: str, namespace: str, *extra: str, wait: bool = True, **env_vars: str):
     command = [sys.executable, "-m", "payload", "train", "--job", str(job), "--queue", url, "--namespace", namespace,
                "--metrics-port", "0", "--max-steps", "4", *extra]
-    env = dict(os.environ, PYTHONPATH=str(REPO), OMP_NUM_THREADS="1")
+    env = dict(os.environ, PYTHONPATH=str(REPO), OMP_NUM_THREADS="1", **env_vars)
     proc = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if wait:
         out, _ = proc.communicate(timeout=240)
@@ -181,17 +181,14 @@ def test_sigterm_to_every_rank_stops_both_and_checkpoints(tmp_path, model_dir, r
         s.bind(("127.0.0.1", 0))
         port = str(s.getsockname()[1])
     metrics = tmp_path / "metrics.jsonl"
-    procs = []
-    for rank in (0, 1):
-        env = dict(os.environ, PYTHONPATH=str(REPO), OMP_NUM_THREADS="1", RANK=str(rank), LOCAL_RANK=str(rank),
-                   WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT=port)
-        command = [sys.executable, "-m", "payload", "train", "--job", str(tmp_path / "job.yaml"), "--queue", redis_url,
-                   "--namespace", "term", "--metrics-port", "0", "--resume", "none", "--metrics-jsonl", str(metrics)]
-        procs.append(subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                      text=True))
+    procs = [
+        train(tmp_path / "job.yaml", redis_url, "term", "--resume", "none", "--metrics-jsonl", str(metrics), wait=False,
+              RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT=port)
+        for rank in (0, 1)
+    ]
     try:
         deadline = time.monotonic() + 240
-        # Two steps of experience only: the trainer then waits for a third that never comes.
+        # Two steps of experience only (of --max-steps 4): the trainer then waits for a third.
         while not metrics.is_file() or metrics.read_text().count("\n") < 2:
             assert all(p.poll() is None for p in procs), [p.communicate()[0] for p in procs]
             assert time.monotonic() < deadline
