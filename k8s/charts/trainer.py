@@ -13,6 +13,7 @@ from cdk8s_plus_33 import k8s
 from constructs import Construct
 
 from infra.identities import TRAINER_SERVICE_ACCOUNT
+from payload.train.costs import Timeouts
 from k8s.charts.efa import efa_env
 from k8s.context import Context
 from k8s.netpol import allow, from_components, from_prometheus, to_aws_apis, to_components
@@ -62,6 +63,8 @@ class TrainerChart(cdk8s.Chart):
         super().__init__(scope, id, namespace=NAMESPACE)
         layout = ctx.trainer
         placement: Placement = layout.share.placement
+        # Watchdog, probes and grace period follow from the modeled publish, checkpoint and export.
+        timeouts = Timeouts.from_costs(ctx.environment.costs())
         command = [
             "torchrun",
             f"--nnodes={layout.nodes}",
@@ -74,6 +77,7 @@ class TrainerChart(cdk8s.Chart):
             "-m",
             "payload",
             "train",
+            f"--stall-timeout-s={timeouts.stall_s}",
         ]
         container = k8s.Container(
             name=TRAINER,
@@ -92,7 +96,7 @@ class TrainerChart(cdk8s.Chart):
             security_context=gpu_security(read_only_root=True),
             volume_mounts=[fsx_mount(), job_config_mount(), shm_mount(), tmp_mount()],
             # Loading a checkpoint from FSx and the first NCCL init take minutes.
-            startup_probe=http_probe("/healthz", "metrics", period=10, failures=90),
+            startup_probe=http_probe("/healthz", "metrics", period=10, failures=timeouts.startup_s // 10),
             # /healthz fails when no step progressed within the payload's stall timeout: a hung
             # collective kills the pod, and the JobSet restarts the whole job.
             liveness_probe=http_probe("/healthz", "metrics", period=30, failures=4),
@@ -107,7 +111,8 @@ class TrainerChart(cdk8s.Chart):
                 priority_class_name=PRIORITY_TRAINER,
                 node_selector=placement.node_selector(),
                 tolerations=placement.tolerations(),
-                termination_grace_period_seconds=120,
+                # Room for a SIGTERM checkpoint where FSx writes one in time (payload/train/costs.py).
+                termination_grace_period_seconds=timeouts.grace_s,
                 volumes=[fsx_volume(), job_config_volume(), shm_volume(SHM_SIZE), tmp_volume()],
             ),
         )
