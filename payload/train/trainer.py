@@ -24,6 +24,7 @@ import os
 import shutil
 import time
 from dataclasses import asdict, dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
 import numpy as np
@@ -111,7 +112,12 @@ class Trainer:
 
         self.config = config
         job = config.job
-        self.world = world = init_world(job.parallel.expert_parallel_size)
+        # A collective that outlives the phase watchdog is dead: fail it a little after.
+        collective_timeout = timedelta(seconds=config.stall_timeout_s + 300)
+        self.world = world = init_world(job.parallel.expert_parallel_size, timeout=collective_timeout)
+        # Rank 0 waits on the buffer (Redis) while the others wait for its batch: they wait in a
+        # CPU-side gloo broadcast, never in an NCCL collective (whose watchdog kills the job).
+        self._control = dist.new_group(backend="gloo", timeout=collective_timeout) if world.world_size > 1 else None
         self.metrics = TrainerMetrics()
         # Every rank handles SIGTERM (torchrun forwards it to each worker; without a handler the
         # other ranks die and cannot join the stop vote and the checkpoint); only the first
@@ -250,7 +256,7 @@ class Trainer:
         if self.world.is_main:
             payload = [None if batch is None else (batch.wait_s, batch.stale, batch.filtered, [encode_group(g) for g in batch.groups])]
         if self.world.world_size > 1:
-            dist.broadcast_object_list(payload, src=0)
+            dist.broadcast_object_list(payload, src=0, group=self._control)
         if payload[0] is None:
             return None
         if self.world.is_main:
@@ -277,17 +283,19 @@ class Trainer:
         if not self.config.rollout_servers:
             return 0.0
         started = time.monotonic()
+        # Shards are cast to the engine's dtype before they are gathered (no fp32 full tensors).
         tensors = full_hf_tensors(self.model, self.world, _DTYPES[self.config.job.model.dtype])
+        if self.publisher is None:  # other ranks: take part in every gather
+            for _ in tensors:
+                pass
+            return time.monotonic() - started
         try:
-            if self.publisher is not None:
-                self.publisher.catch_up()
-                self.publisher.publish(tensors, version)
+            # Servers that are down are skipped and caught up in the background; the iterator is
+            # drained whatever happens.
+            self.publisher.publish(tensors, version)
         except PublishError as exc:
             self.metrics.publish_failures.inc()
             log.error("publishing version %d failed: %s", version, exc)
-        finally:
-            for _ in tensors:  # every rank takes part in every gather, even after a failure
-                pass
         return time.monotonic() - started
 
     def _export(self, step: int) -> None:
