@@ -114,7 +114,8 @@ class Trainer:
         job = config.job
         # A collective that outlives the phase watchdog is dead: fail it a little after.
         collective_timeout = timedelta(seconds=config.stall_timeout_s + 300)
-        self.world = world = init_world(job.parallel.expert_parallel_size, timeout=collective_timeout)
+        self.world = world = init_world(job.parallel.expert_parallel_size, job.parallel.data_parallel_shard_size,
+                                         timeout=collective_timeout)
         # Rank 0 waits on the buffer (Redis) while the others wait for its batch: they wait in a
         # CPU-side gloo broadcast, never in an NCCL collective (whose watchdog kills the job).
         self._control = dist.new_group(backend="gloo", timeout=collective_timeout) if world.world_size > 1 else None
@@ -333,7 +334,8 @@ class Trainer:
             count = math.ceil(math.ceil(len(samples) / self.world.world_size) / job.batch.micro_batch_size)
             with self._phase("train_step"):
                 metrics = train_step(self.model, self.optimizer, micro_batches(mine, job.batch.micro_batch_size, count),
-                                     self.loss, group=dist.group.WORLD, reference=self.reference, device=self.world.device)
+                                     self.loss, group=dist.group.WORLD, reference=self.reference, device=self.world.device,
+                                     norm_group=self.world.replica_group)
             self.counters = TrainCounters(step, step, self.counters.groups_consumed + len(batch.groups))
             with self._phase("publish"):
                 publish_s = self._publish(step)
