@@ -41,7 +41,7 @@ from payload.sync.publisher import PublishError, WeightPublisher
 from payload.train.advantages import group_advantages
 from payload.train.batch import Sample, micro_batches, shard_for_rank
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
-from payload.train.export import write_hf_directory
+from payload.train.export import export_hf
 from payload.train.parallel import full_hf_tensors, init_world, parallelize
 from payload.train.step import LossConfig, build_optimizer, train_step
 from payload.train.watchdog import PhaseWatchdog
@@ -221,6 +221,7 @@ class Trainer:
         while len(batch.groups) < job.batch.prompts_per_step:
             if self._stopping():
                 return None
+            self.checkpointer.poll()
             consumed = self.queue.consume(
                 self.config.consumer,
                 max_groups=job.batch.prompts_per_step - len(batch.groups),
@@ -301,18 +302,15 @@ class Trainer:
 
     def _export(self, step: int) -> None:
         path = self.export_dir / f"step-{step:08d}"
-        tensors = full_hf_tensors(self.model, self.world)
+        # Every rank writes its own shards, streaming (payload/train/export.py).
+        export_hf(self.model, self.world, path, self.config.job.model.path, _DTYPES[self.config.job.model.dtype])
         if self.world.is_main:
-            write_hf_directory(tensors, self.model.config, path, self.config.job.model.path, _DTYPES[self.config.job.model.dtype])
             if self.publisher is not None:
                 self.publisher.exported(str(path), step)
             self.queue.publish_policy(PolicyPointer(step, str(path)))
             exports = sorted(p for p in self.export_dir.glob("step-*") if p.name[5:].isdigit())
             for old in exports[: -self.config.job.checkpoint.keep_last]:
                 shutil.rmtree(old, ignore_errors=True)
-        else:
-            for _ in tensors:
-                pass
 
     # -- the loop -----------------------------------------------------------------------------
 
@@ -346,14 +344,21 @@ class Trainer:
             last = stopping or (self.config.max_steps is not None and step >= self.config.max_steps)
             if step % job.checkpoint.interval_steps == 0 or last:
                 with self._phase("checkpoint"):
-                    self.checkpointer.save(self.model, self.optimizer, self.counters)
+                    # Asynchronous: staged in host memory, written while the next steps run
+                    # (waiting first for the previous write). On SIGTERM or the last step,
+                    # wait for this one: see payload/train/checkpoint.py for the grace period.
+                    self.checkpointer.save(self.model, self.optimizer, self.counters, wait=last)
                 saved_at = step
+            else:
+                self.checkpointer.poll()
             if self.world.is_main:
                 self._record(step, batch, samples, metrics, publish_s)
             if stopping:
                 break
-        if saved_at != self.counters.step:
-            self.checkpointer.save(self.model, self.optimizer, self.counters)
+        with self._phase("checkpoint"):
+            if saved_at != self.counters.step:
+                self.checkpointer.save(self.model, self.optimizer, self.counters, wait=True)
+            self.checkpointer.wait()
         if self.watchdog:
             self.watchdog.enter("done")
         return self.counters
@@ -411,6 +416,7 @@ class Trainer:
             f.write(json.dumps(line, separators=(",", ":")) + "\n")
 
     def close(self) -> None:
+        self.checkpointer.close()
         if self.publisher is not None:
             self.publisher.close()
         if self.watchdog:
