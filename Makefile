@@ -1,6 +1,6 @@
 # Two commands for a newcomer: `make synth` and `make test`. Everything else is set-up they
 # never have to think about: a .venv from requirements.txt and node_modules from
-# package-lock.json, each rebuilt only when its pin file changes.
+# package-lock.json, each rebuilt only when its pin file changes, and redis-server.
 SHELL := /bin/bash
 ENV ?= default
 VENV := .venv
@@ -15,9 +15,9 @@ export AWS_EC2_METADATA_DISABLED := true
 export CDK_DISABLE_VERSION_CHECK := true
 export CDK_DISABLE_CLI_TELEMETRY := true
 
-.PHONY: setup synth infra manifests test demo clean
+.PHONY: setup redis-server synth infra manifests test demo clean
 
-setup: $(STAMPS)/python $(STAMPS)/node
+setup: $(STAMPS)/python $(STAMPS)/node redis-server
 
 $(STAMPS)/python: requirements.txt
 	@echo "setting up $(VENV) from requirements.txt"
@@ -29,6 +29,24 @@ $(STAMPS)/node: package-lock.json
 	@echo "installing the pinned aws-cdk and cdk8s CLIs (npm ci)"
 	@npm ci --no-audit --no-fund --loglevel=error
 	@mkdir -p $(STAMPS) && touch $@
+
+# The queue and buffer tests run against a real Redis and are never skipped: install it where
+# it is missing (apt-get, as root or through sudo; Homebrew on macOS).
+redis-server:
+	@if ! command -v redis-server >/dev/null; then \
+	  echo "installing redis-server (a real Redis for the queue and buffer tests)"; \
+	  if command -v apt-get >/dev/null; then \
+	    SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+	    { $$SUDO apt-get update -qq && \
+	      $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; } || \
+	    { echo "error: could not install redis-server: run sudo apt-get install -y redis-server" >&2; exit 2; }; \
+	  elif command -v brew >/dev/null; then \
+	    brew install redis; \
+	  else \
+	    echo "error: redis-server is missing and neither apt-get nor brew is here: install Redis 7 or newer" >&2; \
+	    exit 2; \
+	  fi; \
+	fi
 
 ## make synth [ENV=name]: CloudFormation in cdk.out/ and Kubernetes manifests in dist/
 synth: infra manifests

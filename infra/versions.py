@@ -1,10 +1,8 @@
 """Every version the environment installs, in one place.
 
-The cdk8s app types its custom resources from CRD files vendored in k8s/crds/. Today that is
-only the Prometheus operator's ServiceMonitor and PrometheusRule, at 0.84.1 and 0.82.2 (the
-copies that could be obtained offline; the operator's CRDs only add fields between releases, so
-objects typed against them validate under PROMETHEUS_OPERATOR below). The JobSet and
-LeaderWorkerSet CRDs of the releases below are not vendored yet (k8s/README.md says how).
+The cdk8s app types its custom resources from the CRDs of exactly these releases (JobSet,
+LeaderWorkerSet, PROMETHEUS_OPERATOR), vendored unmodified in k8s/crds/ (k8s/crds/README.md);
+change a version here and vendor its CRDs there, then re-run `npx cdk8s import`.
 EKS add-on versions must exist for the cluster's Kubernetes version
 (`aws eks describe-addon-versions --kubernetes-version 1.33 --addon-name NAME`).
 """

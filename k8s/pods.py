@@ -1,4 +1,5 @@
-"""Pieces every pod of the RL job shares: names, ports, labels, volumes, probes, security.
+"""The pod builder every chart uses: names, ports, labels, volumes, probes, security, the
+pod template (identity, priority, placement, pod security) and the Services in front of pods.
 
 Names and ports live here once so that Services, NetworkPolicies, ServiceMonitors and the
 URLs handed to processes cannot drift apart.
@@ -10,8 +11,11 @@ from pathlib import PurePosixPath
 
 import cdk8s
 from cdk8s_plus_33 import k8s
+from constructs import Construct
 
 from infra.identities import WORKLOAD_NAMESPACE
+from k8s.placement import Placement
+from k8s.structs import as_struct
 from payload.job import JOB_CONFIG_ENV, JOB_CONFIG_PATH
 
 NAMESPACE = WORKLOAD_NAMESPACE
@@ -96,11 +100,16 @@ def payload_env(bucket: str) -> list[k8s.EnvVar]:
     ]
 
 
+def redis_password_env(name: str) -> k8s.EnvVar:
+    """The buffer's password from the operator's Secret, never a value in the manifest."""
+    password = k8s.EnvVarSource(secret_key_ref=k8s.SecretKeySelector(name=REDIS_SECRET, key=REDIS_SECRET_KEY))
+    return k8s.EnvVar(name=name, value_from=password)
+
+
 def queue_env() -> list[k8s.EnvVar]:
     """The experience buffer / task queue URL, its password taken from the operator's Secret."""
-    password = k8s.EnvVarSource(secret_key_ref=k8s.SecretKeySelector(name=REDIS_SECRET, key=REDIS_SECRET_KEY))
     return [
-        k8s.EnvVar(name="REDIS_PASSWORD", value_from=password),
+        redis_password_env("REDIS_PASSWORD"),
         # $(VAR) is expanded by the kubelet, so the password never appears in the manifest.
         env("RL_QUEUE_URL", f"redis://:$(REDIS_PASSWORD)@{BUFFER}.{NAMESPACE}.svc:{REDIS_PORT}/0"),
     ]
@@ -199,11 +208,82 @@ def gpu_security(read_only_root: bool) -> k8s.SecurityContext:
     )
 
 
-def pod_template_json(template: k8s.PodTemplateSpec) -> dict:
-    """A typed pod template as the JSON a custom resource (JobSet, LeaderWorkerSet) embeds.
+def pod_template(
+    component: str,
+    job_digest: str,
+    placement: Placement,
+    containers: list[k8s.Container],
+    *,
+    service_account: str,
+    priority_class: str,
+    volumes: list[k8s.Volume] = (),
+    grace_seconds: int | None = None,
+    restart_policy: str | None = None,
+) -> k8s.PodTemplateSpec:
+    """A pod of `component` on its pool: labels, identity, priority, placement and security.
 
-    Rendering through the typed PodTemplate construct applies the same serialization (and
-    the same field names) as every built-in kind, instead of a second hand-written dict.
+    No pod mounts a Kubernetes API token (none calls the API). Pods on CPU-only pools get
+    the restricted pod security context; GPU pods run as root with only IPC_LOCK, set per
+    container (gpu_security).
     """
+    return k8s.PodTemplateSpec(
+        metadata=pod_metadata(component, job_digest),
+        spec=k8s.PodSpec(
+            containers=containers,
+            restart_policy=restart_policy,
+            service_account_name=service_account,
+            automount_service_account_token=False,
+            priority_class_name=priority_class,
+            node_selector=placement.node_selector(),
+            tolerations=placement.tolerations(),
+            security_context=None if placement.spec.gpus else restricted_pod_security(),
+            termination_grace_period_seconds=grace_seconds,
+            volumes=list(volumes) or None,
+        ),
+    )
+
+
+def service_account(scope: Construct, name: str) -> k8s.KubeServiceAccount:
+    """A pod identity without a mounted API token (EKS Pod Identity binds AWS roles by name)."""
+    return k8s.KubeServiceAccount(
+        scope, f"sa-{name}", metadata=metadata(name), automount_service_account_token=False
+    )
+
+
+def service_port(name: str, number: int) -> k8s.ServicePort:
+    """A Service port that targets the container port of the same name."""
+    return k8s.ServicePort(name=name, port=number, target_port=k8s.IntOrString.from_string(name))
+
+
+def headless_service(
+    scope: Construct,
+    id: str,
+    name: str,
+    component: str,
+    ports: dict[str, int],
+    extra_selector: dict[str, str] | None = None,
+) -> k8s.KubeService:
+    """A headless Service: stable per-pod DNS names, and every pod's /metrics for the
+    ServiceMonitors (which select Services by the component label)."""
+    return k8s.KubeService(
+        scope,
+        id,
+        metadata=metadata(name, component),
+        spec=k8s.ServiceSpec(
+            cluster_ip="None",
+            selector={**labels(component), **(extra_selector or {})},
+            ports=[service_port(port_name, number) for port_name, number in ports.items()],
+        ),
+    )
+
+
+def pod_template_json(template: k8s.PodTemplateSpec) -> dict:
+    """A typed pod template as JSON, rendered through the typed PodTemplate construct: the
+    same serialization (and field names) as every built-in kind."""
     scratch = cdk8s.Chart(cdk8s.App(), "render")
     return k8s.KubePodTemplate(scratch, "template", template=template).to_json()["template"]
+
+
+def custom_resource_pod_template(struct: type, template: k8s.PodTemplateSpec):
+    """The pod template as a custom resource's own generated type (see k8s/structs.py)."""
+    return as_struct(struct, pod_template_json(template), "template")

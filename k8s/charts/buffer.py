@@ -26,19 +26,19 @@ from k8s.pods import (
     PRIORITY_BUFFER,
     REDIS_EXPORTER_PORT,
     REDIS_PORT,
-    REDIS_SECRET,
-    REDIS_SECRET_KEY,
     ROLLOUT_SERVER,
     ROLLOUT_WORKER,
     TRAINER,
     VERIFIER,
-    labels,
+    headless_service,
+    http_probe,
     metadata,
-    pod_metadata,
+    pod_template,
     port,
-    restricted_pod_security,
+    redis_password_env,
     restricted_security,
     selector,
+    service_account,
 )
 
 # Of the memory node: Redis's own limit, leaving the rest to the system and exporters.
@@ -46,13 +46,6 @@ MEMORY_SHARE = 0.6
 # Of Redis's limit: maxmemory stays at half so the fork that rewrites the append-only file
 # has room for copy-on-write pages under write load.
 MAXMEMORY_SHARE = 0.5
-
-
-def _password_env(name: str) -> k8s.EnvVar:
-    return k8s.EnvVar(
-        name=name,
-        value_from=k8s.EnvVarSource(secret_key_ref=k8s.SecretKeySelector(name=REDIS_SECRET, key=REDIS_SECRET_KEY)),
-    )
 
 
 class BufferChart(cdk8s.Chart):
@@ -65,7 +58,7 @@ class BufferChart(cdk8s.Chart):
         # file growing between rewrites.
         volume_gib = max(20, 2 * math.ceil(maxmemory_mib / 1024))
 
-        k8s.KubeServiceAccount(self, "sa", metadata=metadata(BUFFER), automount_service_account_token=False)
+        service_account(self, BUFFER)
         redis = k8s.Container(
             name="redis",
             image=ctx.job.images.redis,
@@ -80,7 +73,7 @@ class BufferChart(cdk8s.Chart):
                 "--maxmemory-policy", "noeviction",
                 "--requirepass", "$(REDIS_PASSWORD)",
             ],  # fmt: skip
-            env=[_password_env("REDIS_PASSWORD"), _password_env("REDISCLI_AUTH")],
+            env=[redis_password_env("REDIS_PASSWORD"), redis_password_env("REDISCLI_AUTH")],
             ports=[port("redis", REDIS_PORT)],
             resources=cpu_resources("2", f"{limit_gib}Gi"),
             security_context=restricted_security(),
@@ -101,18 +94,12 @@ class BufferChart(cdk8s.Chart):
         exporter = k8s.Container(
             name="exporter",
             image=ctx.job.images.redis_exporter,
-            env=[k8s.EnvVar(name="REDIS_ADDR", value=f"redis://localhost:{REDIS_PORT}"), _password_env("REDIS_PASSWORD")],
+            env=[k8s.EnvVar(name="REDIS_ADDR", value=f"redis://localhost:{REDIS_PORT}"), redis_password_env("REDIS_PASSWORD")],
             ports=[port("metrics", REDIS_EXPORTER_PORT)],
             resources=cpu_resources("100m", "128Mi"),
             security_context=restricted_security(),
-            liveness_probe=k8s.Probe(
-                http_get=k8s.HttpGetAction(path="/health", port=k8s.IntOrString.from_string("metrics")),
-                period_seconds=30,
-            ),
-            readiness_probe=k8s.Probe(
-                http_get=k8s.HttpGetAction(path="/health", port=k8s.IntOrString.from_string("metrics")),
-                period_seconds=10,
-            ),
+            liveness_probe=http_probe("/health", "metrics", period=30, failures=3),
+            readiness_probe=http_probe("/health", "metrics", period=10, failures=3),
         )
         k8s.KubeStatefulSet(
             self,
@@ -122,18 +109,14 @@ class BufferChart(cdk8s.Chart):
                 service_name=BUFFER,
                 replicas=1,
                 selector=selector(BUFFER),
-                template=k8s.PodTemplateSpec(
-                    metadata=pod_metadata(BUFFER, ctx.job_digest),
-                    spec=k8s.PodSpec(
-                        containers=[redis, exporter],
-                        service_account_name=BUFFER,
-                        automount_service_account_token=False,
-                        priority_class_name=PRIORITY_BUFFER,
-                        node_selector=placement.node_selector(),
-                        tolerations=placement.tolerations(),
-                        security_context=restricted_pod_security(),
-                        termination_grace_period_seconds=60,
-                    ),
+                template=pod_template(
+                    BUFFER,
+                    ctx.job_digest,
+                    placement,
+                    [redis, exporter],
+                    service_account=BUFFER,
+                    priority_class=PRIORITY_BUFFER,
+                    grace_seconds=60,
                 ),
                 volume_claim_templates=[
                     k8s.KubePersistentVolumeClaimProps(
@@ -149,21 +132,7 @@ class BufferChart(cdk8s.Chart):
                 ],
             ),
         )
-        k8s.KubeService(
-            self,
-            "service",
-            metadata=metadata(BUFFER),
-            spec=k8s.ServiceSpec(
-                cluster_ip="None",
-                selector=labels(BUFFER),
-                ports=[
-                    k8s.ServicePort(name="redis", port=REDIS_PORT, target_port=k8s.IntOrString.from_string("redis")),
-                    k8s.ServicePort(
-                        name="metrics", port=REDIS_EXPORTER_PORT, target_port=k8s.IntOrString.from_string("metrics")
-                    ),
-                ],
-            ),
-        )
+        headless_service(self, "service", BUFFER, BUFFER, {"redis": REDIS_PORT, "metrics": REDIS_EXPORTER_PORT})
         # Never evicted by a drain or an upgrade: moving the buffer is an operator's decision.
         k8s.KubePodDisruptionBudget(
             self,

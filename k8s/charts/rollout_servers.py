@@ -15,6 +15,7 @@ from constructs import Construct
 from infra.identities import ROLLOUT_SERVICE_ACCOUNT
 from k8s.charts.efa import efa_env
 from k8s.context import Context
+from k8s.imports.io.x_k8s import leaderworkerset as lws
 from k8s.netpol import allow, from_components, from_prometheus, to_aws_apis, to_components
 from k8s.pods import (
     BUFFER,
@@ -28,19 +29,19 @@ from k8s.pods import (
     SGLANG_PORT,
     SPOT_GRACE_SECONDS,
     TRAINER,
+    custom_resource_pod_template,
     fsx_mount,
     fsx_volume,
     gpu_security,
-    queue_env,
+    headless_service,
     http_probe,
     job_config_mount,
     job_config_volume,
     labels,
-    metadata,
     payload_env,
-    pod_metadata,
-    pod_template_json,
+    pod_template,
     port,
+    queue_env,
     shm_mount,
     shm_volume,
     tmp_mount,
@@ -109,54 +110,47 @@ class RolloutServersChart(cdk8s.Chart):
                 volume_mounts=[fsx_mount(read_only=True), job_config_mount(), shm_mount(), tmp_mount()],
                 **probes,
             )
-            return k8s.PodTemplateSpec(
-                metadata=pod_metadata(ROLLOUT_SERVER, ctx.job_digest),
-                spec=k8s.PodSpec(
-                    containers=[container],
-                    service_account_name=ROLLOUT_SERVICE_ACCOUNT,
-                    automount_service_account_token=False,
-                    priority_class_name=PRIORITY_ROLLOUT,
-                    node_selector=placement.node_selector(),
-                    tolerations=placement.tolerations(),
-                    # Long enough for in-flight generations to finish on a spot notice, so the
-                    # rollout workers get their answers instead of retrying the whole group.
-                    termination_grace_period_seconds=SPOT_GRACE_SECONDS,
-                    volumes=[fsx_volume(), job_config_volume(), shm_volume(SHM_SIZE), tmp_volume()],
-                ),
+            return pod_template(
+                ROLLOUT_SERVER,
+                ctx.job_digest,
+                placement,
+                [container],
+                service_account=ROLLOUT_SERVICE_ACCOUNT,
+                priority_class=PRIORITY_ROLLOUT,
+                volumes=[fsx_volume(), job_config_volume(), shm_volume(SHM_SIZE), tmp_volume()],
+                # Long enough for in-flight generations to finish on a spot notice, so the
+                # rollout workers get their answers instead of retrying the whole group.
+                grace_seconds=SPOT_GRACE_SECONDS,
             )
 
-        template: dict = {
-            "size": layout.group_size,
-            "restartPolicy": "RecreateGroupOnPodRestart",
-            "workerTemplate": pod_template_json(pod(leader=layout.group_size == 1)),
-        }
+        leader_template = None
         if layout.group_size > 1:
             # Only the leader serves HTTP; the other ranks would fail its probes.
-            template["leaderTemplate"] = pod_template_json(pod(leader=True))
-        lws = cdk8s.ApiObject(
+            leader_template = custom_resource_pod_template(lws.LeaderWorkerSetSpecLeaderWorkerTemplateLeaderTemplate, pod(leader=True))
+        lws.LeaderWorkerSet(
             self,
             "leaderworkerset",
-            api_version="leaderworkerset.x-k8s.io/v1",
-            kind="LeaderWorkerSet",
             metadata=cdk8s.ApiObjectMetadata(name=ROLLOUT_SERVER, labels=labels(ROLLOUT_SERVER)),
+            spec=lws.LeaderWorkerSetSpec(
+                replicas=layout.replicas,
+                leader_worker_template=lws.LeaderWorkerSetSpecLeaderWorkerTemplate(
+                    size=layout.group_size,
+                    restart_policy=lws.LeaderWorkerSetSpecLeaderWorkerTemplateRestartPolicy.RECREATE_GROUP_ON_POD_RESTART,
+                    worker_template=custom_resource_pod_template(
+                        lws.LeaderWorkerSetSpecLeaderWorkerTemplateWorkerTemplate, pod(leader=layout.group_size == 1)
+                    ),
+                    leader_template=leader_template,
+                ),
+            ),
         )
-        lws.add_json_patch(
-            cdk8s.JsonPatch.add("/spec", {"replicas": layout.replicas, "leaderWorkerTemplate": template})
-        )
-
         # Leaders only: they serve SGLang's /metrics and the wrapper's.
-        k8s.KubeService(
+        headless_service(
             self,
             "metrics",
-            metadata=metadata(f"{ROLLOUT_SERVER}-metrics", ROLLOUT_SERVER),
-            spec=k8s.ServiceSpec(
-                cluster_ip="None",
-                selector={**labels(ROLLOUT_SERVER), WORKER_INDEX_LABEL: "0"},
-                ports=[
-                    k8s.ServicePort(name="http", port=SGLANG_PORT, target_port=k8s.IntOrString.from_string("http")),
-                    k8s.ServicePort(name="metrics", port=METRICS_PORT, target_port=k8s.IntOrString.from_string("metrics")),
-                ],
-            ),
+            f"{ROLLOUT_SERVER}-metrics",
+            ROLLOUT_SERVER,
+            {"http": SGLANG_PORT, "metrics": METRICS_PORT},
+            extra_selector={WORKER_INDEX_LABEL: "0"},
         )
         allow(
             self,

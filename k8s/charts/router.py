@@ -28,11 +28,12 @@ from k8s.pods import (
     http_probe,
     labels,
     metadata,
-    pod_metadata,
+    pod_template,
     port,
-    restricted_pod_security,
     restricted_security,
     selector,
+    service_account,
+    service_port,
     tmp_mount,
     tmp_volume,
 )
@@ -42,7 +43,7 @@ class RouterChart(cdk8s.Chart):
     def __init__(self, scope: Construct, id: str, ctx: Context) -> None:
         super().__init__(scope, id, namespace=NAMESPACE)
         placement = Placement.of(ctx.environment, "cpu")
-        k8s.KubeServiceAccount(self, "sa", metadata=metadata(ROUTER), automount_service_account_token=False)
+        service_account(self, ROUTER)
         container = k8s.Container(
             name=ROUTER,
             image=ctx.job.images.router,
@@ -69,18 +70,14 @@ class RouterChart(cdk8s.Chart):
             spec=k8s.DeploymentSpec(
                 replicas=1,
                 selector=selector(ROUTER),
-                template=k8s.PodTemplateSpec(
-                    metadata=pod_metadata(ROUTER, ctx.job_digest),
-                    spec=k8s.PodSpec(
-                        containers=[container],
-                        service_account_name=ROUTER,
-                        automount_service_account_token=False,
-                        priority_class_name=PRIORITY_ROLLOUT,
-                        node_selector=placement.node_selector(),
-                        tolerations=placement.tolerations(),
-                        security_context=restricted_pod_security(),
-                        volumes=[tmp_volume("1Gi")],
-                    ),
+                template=pod_template(
+                    ROUTER,
+                    ctx.job_digest,
+                    placement,
+                    [container],
+                    service_account=ROUTER,
+                    priority_class=PRIORITY_ROLLOUT,
+                    volumes=[tmp_volume("1Gi")],
                 ),
             ),
         )
@@ -90,12 +87,7 @@ class RouterChart(cdk8s.Chart):
             metadata=metadata(ROUTER),
             spec=k8s.ServiceSpec(
                 selector=labels(ROUTER),
-                ports=[
-                    k8s.ServicePort(name="http", port=ROUTER_PORT, target_port=k8s.IntOrString.from_string("http")),
-                    k8s.ServicePort(
-                        name="metrics", port=ROUTER_METRICS_PORT, target_port=k8s.IntOrString.from_string("metrics")
-                    ),
-                ],
+                ports=[service_port("http", ROUTER_PORT), service_port("metrics", ROUTER_METRICS_PORT)],
             ),
         )
         allow(

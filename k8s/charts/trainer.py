@@ -15,6 +15,7 @@ from constructs import Construct
 from infra.identities import TRAINER_SERVICE_ACCOUNT
 from k8s.charts.efa import efa_env
 from k8s.context import Context
+from k8s.imports.io.x_k8s import jobset as js
 from k8s.netpol import allow, from_components, from_prometheus, to_aws_apis, to_components
 from k8s.charts.rollout_servers import server_urls
 from k8s.placement import Placement
@@ -27,18 +28,18 @@ from k8s.pods import (
     RENDEZVOUS_PORT,
     ROLLOUT_SERVER,
     TRAINER,
+    custom_resource_pod_template,
     env,
     fsx_mount,
     fsx_volume,
     gpu_security,
+    headless_service,
     http_probe,
     job_config_mount,
     job_config_volume,
     labels,
-    metadata,
     payload_env,
-    pod_metadata,
-    pod_template_json,
+    pod_template,
     port,
     queue_env,
     shm_mount,
@@ -97,64 +98,51 @@ class TrainerChart(cdk8s.Chart):
             # collective kills the pod, and the JobSet restarts the whole job.
             liveness_probe=http_probe("/healthz", "metrics", period=30, failures=4),
         )
-        template = k8s.PodTemplateSpec(
-            metadata=pod_metadata(TRAINER, ctx.job_digest),
-            spec=k8s.PodSpec(
-                containers=[container],
-                restart_policy="Never",
-                service_account_name=TRAINER_SERVICE_ACCOUNT,
-                automount_service_account_token=False,
-                priority_class_name=PRIORITY_TRAINER,
-                node_selector=placement.node_selector(),
-                tolerations=placement.tolerations(),
-                termination_grace_period_seconds=120,
-                volumes=[fsx_volume(), job_config_volume(), shm_volume(SHM_SIZE), tmp_volume()],
-            ),
+        template = pod_template(
+            TRAINER,
+            ctx.job_digest,
+            placement,
+            [container],
+            service_account=TRAINER_SERVICE_ACCOUNT,
+            priority_class=PRIORITY_TRAINER,
+            volumes=[fsx_volume(), job_config_volume(), shm_volume(SHM_SIZE), tmp_volume()],
+            grace_seconds=120,
+            restart_policy="Never",
         )
-        job_set = cdk8s.ApiObject(
+        js.JobSet(
             self,
             "jobset",
-            api_version="jobset.x-k8s.io/v1alpha2",
-            kind="JobSet",
             metadata=cdk8s.ApiObjectMetadata(name=TRAINER, labels=labels(TRAINER)),
-        )
-        job_set.add_json_patch(
-            cdk8s.JsonPatch.add(
-                "/spec",
-                {
-                    "failurePolicy": {"maxRestarts": ctx.job.checkpoint.max_restarts, "restartStrategy": "Recreate"},
-                    "network": {"enableDNSHostnames": True, "publishNotReadyAddresses": True},
-                    "successPolicy": {"operator": "All", "targetReplicatedJobs": [REPLICATED_JOB]},
-                    "replicatedJobs": [
-                        {
-                            "name": REPLICATED_JOB,
-                            "replicas": 1,
-                            "template": {
-                                "spec": {
-                                    "parallelism": layout.nodes,
-                                    "completions": layout.nodes,
-                                    "completionMode": "Indexed",
-                                    "backoffLimit": 0,
-                                    "template": pod_template_json(template),
-                                }
-                            },
-                        }
-                    ],
-                },
-            )
-        )
-
-        # For the ServiceMonitor: JobSet's own headless Service has no ports to name.
-        k8s.KubeService(
-            self,
-            "metrics",
-            metadata=metadata(f"{TRAINER}-metrics", TRAINER),
-            spec=k8s.ServiceSpec(
-                cluster_ip="None",
-                selector=labels(TRAINER),
-                ports=[k8s.ServicePort(name="metrics", port=METRICS_PORT, target_port=k8s.IntOrString.from_string("metrics"))],
+            spec=js.JobSetSpec(
+                failure_policy=js.JobSetSpecFailurePolicy(
+                    max_restarts=ctx.job.checkpoint.max_restarts,
+                    restart_strategy=js.JobSetSpecFailurePolicyRestartStrategy.RECREATE,
+                ),
+                network=js.JobSetSpecNetwork(enable_dns_hostnames=True, publish_not_ready_addresses=True),
+                success_policy=js.JobSetSpecSuccessPolicy(
+                    operator=js.JobSetSpecSuccessPolicyOperator.ALL, target_replicated_jobs=[REPLICATED_JOB]
+                ),
+                replicated_jobs=[
+                    js.JobSetSpecReplicatedJobs(
+                        name=REPLICATED_JOB,
+                        replicas=1,
+                        template=js.JobSetSpecReplicatedJobsTemplate(
+                            spec=js.JobSetSpecReplicatedJobsTemplateSpec(
+                                parallelism=layout.nodes,
+                                completions=layout.nodes,
+                                completion_mode="Indexed",
+                                backoff_limit=0,
+                                template=custom_resource_pod_template(
+                                    js.JobSetSpecReplicatedJobsTemplateSpecTemplate, template
+                                ),
+                            )
+                        ),
+                    )
+                ],
             ),
         )
+        # For the ServiceMonitor: JobSet's own headless Service has no ports to name.
+        headless_service(self, "metrics", f"{TRAINER}-metrics", TRAINER, {"metrics": METRICS_PORT})
         allow(
             self,
             TRAINER,

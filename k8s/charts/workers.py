@@ -28,18 +28,18 @@ from k8s.pods import (
     SPOT_GRACE_SECONDS,
     VERIFIER,
     env,
+    headless_service,
     http_probe,
     job_config_mount,
     job_config_volume,
-    labels,
     metadata,
     payload_env,
-    pod_metadata,
+    pod_template,
     port,
     queue_env,
-    restricted_pod_security,
     restricted_security,
     selector,
+    service_account,
     tmp_mount,
     tmp_volume,
 )
@@ -48,17 +48,17 @@ from k8s.pods import (
 class WorkersChart(cdk8s.Chart):
     def __init__(self, scope: Construct, id: str, ctx: Context) -> None:
         super().__init__(scope, id, namespace=NAMESPACE)
-        k8s.KubeServiceAccount(self, "sa-verifier", metadata=metadata(VERIFIER), automount_service_account_token=False)
+        service_account(self, VERIFIER)
         router_url = f"http://{ROUTER}.{NAMESPACE}.svc:{ROUTER_PORT}"
         self._deployment(
             ctx,
             ROLLOUT_WORKER,
             command="rollout",
             replicas=ctx.job.rollout.workers,
-            service_account=ROLLOUT_SERVICE_ACCOUNT,
+            identity=ROLLOUT_SERVICE_ACCOUNT,
             extra_env=[env("RL_ROUTER_URL", router_url)],
         )
-        self._deployment(ctx, VERIFIER, command="verify", replicas=ctx.job.rollout.verifiers, service_account=VERIFIER)
+        self._deployment(ctx, VERIFIER, command="verify", replicas=ctx.job.rollout.verifiers, identity=VERIFIER)
         allow(
             self,
             ROLLOUT_WORKER,
@@ -82,7 +82,7 @@ class WorkersChart(cdk8s.Chart):
         component: str,
         command: str,
         replicas: int,
-        service_account: str,
+        identity: str,
         extra_env: list[k8s.EnvVar] = (),
     ) -> None:
         placement = Placement.of(ctx.environment, "cpu")
@@ -105,32 +105,19 @@ class WorkersChart(cdk8s.Chart):
             spec=k8s.DeploymentSpec(
                 replicas=replicas,
                 selector=selector(component),
-                template=k8s.PodTemplateSpec(
-                    metadata=pod_metadata(component, ctx.job_digest),
-                    spec=k8s.PodSpec(
-                        containers=[container],
-                        service_account_name=service_account,
-                        automount_service_account_token=False,
-                        priority_class_name=PRIORITY_ROLLOUT,
-                        node_selector=placement.node_selector(),
-                        tolerations=placement.tolerations(),
-                        # SIGTERM (a spot notice or a rollout): finish or hand back the
-                        # current tasks before the node goes.
-                        termination_grace_period_seconds=SPOT_GRACE_SECONDS,
-                        security_context=restricted_pod_security(),
-                        volumes=[job_config_volume(), tmp_volume("2Gi")],
-                    ),
+                template=pod_template(
+                    component,
+                    ctx.job_digest,
+                    placement,
+                    [container],
+                    service_account=identity,
+                    priority_class=PRIORITY_ROLLOUT,
+                    volumes=[job_config_volume(), tmp_volume("2Gi")],
+                    # SIGTERM (a spot notice or a rollout): finish or hand back the current
+                    # tasks before the node goes.
+                    grace_seconds=SPOT_GRACE_SECONDS,
                 ),
             ),
         )
         # Headless: only for the ServiceMonitor to find every pod's /metrics.
-        k8s.KubeService(
-            self,
-            f"{component}-metrics",
-            metadata=metadata(f"{component}-metrics", component),
-            spec=k8s.ServiceSpec(
-                cluster_ip="None",
-                selector=labels(component),
-                ports=[k8s.ServicePort(name="metrics", port=METRICS_PORT, target_port=k8s.IntOrString.from_string("metrics"))],
-            ),
-        )
+        headless_service(self, f"{component}-metrics", f"{component}-metrics", component, {"metrics": METRICS_PORT})

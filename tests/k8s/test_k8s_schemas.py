@@ -1,10 +1,13 @@
 """Every object validates: built-in kinds against the Kubernetes OpenAPI schema of the
-environment's Kubernetes version, monitoring objects against their vendored CRDs, and the
-pod and Job templates inside JobSet and LeaderWorkerSet against the built-in schema."""
+environment's Kubernetes version, JobSet, LeaderWorkerSet and the monitoring objects against
+their vendored CRDs (k8s/crds/, unmodified upstream copies), and the pod and Job templates
+inside JobSet and LeaderWorkerSet also against the built-in schema."""
 
 from __future__ import annotations
 
 import copy
+import hashlib
+import re
 from pathlib import Path
 
 import jsonschema
@@ -86,16 +89,43 @@ def _crd_validators() -> dict[tuple[str, str], jsonschema.Draft7Validator]:
 VALIDATORS = _crd_validators()
 
 
-def test_vendored_crds_cover_the_monitoring_kinds():
-    assert set(VALIDATORS) == {
-        ("monitoring.coreos.com/v1", "ServiceMonitor"),
-        ("monitoring.coreos.com/v1", "PrometheusRule"),
+def test_vendored_crds_are_the_upstream_files():
+    """Every vendored CRD is byte for byte the upstream file whose sha256 k8s/crds/README.md
+    records (the monitoring file is two upstream files concatenated, each checked)."""
+    recorded = {
+        name: digest
+        for digest, name in re.findall(r"^([0-9a-f]{64})  (\S+)$", (CRDS / "README.md").read_text(), re.M)
+    }
+    checked = set()
+    for path in CRDS.glob("*.yaml"):
+        # Each upstream file starts with "---" at column 0, which nothing inside a CRD does.
+        for part in filter(None, re.split(r"(?m)^(?=---\n)", path.read_text())):
+            crd = yaml.safe_load(part)
+            upstream = f"{crd['spec']['group']}_{crd['spec']['names']['plural']}.yaml"
+            assert hashlib.sha256(part.encode()).hexdigest() == recorded[upstream], f"{path.name}: {upstream} differs"
+            checked.add(upstream)
+    assert checked == {
+        "jobset.x-k8s.io_jobsets.yaml",
+        "leaderworkerset.x-k8s.io_leaderworkersets.yaml",
+        "monitoring.coreos.com_servicemonitors.yaml",
+        "monitoring.coreos.com_prometheusrules.yaml",
     }
 
 
-def test_monitoring_objects_validate_against_vendored_crds(synthed):
-    objects = synthed.kind("ServiceMonitor") + synthed.kind("PrometheusRule")
+def test_vendored_crds_cover_the_custom_kinds():
+    assert set(VALIDATORS) == {
+        ("jobset.x-k8s.io/v1alpha2", "JobSet"),
+        ("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet"),
+        ("monitoring.coreos.com/v1", "ServiceMonitor"),
+        ("monitoring.coreos.com/v1", "PrometheusRule"),
+    }
+    assert {kind for _, kind in VALIDATORS} == CRD_KINDS
+
+
+def test_custom_resources_validate_against_vendored_crds(synthed):
+    objects = [doc for doc in synthed.docs if doc["kind"] in CRD_KINDS]
     assert len(synthed.kind("ServiceMonitor")) == 6 and len(synthed.kind("PrometheusRule")) == 1
+    assert len(synthed.kind("JobSet")) == 1 and len(synthed.kind("LeaderWorkerSet")) == 1
     for doc in objects:
         errors = sorted(VALIDATORS[(doc["apiVersion"], doc["kind"])].iter_errors(doc), key=str)
         assert not errors, f"{doc['kind']}/{doc['metadata']['name']}: {errors[0].message} at {list(errors[0].path)}"
@@ -109,3 +139,23 @@ def test_crd_validation_rejects_unknown_and_mistyped_fields(synthed):
     rule = copy.deepcopy(synthed.kind("PrometheusRule")[0])
     rule["spec"]["groups"][0]["rules"][0]["for"] = "fifteen minutes"
     assert not VALIDATORS[(rule["apiVersion"], "PrometheusRule")].is_valid(rule)
+    job_set = copy.deepcopy(synthed.kind("JobSet")[0])
+    job_set["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]["containers"][0]["imagee"] = "x"
+    assert not VALIDATORS[(job_set["apiVersion"], "JobSet")].is_valid(job_set)
+    lws = copy.deepcopy(synthed.kind("LeaderWorkerSet")[0])
+    lws["spec"]["leaderWorkerTemplate"]["size"] = "two"
+    assert not VALIDATORS[(lws["apiVersion"], "LeaderWorkerSet")].is_valid(lws)
+
+
+def test_crd_struct_conversion_names_a_field_the_crd_lacks():
+    """The typed JobSet/LWS pod templates are built through the CRD's own generated types: a
+    field the installed release does not define stops synth with its path."""
+    from k8s.imports.io.x_k8s import jobset
+    from k8s.structs import UnknownFieldError, as_struct
+
+    template_type = jobset.JobSetSpecReplicatedJobsTemplateSpecTemplate
+    good = {"spec": {"containers": [{"name": "c", "ports": [{"containerPort": 80}]}]}}
+    assert as_struct(template_type, good).spec.containers[0].ports[0].container_port == 80
+    bad = {"spec": {"containers": [{"name": "c", "imagePullPolicyy": "Always"}]}}
+    with pytest.raises(UnknownFieldError, match=r"spec\.containers\[0\]\.imagePullPolicyy"):
+        as_struct(template_type, bad)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from payload.local.launcher import processes_of_run as processes_of
-from tests.payload.queue.redis_server import MISSING_REASON, REDIS_SERVER, RedisServer
+from tests.payload.queue.redis_server import started
 
 REPO = Path(__file__).resolve().parents[3]
 ENV = {**os.environ, "PYTHONPATH": str(REPO), "OMP_NUM_THREADS": "1"}
@@ -67,7 +67,6 @@ def test_short_demo_learns_publishes_loses_nothing_and_leaves_no_process(tmp_pat
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(REDIS_SERVER is None, reason=MISSING_REASON)
 def test_ctrl_c_on_redis_with_overlap_stops_everything_and_loses_no_task(tmp_path):
     """--redis, --max-staleness 1 (rollouts of step s + 1 while step s trains) and a --model
     directory, interrupted like a newcomer's Ctrl-C: exit 130 with the summary, no process or
@@ -75,7 +74,7 @@ def test_ctrl_c_on_redis_with_overlap_stops_everything_and_loses_no_task(tmp_pat
     from payload.local.task import write_policy
 
     model = write_policy(tmp_path / "model", seed=3)
-    server = RedisServer().start()
+    server = started()
     run = tmp_path / "run"
     try:
         launcher = subprocess.Popen(local("--steps", "500", "--redis", server.url, "--max-staleness", "1",

@@ -1,6 +1,7 @@
 """A real redis-server on a free loopback port, for tests and benchmarks (no mocks of Redis).
 
-The tests skip (with the reason) only where the binary is absent; .ci/run installs it.
+Never skipped: `make setup` installs redis-server where it is missing, and where it still is,
+every test that needs it fails with the command that installs it.
 """
 
 from __future__ import annotations
@@ -12,10 +13,14 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
 import redis
 
 REDIS_SERVER = shutil.which("redis-server")
-MISSING_REASON = "redis-server is not installed (apt-get install -y redis-server)"
+MISSING_REASON = (
+    "redis-server is not installed: the queue and buffer tests run against a real Redis. Install it with "
+    "`make setup` (apt-get install -y redis-server; on macOS: brew install redis)"
+)
 
 
 def free_port() -> int:
@@ -79,3 +84,10 @@ class RedisServer:
         self.stop(kill=True)
         if self._tmp is not None:
             self._tmp.cleanup()
+
+
+def started(directory: str | None = None) -> RedisServer:
+    """A running server for a test, or the test fails (never skips) saying how to install one."""
+    if REDIS_SERVER is None:
+        pytest.fail(MISSING_REASON, pytrace=False)
+    return RedisServer(directory).start()

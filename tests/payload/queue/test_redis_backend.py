@@ -6,7 +6,7 @@ import pytest
 
 from payload.queue.base import RolloutQueue, Stage
 from payload.queue.experience import RecordFormatError
-from tests.payload.queue.redis_server import MISSING_REASON, REDIS_SERVER, RedisServer
+from tests.payload.queue.redis_server import started
 from tests.payload.queue.test_queue_contract import drain, group_for, task
 
 
@@ -56,9 +56,7 @@ def test_unreachable_redis_is_one_line_error():
 
 
 def test_redis_restart_keeps_acknowledged_experiences_and_workers_reconnect(tmp_path):
-    if REDIS_SERVER is None:
-        pytest.skip(MISSING_REASON)
-    server = RedisServer(str(tmp_path)).start()
+    server = started(str(tmp_path))
     try:
         queue = redis_queue(server.url, "restart")
         queue.submit([task(i) for i in range(6)])

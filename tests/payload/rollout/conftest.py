@@ -1,14 +1,12 @@
 import pytest
 
-from tests.payload.queue.redis_server import MISSING_REASON, REDIS_SERVER, RedisServer
+from tests.payload.queue.redis_server import started
 from tests.payload.rollout.helpers import ServeProcess, save_tiny_model
 
 
 @pytest.fixture(scope="session")
 def redis_server():
-    if REDIS_SERVER is None:
-        pytest.skip(MISSING_REASON)
-    server = RedisServer().start()
+    server = started()
     yield server
     server.close()
 

@@ -19,7 +19,7 @@ from payload.model import load_pretrained
 from payload.queue.base import PolicyPointer, RolloutQueue, Stage
 from payload.queue.experience import Task
 from payload.sync.client import RolloutServerClient
-from tests.payload.queue.redis_server import MISSING_REASON, REDIS_SERVER, RedisServer, free_port
+from tests.payload.queue.redis_server import free_port, started
 from tests.payload.rollout.helpers import REPO, ServeProcess, env
 from tests.payload.rollout.test_engine_server import PROMPT, greedy, served_greedy
 
@@ -58,9 +58,7 @@ def owned_by(queue, name):
 
 @pytest.fixture
 def own_redis(tmp_path):
-    if REDIS_SERVER is None:
-        pytest.skip(MISSING_REASON)
-    server = RedisServer(str(tmp_path)).start()
+    server = started(str(tmp_path))
     yield server
     server.close()
 

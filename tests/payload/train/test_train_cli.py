@@ -23,7 +23,7 @@ from torch.distributed.checkpoint.format_utils import dcp_to_torch_save
 from payload.model import save_pretrained
 from payload.queue.base import RolloutQueue, Stage
 from payload.queue.experience import ExperienceGroup, Sample, Task
-from tests.payload.queue.redis_server import REDIS_SERVER, RedisServer
+from tests.payload.queue.redis_server import started
 from train_cases import GROUP_SIZE, tiny_model
 
 REPO = Path(__file__).resolve().parents[3]
@@ -32,9 +32,7 @@ PROMPTS_PER_STEP = 2
 
 @pytest.fixture(scope="module")
 def redis_url():
-    if REDIS_SERVER is None:
-        pytest.skip("redis-server is not installed")
-    server = RedisServer().start()
+    server = started()
     yield server.url
     server.close()
 

@@ -62,7 +62,7 @@ class PrometheusRule(
 
         :param scope: the scope in which to define this object.
         :param id: a scope-local name for the object.
-        :param spec: Specification of desired alerting rule definitions for Prometheus.
+        :param spec: spec defines the specification of desired alerting rule definitions for Prometheus.
         :param metadata: 
         '''
         if __debug__:
@@ -85,7 +85,7 @@ class PrometheusRule(
 
         This can be used to inline resource manifests inside other objects (e.g. as templates).
 
-        :param spec: Specification of desired alerting rule definitions for Prometheus.
+        :param spec: spec defines the specification of desired alerting rule definitions for Prometheus.
         :param metadata: 
         '''
         props = PrometheusRuleProps(spec=spec, metadata=metadata)
@@ -120,7 +120,7 @@ class PrometheusRuleProps:
 
         ``Prometheus`` and ``ThanosRuler`` objects select ``PrometheusRule`` objects using label and namespace selectors.
 
-        :param spec: Specification of desired alerting rule definitions for Prometheus.
+        :param spec: spec defines the specification of desired alerting rule definitions for Prometheus.
         :param metadata: 
 
         :schema: PrometheusRule
@@ -141,7 +141,7 @@ class PrometheusRuleProps:
 
     @builtins.property
     def spec(self) -> "PrometheusRuleSpec":
-        '''Specification of desired alerting rule definitions for Prometheus.
+        '''spec defines the specification of desired alerting rule definitions for Prometheus.
 
         :schema: PrometheusRule#spec
         '''
@@ -180,9 +180,9 @@ class PrometheusRuleSpec:
         *,
         groups: typing.Optional[typing.Sequence[typing.Union["PrometheusRuleSpecGroups", typing.Dict[builtins.str, typing.Any]]]] = None,
     ) -> None:
-        '''Specification of desired alerting rule definitions for Prometheus.
+        '''spec defines the specification of desired alerting rule definitions for Prometheus.
 
-        :param groups: Content of Prometheus rule file.
+        :param groups: groups defines the content of Prometheus rule file.
 
         :schema: PrometheusRuleSpec
         '''
@@ -195,7 +195,7 @@ class PrometheusRuleSpec:
 
     @builtins.property
     def groups(self) -> typing.Optional[typing.List["PrometheusRuleSpecGroups"]]:
-        '''Content of Prometheus rule file.
+        '''groups defines the content of Prometheus rule file.
 
         :schema: PrometheusRuleSpec#groups
         '''
@@ -241,13 +241,13 @@ class PrometheusRuleSpecGroups:
     ) -> None:
         '''RuleGroup is a list of sequentially evaluated recording and alerting rules.
 
-        :param name: Name of the rule group.
-        :param interval: Interval determines how often rules in the group are evaluated.
-        :param labels: Labels to add or overwrite before storing the result for its rules. The labels defined at the rule level take precedence. It requires Prometheus >= 3.0.0. The field is ignored for Thanos Ruler.
-        :param limit: Limit the number of alerts an alerting rule and series a recording rule can produce. Limit is supported starting with Prometheus >= 2.31 and Thanos Ruler >= 0.24.
-        :param partial_response_strategy: PartialResponseStrategy is only used by ThanosRuler and will be ignored by Prometheus instances. More info: https://github.com/thanos-io/thanos/blob/main/docs/components/rule.md#partial-response
-        :param query_offset: Defines the offset the rule evaluation timestamp of this particular group by the specified duration into the past. It requires Prometheus >= v2.53.0. It is not supported for ThanosRuler.
-        :param rules: List of alerting and recording rules.
+        :param name: name defines the name of the rule group.
+        :param interval: interval defines how often rules in the group are evaluated.
+        :param labels: labels define the labels to add or overwrite before storing the result for its rules. The labels defined at the rule level take precedence. It requires Prometheus >= 3.0.0. The field is ignored for Thanos Ruler.
+        :param limit: limit defines the number of alerts an alerting rule and series a recording rule can produce. Limit is supported starting with Prometheus >= 2.31 and Thanos Ruler >= 0.24.
+        :param partial_response_strategy: partial_response_strategy is only used by ThanosRuler and will be ignored by Prometheus instances. More info: https://github.com/thanos-io/thanos/blob/main/docs/components/rule.md#partial-response
+        :param query_offset: query_offset defines the offset the rule evaluation timestamp of this particular group by the specified duration into the past. It requires Prometheus >= v2.53.0. It is not supported for ThanosRuler.
+        :param rules: rules defines the list of alerting and recording rules.
 
         :schema: PrometheusRuleSpecGroups
         '''
@@ -278,7 +278,7 @@ class PrometheusRuleSpecGroups:
 
     @builtins.property
     def name(self) -> builtins.str:
-        '''Name of the rule group.
+        '''name defines the name of the rule group.
 
         :schema: PrometheusRuleSpecGroups#name
         '''
@@ -288,7 +288,7 @@ class PrometheusRuleSpecGroups:
 
     @builtins.property
     def interval(self) -> typing.Optional[builtins.str]:
-        '''Interval determines how often rules in the group are evaluated.
+        '''interval defines how often rules in the group are evaluated.
 
         :schema: PrometheusRuleSpecGroups#interval
         '''
@@ -297,7 +297,7 @@ class PrometheusRuleSpecGroups:
 
     @builtins.property
     def labels(self) -> typing.Optional[typing.Mapping[builtins.str, builtins.str]]:
-        '''Labels to add or overwrite before storing the result for its rules.
+        '''labels define the labels to add or overwrite before storing the result for its rules.
 
         The labels defined at the rule level take precedence.
 
@@ -311,7 +311,7 @@ class PrometheusRuleSpecGroups:
 
     @builtins.property
     def limit(self) -> typing.Optional[jsii.Number]:
-        '''Limit the number of alerts an alerting rule and series a recording rule can produce.
+        '''limit defines the number of alerts an alerting rule and series a recording rule can produce.
 
         Limit is supported starting with Prometheus >= 2.31 and Thanos Ruler >= 0.24.
 
@@ -322,7 +322,7 @@ class PrometheusRuleSpecGroups:
 
     @builtins.property
     def partial_response_strategy(self) -> typing.Optional[builtins.str]:
-        '''PartialResponseStrategy is only used by ThanosRuler and will be ignored by Prometheus instances.
+        '''partial_response_strategy is only used by ThanosRuler and will be ignored by Prometheus instances.
 
         More info: https://github.com/thanos-io/thanos/blob/main/docs/components/rule.md#partial-response
 
@@ -333,7 +333,7 @@ class PrometheusRuleSpecGroups:
 
     @builtins.property
     def query_offset(self) -> typing.Optional[builtins.str]:
-        '''Defines the offset the rule evaluation timestamp of this particular group by the specified duration into the past.
+        '''query_offset defines the offset the rule evaluation timestamp of this particular group by the specified duration into the past.
 
         It requires Prometheus >= v2.53.0.
         It is not supported for ThanosRuler.
@@ -345,7 +345,7 @@ class PrometheusRuleSpecGroups:
 
     @builtins.property
     def rules(self) -> typing.Optional[typing.List["PrometheusRuleSpecGroupsRules"]]:
-        '''List of alerting and recording rules.
+        '''rules defines the list of alerting and recording rules.
 
         :schema: PrometheusRuleSpecGroups#rules
         '''
@@ -391,13 +391,13 @@ class PrometheusRuleSpecGroupsRules:
     ) -> None:
         '''Rule describes an alerting or recording rule See Prometheus documentation: `alerting <https://www.prometheus.io/docs/prometheus/latest/configuration/alerting_rules/>`_ or `recording <https://www.prometheus.io/docs/prometheus/latest/configuration/recording_rules/#recording-rules>`_ rule.
 
-        :param expr: PromQL expression to evaluate.
-        :param alert: Name of the alert. Must be a valid label value. Only one of ``record`` and ``alert`` must be set.
-        :param annotations: Annotations to add to each alert. Only valid for alerting rules.
-        :param for_: Alerts are considered firing once they have been returned for this long.
-        :param keep_firing_for: KeepFiringFor defines how long an alert will continue firing after the condition that triggered it has cleared.
-        :param labels: Labels to add or overwrite.
-        :param record: Name of the time series to output to. Must be a valid metric name. Only one of ``record`` and ``alert`` must be set.
+        :param expr: expr defines the PromQL expression to evaluate.
+        :param alert: alert defines the name of the alert. Must be a valid label value. Only one of ``record`` and ``alert`` must be set.
+        :param annotations: annotations defines annotations to add to each alert. Only valid for alerting rules.
+        :param for_: for defines how alerts are considered firing once they have been returned for this long.
+        :param keep_firing_for: keep_firing_for defines how long an alert will continue firing after the condition that triggered it has cleared.
+        :param labels: labels defines labels to add or overwrite.
+        :param record: record defines the name of the time series to output to. Must be a valid metric name. Only one of ``record`` and ``alert`` must be set.
 
         :schema: PrometheusRuleSpecGroupsRules
         '''
@@ -428,7 +428,7 @@ class PrometheusRuleSpecGroupsRules:
 
     @builtins.property
     def expr(self) -> "PrometheusRuleSpecGroupsRulesExpr":
-        '''PromQL expression to evaluate.
+        '''expr defines the PromQL expression to evaluate.
 
         :schema: PrometheusRuleSpecGroupsRules#expr
         '''
@@ -438,7 +438,7 @@ class PrometheusRuleSpecGroupsRules:
 
     @builtins.property
     def alert(self) -> typing.Optional[builtins.str]:
-        '''Name of the alert.
+        '''alert defines the name of the alert.
 
         Must be a valid label value.
         Only one of ``record`` and ``alert`` must be set.
@@ -452,7 +452,7 @@ class PrometheusRuleSpecGroupsRules:
     def annotations(
         self,
     ) -> typing.Optional[typing.Mapping[builtins.str, builtins.str]]:
-        '''Annotations to add to each alert.
+        '''annotations defines annotations to add to each alert.
 
         Only valid for alerting rules.
 
@@ -463,7 +463,7 @@ class PrometheusRuleSpecGroupsRules:
 
     @builtins.property
     def for_(self) -> typing.Optional[builtins.str]:
-        '''Alerts are considered firing once they have been returned for this long.
+        '''for defines how alerts are considered firing once they have been returned for this long.
 
         :schema: PrometheusRuleSpecGroupsRules#for
         '''
@@ -472,7 +472,7 @@ class PrometheusRuleSpecGroupsRules:
 
     @builtins.property
     def keep_firing_for(self) -> typing.Optional[builtins.str]:
-        '''KeepFiringFor defines how long an alert will continue firing after the condition that triggered it has cleared.
+        '''keep_firing_for defines how long an alert will continue firing after the condition that triggered it has cleared.
 
         :schema: PrometheusRuleSpecGroupsRules#keep_firing_for
         '''
@@ -481,7 +481,7 @@ class PrometheusRuleSpecGroupsRules:
 
     @builtins.property
     def labels(self) -> typing.Optional[typing.Mapping[builtins.str, builtins.str]]:
-        '''Labels to add or overwrite.
+        '''labels defines labels to add or overwrite.
 
         :schema: PrometheusRuleSpecGroupsRules#labels
         '''
@@ -490,7 +490,7 @@ class PrometheusRuleSpecGroupsRules:
 
     @builtins.property
     def record(self) -> typing.Optional[builtins.str]:
-        '''Name of the time series to output to.
+        '''record defines the name of the time series to output to.
 
         Must be a valid metric name.
         Only one of ``record`` and ``alert`` must be set.
@@ -516,7 +516,7 @@ class PrometheusRuleSpecGroupsRulesExpr(
     metaclass=jsii.JSIIMeta,
     jsii_type="comcoreosmonitoring.PrometheusRuleSpecGroupsRulesExpr",
 ):
-    '''PromQL expression to evaluate.
+    '''expr defines the PromQL expression to evaluate.
 
     :schema: PrometheusRuleSpecGroupsRulesExpr
     '''
@@ -579,7 +579,7 @@ class ServiceMonitor(
 
         :param scope: the scope in which to define this object.
         :param id: a scope-local name for the object.
-        :param spec: Specification of desired Service selection for target discovery by Prometheus.
+        :param spec: spec defines the specification of desired Service selection for target discovery by Prometheus.
         :param metadata: 
         '''
         if __debug__:
@@ -602,7 +602,7 @@ class ServiceMonitor(
 
         This can be used to inline resource manifests inside other objects (e.g. as templates).
 
-        :param spec: Specification of desired Service selection for target discovery by Prometheus.
+        :param spec: spec defines the specification of desired Service selection for target discovery by Prometheus.
         :param metadata: 
         '''
         props = ServiceMonitorProps(spec=spec, metadata=metadata)
@@ -644,7 +644,7 @@ class ServiceMonitorProps:
 
         ``Prometheus`` and ``PrometheusAgent`` objects select ``ServiceMonitor`` objects using label and namespace selectors.
 
-        :param spec: Specification of desired Service selection for target discovery by Prometheus.
+        :param spec: spec defines the specification of desired Service selection for target discovery by Prometheus.
         :param metadata: 
 
         :schema: ServiceMonitor
@@ -665,7 +665,7 @@ class ServiceMonitorProps:
 
     @builtins.property
     def spec(self) -> "ServiceMonitorSpec":
-        '''Specification of desired Service selection for target discovery by Prometheus.
+        '''spec defines the specification of desired Service selection for target discovery by Prometheus.
 
         :schema: ServiceMonitor#spec
         '''
@@ -717,6 +717,7 @@ class ServiceMonitorProps:
         "scrape_classic_histograms": "scrapeClassicHistograms",
         "scrape_protocols": "scrapeProtocols",
         "selector_mechanism": "selectorMechanism",
+        "service_discovery_role": "serviceDiscoveryRole",
         "target_labels": "targetLabels",
         "target_limit": "targetLimit",
     },
@@ -745,33 +746,35 @@ class ServiceMonitorSpec:
         scrape_classic_histograms: typing.Optional[builtins.bool] = None,
         scrape_protocols: typing.Optional[typing.Sequence["ServiceMonitorSpecScrapeProtocols"]] = None,
         selector_mechanism: typing.Optional["ServiceMonitorSpecSelectorMechanism"] = None,
+        service_discovery_role: typing.Optional["ServiceMonitorSpecServiceDiscoveryRole"] = None,
         target_labels: typing.Optional[typing.Sequence[builtins.str]] = None,
         target_limit: typing.Optional[jsii.Number] = None,
     ) -> None:
-        '''Specification of desired Service selection for target discovery by Prometheus.
+        '''spec defines the specification of desired Service selection for target discovery by Prometheus.
 
-        :param endpoints: List of endpoints part of this ServiceMonitor. Defines how to scrape metrics from Kubernetes `Endpoints <https://kubernetes.io/docs/concepts/services-networking/service/#endpoints>`_ objects. In most cases, an Endpoints object is backed by a Kubernetes `Service <https://kubernetes.io/docs/concepts/services-networking/service/>`_ object with the same name and labels.
-        :param selector: Label selector to select the Kubernetes ``Endpoints`` objects to scrape metrics from.
-        :param attach_metadata: ``attachMetadata`` defines additional metadata which is added to the discovered targets. It requires Prometheus >= v2.37.0.
-        :param body_size_limit: When defined, bodySizeLimit specifies a job level limit on the size of uncompressed response body that will be accepted by Prometheus. It requires Prometheus >= v2.28.0.
-        :param convert_classic_histograms_to_nhcb: Whether to convert all scraped classic histograms into a native histogram with custom buckets. It requires Prometheus >= v3.0.0.
-        :param fallback_scrape_protocol: The protocol to use if a scrape returns blank, unparseable, or otherwise invalid Content-Type. It requires Prometheus >= v3.0.0.
-        :param job_label: ``jobLabel`` selects the label from the associated Kubernetes ``Service`` object which will be used as the ``job`` label for all metrics. For example if ``jobLabel`` is set to ``foo`` and the Kubernetes ``Service`` object is labeled with ``foo: bar``, then Prometheus adds the ``job="bar"`` label to all ingested metrics. If the value of this field is empty or if the label doesn't exist for the given Service, the ``job`` label of the metrics defaults to the name of the associated Kubernetes ``Service``.
-        :param keep_dropped_targets: Per-scrape limit on the number of targets dropped by relabeling that will be kept in memory. 0 means no limit. It requires Prometheus >= v2.47.0.
-        :param label_limit: Per-scrape limit on number of labels that will be accepted for a sample. It requires Prometheus >= v2.27.0.
-        :param label_name_length_limit: Per-scrape limit on length of labels name that will be accepted for a sample. It requires Prometheus >= v2.27.0.
-        :param label_value_length_limit: Per-scrape limit on length of labels value that will be accepted for a sample. It requires Prometheus >= v2.27.0.
-        :param namespace_selector: ``namespaceSelector`` defines in which namespace(s) Prometheus should discover the services. By default, the services are discovered in the same namespace as the ``ServiceMonitor`` object but it is possible to select pods across different/all namespaces.
-        :param native_histogram_bucket_limit: If there are more than this many buckets in a native histogram, buckets will be merged to stay within the limit. It requires Prometheus >= v2.45.0.
-        :param native_histogram_min_bucket_factor: If the growth factor of one bucket to the next is smaller than this, buckets will be merged to increase the factor sufficiently. It requires Prometheus >= v2.50.0.
-        :param pod_target_labels: ``podTargetLabels`` defines the labels which are transferred from the associated Kubernetes ``Pod`` object onto the ingested metrics.
-        :param sample_limit: ``sampleLimit`` defines a per-scrape limit on the number of scraped samples that will be accepted.
-        :param scrape_class: The scrape class to apply.
-        :param scrape_classic_histograms: Whether to scrape a classic histogram that is also exposed as a native histogram. It requires Prometheus >= v2.45.0. Notice: ``scrapeClassicHistograms`` corresponds to the ``always_scrape_classic_histograms`` field in the Prometheus configuration.
-        :param scrape_protocols: ``scrapeProtocols`` defines the protocols to negotiate during a scrape. It tells clients the protocols supported by Prometheus in order of preference (from most to least preferred). If unset, Prometheus uses its default value. It requires Prometheus >= v2.49.0.
-        :param selector_mechanism: Mechanism used to select the endpoints to scrape. By default, the selection process relies on relabel configurations to filter the discovered targets. Alternatively, you can opt in for role selectors, which may offer better efficiency in large clusters. Which strategy is best for your use case needs to be carefully evaluated. It requires Prometheus >= v2.17.0.
-        :param target_labels: ``targetLabels`` defines the labels which are transferred from the associated Kubernetes ``Service`` object onto the ingested metrics.
-        :param target_limit: ``targetLimit`` defines a limit on the number of scraped targets that will be accepted.
+        :param endpoints: endpoints defines the list of endpoints part of this ServiceMonitor. Defines how to scrape metrics from Kubernetes `Endpoints <https://kubernetes.io/docs/concepts/services-networking/service/#endpoints>`_ objects. In most cases, an Endpoints object is backed by a Kubernetes `Service <https://kubernetes.io/docs/concepts/services-networking/service/>`_ object with the same name and labels.
+        :param selector: selector defines the label selector to select the Kubernetes ``Endpoints`` objects to scrape metrics from.
+        :param attach_metadata: attachMetadata defines additional metadata which is added to the discovered targets. It requires Prometheus >= v2.37.0.
+        :param body_size_limit: bodySizeLimit when defined, bodySizeLimit specifies a job level limit on the size of uncompressed response body that will be accepted by Prometheus. It requires Prometheus >= v2.28.0.
+        :param convert_classic_histograms_to_nhcb: convertClassicHistogramsToNHCB defines whether to convert all scraped classic histograms into a native histogram with custom buckets. It requires Prometheus >= v3.0.0.
+        :param fallback_scrape_protocol: fallbackScrapeProtocol defines the protocol to use if a scrape returns blank, unparseable, or otherwise invalid Content-Type. It requires Prometheus >= v3.0.0.
+        :param job_label: jobLabel selects the label from the associated Kubernetes ``Service`` object which will be used as the ``job`` label for all metrics. For example if ``jobLabel`` is set to ``foo`` and the Kubernetes ``Service`` object is labeled with ``foo: bar``, then Prometheus adds the ``job="bar"`` label to all ingested metrics. If the value of this field is empty or if the label doesn't exist for the given Service, the ``job`` label of the metrics defaults to the name of the associated Kubernetes ``Service``.
+        :param keep_dropped_targets: keepDroppedTargets defines the per-scrape limit on the number of targets dropped by relabeling that will be kept in memory. 0 means no limit. It requires Prometheus >= v2.47.0.
+        :param label_limit: labelLimit defines the per-scrape limit on number of labels that will be accepted for a sample. It requires Prometheus >= v2.27.0.
+        :param label_name_length_limit: labelNameLengthLimit defines the per-scrape limit on length of labels name that will be accepted for a sample. It requires Prometheus >= v2.27.0.
+        :param label_value_length_limit: labelValueLengthLimit defines the per-scrape limit on length of labels value that will be accepted for a sample. It requires Prometheus >= v2.27.0.
+        :param namespace_selector: namespaceSelector defines in which namespace(s) Prometheus should discover the services. By default, the services are discovered in the same namespace as the ``ServiceMonitor`` object but it is possible to select pods across different/all namespaces.
+        :param native_histogram_bucket_limit: nativeHistogramBucketLimit defines ff there are more than this many buckets in a native histogram, buckets will be merged to stay within the limit. It requires Prometheus >= v2.45.0.
+        :param native_histogram_min_bucket_factor: nativeHistogramMinBucketFactor defines if the growth factor of one bucket to the next is smaller than this, buckets will be merged to increase the factor sufficiently. It requires Prometheus >= v2.50.0.
+        :param pod_target_labels: podTargetLabels defines the labels which are transferred from the associated Kubernetes ``Pod`` object onto the ingested metrics.
+        :param sample_limit: sampleLimit defines a per-scrape limit on the number of scraped samples that will be accepted.
+        :param scrape_class: scrapeClass defines the scrape class to apply.
+        :param scrape_classic_histograms: scrapeClassicHistograms defines whether to scrape a classic histogram that is also exposed as a native histogram. It requires Prometheus >= v2.45.0. Notice: ``scrapeClassicHistograms`` corresponds to the ``always_scrape_classic_histograms`` field in the Prometheus configuration.
+        :param scrape_protocols: scrapeProtocols defines the protocols to negotiate during a scrape. It tells clients the protocols supported by Prometheus in order of preference (from most to least preferred). If unset, Prometheus uses its default value. It requires Prometheus >= v2.49.0.
+        :param selector_mechanism: selectorMechanism defines the mechanism used to select the endpoints to scrape. By default, the selection process relies on relabel configurations to filter the discovered targets. Alternatively, you can opt in for role selectors, which may offer better efficiency in large clusters. Which strategy is best for your use case needs to be carefully evaluated. It requires Prometheus >= v2.17.0.
+        :param service_discovery_role: serviceDiscoveryRole defines the service discovery role used to discover targets. If set, the value should be either "Endpoints" or "EndpointSlice". Otherwise it defaults to the value defined in the Prometheus/PrometheusAgent resource.
+        :param target_labels: targetLabels defines the labels which are transferred from the associated Kubernetes ``Service`` object onto the ingested metrics.
+        :param target_limit: targetLimit defines a limit on the number of scraped targets that will be accepted.
 
         :schema: ServiceMonitorSpec
         '''
@@ -803,6 +806,7 @@ class ServiceMonitorSpec:
             check_type(argname="argument scrape_classic_histograms", value=scrape_classic_histograms, expected_type=type_hints["scrape_classic_histograms"])
             check_type(argname="argument scrape_protocols", value=scrape_protocols, expected_type=type_hints["scrape_protocols"])
             check_type(argname="argument selector_mechanism", value=selector_mechanism, expected_type=type_hints["selector_mechanism"])
+            check_type(argname="argument service_discovery_role", value=service_discovery_role, expected_type=type_hints["service_discovery_role"])
             check_type(argname="argument target_labels", value=target_labels, expected_type=type_hints["target_labels"])
             check_type(argname="argument target_limit", value=target_limit, expected_type=type_hints["target_limit"])
         self._values: typing.Dict[builtins.str, typing.Any] = {
@@ -845,6 +849,8 @@ class ServiceMonitorSpec:
             self._values["scrape_protocols"] = scrape_protocols
         if selector_mechanism is not None:
             self._values["selector_mechanism"] = selector_mechanism
+        if service_discovery_role is not None:
+            self._values["service_discovery_role"] = service_discovery_role
         if target_labels is not None:
             self._values["target_labels"] = target_labels
         if target_limit is not None:
@@ -852,7 +858,7 @@ class ServiceMonitorSpec:
 
     @builtins.property
     def endpoints(self) -> typing.List["ServiceMonitorSpecEndpoints"]:
-        '''List of endpoints part of this ServiceMonitor.
+        '''endpoints defines the list of endpoints part of this ServiceMonitor.
 
         Defines how to scrape metrics from Kubernetes `Endpoints <https://kubernetes.io/docs/concepts/services-networking/service/#endpoints>`_ objects.
         In most cases, an Endpoints object is backed by a Kubernetes `Service <https://kubernetes.io/docs/concepts/services-networking/service/>`_ object with the same name and labels.
@@ -865,7 +871,7 @@ class ServiceMonitorSpec:
 
     @builtins.property
     def selector(self) -> "ServiceMonitorSpecSelector":
-        '''Label selector to select the Kubernetes ``Endpoints`` objects to scrape metrics from.
+        '''selector defines the label selector to select the Kubernetes ``Endpoints`` objects to scrape metrics from.
 
         :schema: ServiceMonitorSpec#selector
         '''
@@ -875,7 +881,7 @@ class ServiceMonitorSpec:
 
     @builtins.property
     def attach_metadata(self) -> typing.Optional["ServiceMonitorSpecAttachMetadata"]:
-        '''``attachMetadata`` defines additional metadata which is added to the discovered targets.
+        '''attachMetadata defines additional metadata which is added to the discovered targets.
 
         It requires Prometheus >= v2.37.0.
 
@@ -886,7 +892,7 @@ class ServiceMonitorSpec:
 
     @builtins.property
     def body_size_limit(self) -> typing.Optional[builtins.str]:
-        '''When defined, bodySizeLimit specifies a job level limit on the size of uncompressed response body that will be accepted by Prometheus.
+        '''bodySizeLimit when defined, bodySizeLimit specifies a job level limit on the size of uncompressed response body that will be accepted by Prometheus.
 
         It requires Prometheus >= v2.28.0.
 
@@ -897,7 +903,7 @@ class ServiceMonitorSpec:
 
     @builtins.property
     def convert_classic_histograms_to_nhcb(self) -> typing.Optional[builtins.bool]:
-        '''Whether to convert all scraped classic histograms into a native histogram with custom buckets.
+        '''convertClassicHistogramsToNHCB defines whether to convert all scraped classic histograms into a native histogram with custom buckets.
 
         It requires Prometheus >= v3.0.0.
 
@@ -910,7 +916,7 @@ class ServiceMonitorSpec:
     def fallback_scrape_protocol(
         self,
     ) -> typing.Optional["ServiceMonitorSpecFallbackScrapeProtocol"]:
-        '''The protocol to use if a scrape returns blank, unparseable, or otherwise invalid Content-Type.
+        '''fallbackScrapeProtocol defines the protocol to use if a scrape returns blank, unparseable, or otherwise invalid Content-Type.
 
         It requires Prometheus >= v3.0.0.
 
@@ -921,7 +927,7 @@ class ServiceMonitorSpec:
 
     @builtins.property
     def job_label(self) -> typing.Optional[builtins.str]:
-        '''``jobLabel`` selects the label from the associated Kubernetes ``Service`` object which will be used as the ``job`` label for all metrics.
+        '''jobLabel selects the label from the associated Kubernetes ``Service`` object which will be used as the ``job`` label for all metrics.
 
         For example if ``jobLabel`` is set to ``foo`` and the Kubernetes ``Service``
         object is labeled with ``foo: bar``, then Prometheus adds the ``job="bar"``
@@ -938,7 +944,9 @@ class ServiceMonitorSpec:
 
     @builtins.property
     def keep_dropped_targets(self) -> typing.Optional[jsii.Number]:
-        '''Per-scrape limit on the number of targets dropped by relabeling that will be kept in memory. 0 means no limit.
+        '''keepDroppedTargets defines the per-scrape limit on the number of targets dropped by relabeling that will be kept in memory.
+
+        0 means no limit.
 
         It requires Prometheus >= v2.47.0.
 
@@ -949,7 +957,7 @@ class ServiceMonitorSpec:
 
     @builtins.property
     def label_limit(self) -> typing.Optional[jsii.Number]:
-        '''Per-scrape limit on number of labels that will be accepted for a sample.
+        '''labelLimit defines the per-scrape limit on number of labels that will be accepted for a sample.
 
         It requires Prometheus >= v2.27.0.
 
@@ -960,7 +968,7 @@ class ServiceMonitorSpec:
 
     @builtins.property
     def label_name_length_limit(self) -> typing.Optional[jsii.Number]:
-        '''Per-scrape limit on length of labels name that will be accepted for a sample.
+        '''labelNameLengthLimit defines the per-scrape limit on length of labels name that will be accepted for a sample.
 
         It requires Prometheus >= v2.27.0.
 
@@ -971,7 +979,7 @@ class ServiceMonitorSpec:
 
     @builtins.property
     def label_value_length_limit(self) -> typing.Optional[jsii.Number]:
-        '''Per-scrape limit on length of labels value that will be accepted for a sample.
+        '''labelValueLengthLimit defines the per-scrape limit on length of labels value that will be accepted for a sample.
 
         It requires Prometheus >= v2.27.0.
 
@@ -984,7 +992,7 @@ class ServiceMonitorSpec:
     def namespace_selector(
         self,
     ) -> typing.Optional["ServiceMonitorSpecNamespaceSelector"]:
-        '''``namespaceSelector`` defines in which namespace(s) Prometheus should discover the services.
+        '''namespaceSelector defines in which namespace(s) Prometheus should discover the services.
 
         By default, the services are discovered in the same namespace as the ``ServiceMonitor`` object but it is possible to select pods across different/all namespaces.
 
@@ -995,7 +1003,7 @@ class ServiceMonitorSpec:
 
     @builtins.property
     def native_histogram_bucket_limit(self) -> typing.Optional[jsii.Number]:
-        '''If there are more than this many buckets in a native histogram, buckets will be merged to stay within the limit.
+        '''nativeHistogramBucketLimit defines ff there are more than this many buckets in a native histogram, buckets will be merged to stay within the limit.
 
         It requires Prometheus >= v2.45.0.
 
@@ -1008,7 +1016,7 @@ class ServiceMonitorSpec:
     def native_histogram_min_bucket_factor(
         self,
     ) -> typing.Optional["ServiceMonitorSpecNativeHistogramMinBucketFactor"]:
-        '''If the growth factor of one bucket to the next is smaller than this, buckets will be merged to increase the factor sufficiently.
+        '''nativeHistogramMinBucketFactor defines if the growth factor of one bucket to the next is smaller than this, buckets will be merged to increase the factor sufficiently.
 
         It requires Prometheus >= v2.50.0.
 
@@ -1019,7 +1027,7 @@ class ServiceMonitorSpec:
 
     @builtins.property
     def pod_target_labels(self) -> typing.Optional[typing.List[builtins.str]]:
-        '''``podTargetLabels`` defines the labels which are transferred from the associated Kubernetes ``Pod`` object onto the ingested metrics.
+        '''podTargetLabels defines the labels which are transferred from the associated Kubernetes ``Pod`` object onto the ingested metrics.
 
         :schema: ServiceMonitorSpec#podTargetLabels
         '''
@@ -1028,7 +1036,7 @@ class ServiceMonitorSpec:
 
     @builtins.property
     def sample_limit(self) -> typing.Optional[jsii.Number]:
-        '''``sampleLimit`` defines a per-scrape limit on the number of scraped samples that will be accepted.
+        '''sampleLimit defines a per-scrape limit on the number of scraped samples that will be accepted.
 
         :schema: ServiceMonitorSpec#sampleLimit
         '''
@@ -1037,7 +1045,7 @@ class ServiceMonitorSpec:
 
     @builtins.property
     def scrape_class(self) -> typing.Optional[builtins.str]:
-        '''The scrape class to apply.
+        '''scrapeClass defines the scrape class to apply.
 
         :schema: ServiceMonitorSpec#scrapeClass
         '''
@@ -1046,7 +1054,9 @@ class ServiceMonitorSpec:
 
     @builtins.property
     def scrape_classic_histograms(self) -> typing.Optional[builtins.bool]:
-        '''Whether to scrape a classic histogram that is also exposed as a native histogram. It requires Prometheus >= v2.45.0.
+        '''scrapeClassicHistograms defines whether to scrape a classic histogram that is also exposed as a native histogram.
+
+        It requires Prometheus >= v2.45.0.
 
         Notice: ``scrapeClassicHistograms`` corresponds to the ``always_scrape_classic_histograms`` field in the Prometheus configuration.
 
@@ -1059,7 +1069,7 @@ class ServiceMonitorSpec:
     def scrape_protocols(
         self,
     ) -> typing.Optional[typing.List["ServiceMonitorSpecScrapeProtocols"]]:
-        '''``scrapeProtocols`` defines the protocols to negotiate during a scrape.
+        '''scrapeProtocols defines the protocols to negotiate during a scrape.
 
         It tells clients the
         protocols supported by Prometheus in order of preference (from most to least preferred).
@@ -1077,7 +1087,7 @@ class ServiceMonitorSpec:
     def selector_mechanism(
         self,
     ) -> typing.Optional["ServiceMonitorSpecSelectorMechanism"]:
-        '''Mechanism used to select the endpoints to scrape.
+        '''selectorMechanism defines the mechanism used to select the endpoints to scrape.
 
         By default, the selection process relies on relabel configurations to filter the discovered targets.
         Alternatively, you can opt in for role selectors, which may offer better efficiency in large clusters.
@@ -1091,8 +1101,23 @@ class ServiceMonitorSpec:
         return typing.cast(typing.Optional["ServiceMonitorSpecSelectorMechanism"], result)
 
     @builtins.property
+    def service_discovery_role(
+        self,
+    ) -> typing.Optional["ServiceMonitorSpecServiceDiscoveryRole"]:
+        '''serviceDiscoveryRole defines the service discovery role used to discover targets.
+
+        If set, the value should be either "Endpoints" or "EndpointSlice".
+        Otherwise it defaults to the value defined in the
+        Prometheus/PrometheusAgent resource.
+
+        :schema: ServiceMonitorSpec#serviceDiscoveryRole
+        '''
+        result = self._values.get("service_discovery_role")
+        return typing.cast(typing.Optional["ServiceMonitorSpecServiceDiscoveryRole"], result)
+
+    @builtins.property
     def target_labels(self) -> typing.Optional[typing.List[builtins.str]]:
-        '''``targetLabels`` defines the labels which are transferred from the associated Kubernetes ``Service`` object onto the ingested metrics.
+        '''targetLabels defines the labels which are transferred from the associated Kubernetes ``Service`` object onto the ingested metrics.
 
         :schema: ServiceMonitorSpec#targetLabels
         '''
@@ -1101,7 +1126,7 @@ class ServiceMonitorSpec:
 
     @builtins.property
     def target_limit(self) -> typing.Optional[jsii.Number]:
-        '''``targetLimit`` defines a limit on the number of scraped targets that will be accepted.
+        '''targetLimit defines a limit on the number of scraped targets that will be accepted.
 
         :schema: ServiceMonitorSpec#targetLimit
         '''
@@ -1127,11 +1152,11 @@ class ServiceMonitorSpec:
 )
 class ServiceMonitorSpecAttachMetadata:
     def __init__(self, *, node: typing.Optional[builtins.bool] = None) -> None:
-        '''``attachMetadata`` defines additional metadata which is added to the discovered targets.
+        '''attachMetadata defines additional metadata which is added to the discovered targets.
 
         It requires Prometheus >= v2.37.0.
 
-        :param node: When set to true, Prometheus attaches node metadata to the discovered targets. The Prometheus service account must have the ``list`` and ``watch`` permissions on the ``Nodes`` objects.
+        :param node: node when set to true, Prometheus attaches node metadata to the discovered targets. The Prometheus service account must have the ``list`` and ``watch`` permissions on the ``Nodes`` objects.
 
         :schema: ServiceMonitorSpecAttachMetadata
         '''
@@ -1144,7 +1169,7 @@ class ServiceMonitorSpecAttachMetadata:
 
     @builtins.property
     def node(self) -> typing.Optional[builtins.bool]:
-        '''When set to true, Prometheus attaches node metadata to the discovered targets.
+        '''node when set to true, Prometheus attaches node metadata to the discovered targets.
 
         The Prometheus service account must have the ``list`` and ``watch``
         permissions on the ``Nodes`` objects.
@@ -1229,31 +1254,31 @@ class ServiceMonitorSpecEndpoints:
     ) -> None:
         '''Endpoint defines an endpoint serving Prometheus metrics to be scraped by Prometheus.
 
-        :param authorization: ``authorization`` configures the Authorization header credentials to use when scraping the target. Cannot be set at the same time as ``basicAuth``, or ``oauth2``.
-        :param basic_auth: ``basicAuth`` configures the Basic Authentication credentials to use when scraping the target. Cannot be set at the same time as ``authorization``, or ``oauth2``.
-        :param bearer_token_file: File to read bearer token for scraping the target. Deprecated: use ``authorization`` instead.
-        :param bearer_token_secret: ``bearerTokenSecret`` specifies a key of a Secret containing the bearer token for scraping targets. The secret needs to be in the same namespace as the ServiceMonitor object and readable by the Prometheus Operator. Deprecated: use ``authorization`` instead.
-        :param enable_http2: ``enableHttp2`` can be used to disable HTTP2 when scraping the target.
-        :param filter_running: When true, the pods which are not running (e.g. either in Failed or Succeeded state) are dropped during the target discovery. If unset, the filtering is enabled. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-phase
-        :param follow_redirects: ``followRedirects`` defines whether the scrape requests should follow HTTP 3xx redirects.
-        :param honor_labels: When true, ``honorLabels`` preserves the metric's labels when they collide with the target's labels.
-        :param honor_timestamps: ``honorTimestamps`` controls whether Prometheus preserves the timestamps when exposed by the target.
-        :param interval: Interval at which Prometheus scrapes the metrics from the target. If empty, Prometheus uses the global scrape interval.
-        :param metric_relabelings: ``metricRelabelings`` configures the relabeling rules to apply to the samples before ingestion.
-        :param no_proxy: ``noProxy`` is a comma-separated string that can contain IPs, CIDR notation, domain names that should be excluded from proxying. IP and domain names can contain port numbers. It requires Prometheus >= v2.43.0, Alertmanager >= v0.25.0 or Thanos >= v0.32.0.
-        :param oauth2: ``oauth2`` configures the OAuth2 settings to use when scraping the target. It requires Prometheus >= 2.27.0. Cannot be set at the same time as ``authorization``, or ``basicAuth``.
+        :param authorization: authorization configures the Authorization header credentials to use when scraping the target. Cannot be set at the same time as ``basicAuth``, or ``oauth2``.
+        :param basic_auth: basicAuth defines the Basic Authentication credentials to use when scraping the target. Cannot be set at the same time as ``authorization``, or ``oauth2``.
+        :param bearer_token_file: bearerTokenFile defines the file to read bearer token for scraping the target. Deprecated: use ``authorization`` instead.
+        :param bearer_token_secret: bearerTokenSecret defines a key of a Secret containing the bearer token for scraping targets. The secret needs to be in the same namespace as the ServiceMonitor object and readable by the Prometheus Operator. Deprecated: use ``authorization`` instead.
+        :param enable_http2: enableHttp2 can be used to disable HTTP2 when scraping the target.
+        :param filter_running: filterRunning when true, the pods which are not running (e.g. either in Failed or Succeeded state) are dropped during the target discovery. If unset, the filtering is enabled. More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-phase
+        :param follow_redirects: followRedirects defines whether the scrape requests should follow HTTP 3xx redirects.
+        :param honor_labels: honorLabels defines when true the metric's labels when they collide with the target's labels.
+        :param honor_timestamps: honorTimestamps defines whether Prometheus preserves the timestamps when exposed by the target.
+        :param interval: interval at which Prometheus scrapes the metrics from the target. If empty, Prometheus uses the global scrape interval.
+        :param metric_relabelings: metricRelabelings defines the relabeling rules to apply to the samples before ingestion.
+        :param no_proxy: noProxy defines a comma-separated string that can contain IPs, CIDR notation, domain names that should be excluded from proxying. IP and domain names can contain port numbers. It requires Prometheus >= v2.43.0, Alertmanager >= v0.25.0 or Thanos >= v0.32.0.
+        :param oauth2: oauth2 defines the OAuth2 settings to use when scraping the target. It requires Prometheus >= 2.27.0. Cannot be set at the same time as ``authorization``, or ``basicAuth``.
         :param params: params define optional HTTP URL parameters.
-        :param path: HTTP path from which to scrape for metrics. If empty, Prometheus uses the default value (e.g. ``/metrics``).
-        :param port: Name of the Service port which this endpoint refers to. It takes precedence over ``targetPort``.
-        :param proxy_connect_header: ProxyConnectHeader optionally specifies headers to send to proxies during CONNECT requests. It requires Prometheus >= v2.43.0, Alertmanager >= v0.25.0 or Thanos >= v0.32.0.
-        :param proxy_from_environment: Whether to use the proxy configuration defined by environment variables (HTTP_PROXY, HTTPS_PROXY, and NO_PROXY). It requires Prometheus >= v2.43.0, Alertmanager >= v0.25.0 or Thanos >= v0.32.0.
-        :param proxy_url: ``proxyURL`` defines the HTTP proxy server to use.
-        :param relabelings: ``relabelings`` configures the relabeling rules to apply the target's metadata labels. The Operator automatically adds relabelings for a few standard Kubernetes fields. The original scrape job's name is available via the ``__tmp_prometheus_job_name`` label. More info: https://prometheus.io/docs/prometheus/latest/configuration/configuration/#relabel_config
-        :param scheme: HTTP scheme to use for scraping. ``http`` and ``https`` are the expected values unless you rewrite the ``__scheme__`` label via relabeling. If empty, Prometheus uses the default value ``http``.
-        :param scrape_timeout: Timeout after which Prometheus considers the scrape to be failed. If empty, Prometheus uses the global scrape timeout unless it is less than the target's scrape interval value in which the latter is used. The value cannot be greater than the scrape interval otherwise the operator will reject the resource.
-        :param target_port: Name or number of the target port of the ``Pod`` object behind the Service. The port must be specified with the container's port property.
-        :param tls_config: TLS configuration to use when scraping the target.
-        :param track_timestamps_staleness: ``trackTimestampsStaleness`` defines whether Prometheus tracks staleness of the metrics that have an explicit timestamp present in scraped data. Has no effect if ``honorTimestamps`` is false. It requires Prometheus >= v2.48.0.
+        :param path: path defines the HTTP path from which to scrape for metrics. If empty, Prometheus uses the default value (e.g. ``/metrics``).
+        :param port: port defines the name of the Service port which this endpoint refers to. It takes precedence over ``targetPort``.
+        :param proxy_connect_header: proxyConnectHeader optionally specifies headers to send to proxies during CONNECT requests. It requires Prometheus >= v2.43.0, Alertmanager >= v0.25.0 or Thanos >= v0.32.0.
+        :param proxy_from_environment: proxyFromEnvironment defines whether to use the proxy configuration defined by environment variables (HTTP_PROXY, HTTPS_PROXY, and NO_PROXY). It requires Prometheus >= v2.43.0, Alertmanager >= v0.25.0 or Thanos >= v0.32.0.
+        :param proxy_url: proxyUrl defines the HTTP proxy server to use.
+        :param relabelings: relabelings defines the relabeling rules to apply the target's metadata labels. The Operator automatically adds relabelings for a few standard Kubernetes fields. The original scrape job's name is available via the ``__tmp_prometheus_job_name`` label. More info: https://prometheus.io/docs/prometheus/latest/configuration/configuration/#relabel_config
+        :param scheme: scheme defines the HTTP scheme to use for scraping. ``http`` and ``https`` are the expected values unless you rewrite the ``__scheme__`` label via relabeling. If empty, Prometheus uses the default value ``http``.
+        :param scrape_timeout: scrapeTimeout defines the timeout after which Prometheus considers the scrape to be failed. If empty, Prometheus uses the global scrape timeout unless it is less than the target's scrape interval value in which the latter is used. The value cannot be greater than the scrape interval otherwise the operator will reject the resource.
+        :param target_port: targetPort defines the name or number of the target port of the ``Pod`` object behind the Service. The port must be specified with the container's port property.
+        :param tls_config: tlsConfig defines the TLS configuration to use when scraping the target.
+        :param track_timestamps_staleness: trackTimestampsStaleness defines whether Prometheus tracks staleness of the metrics that have an explicit timestamp present in scraped data. Has no effect if ``honorTimestamps`` is false. It requires Prometheus >= v2.48.0.
 
         :schema: ServiceMonitorSpecEndpoints
         '''
@@ -1350,7 +1375,7 @@ class ServiceMonitorSpecEndpoints:
     def authorization(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsAuthorization"]:
-        '''``authorization`` configures the Authorization header credentials to use when scraping the target.
+        '''authorization configures the Authorization header credentials to use when scraping the target.
 
         Cannot be set at the same time as ``basicAuth``, or ``oauth2``.
 
@@ -1361,7 +1386,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def basic_auth(self) -> typing.Optional["ServiceMonitorSpecEndpointsBasicAuth"]:
-        '''``basicAuth`` configures the Basic Authentication credentials to use when scraping the target.
+        '''basicAuth defines the Basic Authentication credentials to use when scraping the target.
 
         Cannot be set at the same time as ``authorization``, or ``oauth2``.
 
@@ -1372,7 +1397,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def bearer_token_file(self) -> typing.Optional[builtins.str]:
-        '''File to read bearer token for scraping the target.
+        '''bearerTokenFile defines the file to read bearer token for scraping the target.
 
         Deprecated: use ``authorization`` instead.
 
@@ -1385,7 +1410,7 @@ class ServiceMonitorSpecEndpoints:
     def bearer_token_secret(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsBearerTokenSecret"]:
-        '''``bearerTokenSecret`` specifies a key of a Secret containing the bearer token for scraping targets.
+        '''bearerTokenSecret defines a key of a Secret containing the bearer token for scraping targets.
 
         The secret needs to be in the same namespace
         as the ServiceMonitor object and readable by the Prometheus Operator.
@@ -1399,7 +1424,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def enable_http2(self) -> typing.Optional[builtins.bool]:
-        '''``enableHttp2`` can be used to disable HTTP2 when scraping the target.
+        '''enableHttp2 can be used to disable HTTP2 when scraping the target.
 
         :schema: ServiceMonitorSpecEndpoints#enableHttp2
         '''
@@ -1408,7 +1433,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def filter_running(self) -> typing.Optional[builtins.bool]:
-        '''When true, the pods which are not running (e.g. either in Failed or Succeeded state) are dropped during the target discovery.
+        '''filterRunning when true, the pods which are not running (e.g. either in Failed or Succeeded state) are dropped during the target discovery.
 
         If unset, the filtering is enabled.
 
@@ -1421,7 +1446,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def follow_redirects(self) -> typing.Optional[builtins.bool]:
-        '''``followRedirects`` defines whether the scrape requests should follow HTTP 3xx redirects.
+        '''followRedirects defines whether the scrape requests should follow HTTP 3xx redirects.
 
         :schema: ServiceMonitorSpecEndpoints#followRedirects
         '''
@@ -1430,7 +1455,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def honor_labels(self) -> typing.Optional[builtins.bool]:
-        '''When true, ``honorLabels`` preserves the metric's labels when they collide with the target's labels.
+        '''honorLabels defines when true the metric's labels when they collide with the target's labels.
 
         :schema: ServiceMonitorSpecEndpoints#honorLabels
         '''
@@ -1439,7 +1464,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def honor_timestamps(self) -> typing.Optional[builtins.bool]:
-        '''``honorTimestamps`` controls whether Prometheus preserves the timestamps when exposed by the target.
+        '''honorTimestamps defines whether Prometheus preserves the timestamps when exposed by the target.
 
         :schema: ServiceMonitorSpecEndpoints#honorTimestamps
         '''
@@ -1448,7 +1473,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def interval(self) -> typing.Optional[builtins.str]:
-        '''Interval at which Prometheus scrapes the metrics from the target.
+        '''interval at which Prometheus scrapes the metrics from the target.
 
         If empty, Prometheus uses the global scrape interval.
 
@@ -1461,7 +1486,7 @@ class ServiceMonitorSpecEndpoints:
     def metric_relabelings(
         self,
     ) -> typing.Optional[typing.List["ServiceMonitorSpecEndpointsMetricRelabelings"]]:
-        '''``metricRelabelings`` configures the relabeling rules to apply to the samples before ingestion.
+        '''metricRelabelings defines the relabeling rules to apply to the samples before ingestion.
 
         :schema: ServiceMonitorSpecEndpoints#metricRelabelings
         '''
@@ -1470,7 +1495,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def no_proxy(self) -> typing.Optional[builtins.str]:
-        '''``noProxy`` is a comma-separated string that can contain IPs, CIDR notation, domain names that should be excluded from proxying.
+        '''noProxy defines a comma-separated string that can contain IPs, CIDR notation, domain names that should be excluded from proxying.
 
         IP and domain names can
         contain port numbers.
@@ -1484,7 +1509,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def oauth2(self) -> typing.Optional["ServiceMonitorSpecEndpointsOauth2"]:
-        '''``oauth2`` configures the OAuth2 settings to use when scraping the target.
+        '''oauth2 defines the OAuth2 settings to use when scraping the target.
 
         It requires Prometheus >= 2.27.0.
 
@@ -1508,7 +1533,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def path(self) -> typing.Optional[builtins.str]:
-        '''HTTP path from which to scrape for metrics.
+        '''path defines the HTTP path from which to scrape for metrics.
 
         If empty, Prometheus uses the default value (e.g. ``/metrics``).
 
@@ -1519,7 +1544,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def port(self) -> typing.Optional[builtins.str]:
-        '''Name of the Service port which this endpoint refers to.
+        '''port defines the name of the Service port which this endpoint refers to.
 
         It takes precedence over ``targetPort``.
 
@@ -1532,7 +1557,7 @@ class ServiceMonitorSpecEndpoints:
     def proxy_connect_header(
         self,
     ) -> typing.Optional[typing.Mapping[builtins.str, typing.List["ServiceMonitorSpecEndpointsProxyConnectHeader"]]]:
-        '''ProxyConnectHeader optionally specifies headers to send to proxies during CONNECT requests.
+        '''proxyConnectHeader optionally specifies headers to send to proxies during CONNECT requests.
 
         It requires Prometheus >= v2.43.0, Alertmanager >= v0.25.0 or Thanos >= v0.32.0.
 
@@ -1543,7 +1568,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def proxy_from_environment(self) -> typing.Optional[builtins.bool]:
-        '''Whether to use the proxy configuration defined by environment variables (HTTP_PROXY, HTTPS_PROXY, and NO_PROXY).
+        '''proxyFromEnvironment defines whether to use the proxy configuration defined by environment variables (HTTP_PROXY, HTTPS_PROXY, and NO_PROXY).
 
         It requires Prometheus >= v2.43.0, Alertmanager >= v0.25.0 or Thanos >= v0.32.0.
 
@@ -1554,7 +1579,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def proxy_url(self) -> typing.Optional[builtins.str]:
-        '''``proxyURL`` defines the HTTP proxy server to use.
+        '''proxyUrl defines the HTTP proxy server to use.
 
         :schema: ServiceMonitorSpecEndpoints#proxyUrl
         '''
@@ -1565,7 +1590,7 @@ class ServiceMonitorSpecEndpoints:
     def relabelings(
         self,
     ) -> typing.Optional[typing.List["ServiceMonitorSpecEndpointsRelabelings"]]:
-        '''``relabelings`` configures the relabeling rules to apply the target's metadata labels.
+        '''relabelings defines the relabeling rules to apply the target's metadata labels.
 
         The Operator automatically adds relabelings for a few standard Kubernetes fields.
 
@@ -1580,7 +1605,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def scheme(self) -> typing.Optional["ServiceMonitorSpecEndpointsScheme"]:
-        '''HTTP scheme to use for scraping.
+        '''scheme defines the HTTP scheme to use for scraping.
 
         ``http`` and ``https`` are the expected values unless you rewrite the
         ``__scheme__`` label via relabeling.
@@ -1594,7 +1619,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def scrape_timeout(self) -> typing.Optional[builtins.str]:
-        '''Timeout after which Prometheus considers the scrape to be failed.
+        '''scrapeTimeout defines the timeout after which Prometheus considers the scrape to be failed.
 
         If empty, Prometheus uses the global scrape timeout unless it is less
         than the target's scrape interval value in which the latter is used.
@@ -1607,7 +1632,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def target_port(self) -> typing.Optional["ServiceMonitorSpecEndpointsTargetPort"]:
-        '''Name or number of the target port of the ``Pod`` object behind the Service.
+        '''targetPort defines the name or number of the target port of the ``Pod`` object behind the Service.
 
         The port must be specified with the container's port property.
 
@@ -1618,7 +1643,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def tls_config(self) -> typing.Optional["ServiceMonitorSpecEndpointsTlsConfig"]:
-        '''TLS configuration to use when scraping the target.
+        '''tlsConfig defines the TLS configuration to use when scraping the target.
 
         :schema: ServiceMonitorSpecEndpoints#tlsConfig
         '''
@@ -1627,7 +1652,7 @@ class ServiceMonitorSpecEndpoints:
 
     @builtins.property
     def track_timestamps_staleness(self) -> typing.Optional[builtins.bool]:
-        '''``trackTimestampsStaleness`` defines whether Prometheus tracks staleness of the metrics that have an explicit timestamp present in scraped data.
+        '''trackTimestampsStaleness defines whether Prometheus tracks staleness of the metrics that have an explicit timestamp present in scraped data.
 
         Has no effect if ``honorTimestamps`` is false.
 
@@ -1662,12 +1687,12 @@ class ServiceMonitorSpecEndpointsAuthorization:
         credentials: typing.Optional[typing.Union["ServiceMonitorSpecEndpointsAuthorizationCredentials", typing.Dict[builtins.str, typing.Any]]] = None,
         type: typing.Optional[builtins.str] = None,
     ) -> None:
-        '''``authorization`` configures the Authorization header credentials to use when scraping the target.
+        '''authorization configures the Authorization header credentials to use when scraping the target.
 
         Cannot be set at the same time as ``basicAuth``, or ``oauth2``.
 
-        :param credentials: Selects a key of a Secret in the namespace that contains the credentials for authentication.
-        :param type: Defines the authentication type. The value is case-insensitive. "Basic" is not a supported value. Default: "Bearer"
+        :param credentials: credentials defines a key of a Secret in the namespace that contains the credentials for authentication.
+        :param type: type defines the authentication type. The value is case-insensitive. "Basic" is not a supported value. Default: "Bearer"
 
         :schema: ServiceMonitorSpecEndpointsAuthorization
         '''
@@ -1687,7 +1712,7 @@ class ServiceMonitorSpecEndpointsAuthorization:
     def credentials(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsAuthorizationCredentials"]:
-        '''Selects a key of a Secret in the namespace that contains the credentials for authentication.
+        '''credentials defines a key of a Secret in the namespace that contains the credentials for authentication.
 
         :schema: ServiceMonitorSpecEndpointsAuthorization#credentials
         '''
@@ -1696,7 +1721,7 @@ class ServiceMonitorSpecEndpointsAuthorization:
 
     @builtins.property
     def type(self) -> typing.Optional[builtins.str]:
-        '''Defines the authentication type. The value is case-insensitive.
+        '''type defines the authentication type. The value is case-insensitive.
 
         "Basic" is not a supported value.
 
@@ -1732,7 +1757,7 @@ class ServiceMonitorSpecEndpointsAuthorizationCredentials:
         name: typing.Optional[builtins.str] = None,
         optional: typing.Optional[builtins.bool] = None,
     ) -> None:
-        '''Selects a key of a Secret in the namespace that contains the credentials for authentication.
+        '''credentials defines a key of a Secret in the namespace that contains the credentials for authentication.
 
         :param key: The key of the secret to select from. Must be a valid secret key.
         :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
@@ -1812,12 +1837,12 @@ class ServiceMonitorSpecEndpointsBasicAuth:
         password: typing.Optional[typing.Union["ServiceMonitorSpecEndpointsBasicAuthPassword", typing.Dict[builtins.str, typing.Any]]] = None,
         username: typing.Optional[typing.Union["ServiceMonitorSpecEndpointsBasicAuthUsername", typing.Dict[builtins.str, typing.Any]]] = None,
     ) -> None:
-        '''``basicAuth`` configures the Basic Authentication credentials to use when scraping the target.
+        '''basicAuth defines the Basic Authentication credentials to use when scraping the target.
 
         Cannot be set at the same time as ``authorization``, or ``oauth2``.
 
-        :param password: ``password`` specifies a key of a Secret containing the password for authentication.
-        :param username: ``username`` specifies a key of a Secret containing the username for authentication.
+        :param password: password defines a key of a Secret containing the password for authentication.
+        :param username: username defines a key of a Secret containing the username for authentication.
 
         :schema: ServiceMonitorSpecEndpointsBasicAuth
         '''
@@ -1839,7 +1864,7 @@ class ServiceMonitorSpecEndpointsBasicAuth:
     def password(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsBasicAuthPassword"]:
-        '''``password`` specifies a key of a Secret containing the password for authentication.
+        '''password defines a key of a Secret containing the password for authentication.
 
         :schema: ServiceMonitorSpecEndpointsBasicAuth#password
         '''
@@ -1850,7 +1875,7 @@ class ServiceMonitorSpecEndpointsBasicAuth:
     def username(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsBasicAuthUsername"]:
-        '''``username`` specifies a key of a Secret containing the username for authentication.
+        '''username defines a key of a Secret containing the username for authentication.
 
         :schema: ServiceMonitorSpecEndpointsBasicAuth#username
         '''
@@ -1882,7 +1907,7 @@ class ServiceMonitorSpecEndpointsBasicAuthPassword:
         name: typing.Optional[builtins.str] = None,
         optional: typing.Optional[builtins.bool] = None,
     ) -> None:
-        '''``password`` specifies a key of a Secret containing the password for authentication.
+        '''password defines a key of a Secret containing the password for authentication.
 
         :param key: The key of the secret to select from. Must be a valid secret key.
         :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
@@ -1963,7 +1988,7 @@ class ServiceMonitorSpecEndpointsBasicAuthUsername:
         name: typing.Optional[builtins.str] = None,
         optional: typing.Optional[builtins.bool] = None,
     ) -> None:
-        '''``username`` specifies a key of a Secret containing the username for authentication.
+        '''username defines a key of a Secret containing the username for authentication.
 
         :param key: The key of the secret to select from. Must be a valid secret key.
         :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
@@ -2044,7 +2069,7 @@ class ServiceMonitorSpecEndpointsBearerTokenSecret:
         name: typing.Optional[builtins.str] = None,
         optional: typing.Optional[builtins.bool] = None,
     ) -> None:
-        '''``bearerTokenSecret`` specifies a key of a Secret containing the bearer token for scraping targets.
+        '''bearerTokenSecret defines a key of a Secret containing the bearer token for scraping targets.
 
         The secret needs to be in the same namespace
         as the ServiceMonitor object and readable by the Prometheus Operator.
@@ -2146,13 +2171,13 @@ class ServiceMonitorSpecEndpointsMetricRelabelings:
 
         More info: https://prometheus.io/docs/prometheus/latest/configuration/configuration/#relabel_config
 
-        :param action: Action to perform based on the regex matching. ``Uppercase`` and ``Lowercase`` actions require Prometheus >= v2.36.0. ``DropEqual`` and ``KeepEqual`` actions require Prometheus >= v2.41.0. Default: "Replace"
-        :param modulus: Modulus to take of the hash of the source label values. Only applicable when the action is ``HashMod``.
-        :param regex: Regular expression against which the extracted value is matched.
-        :param replacement: Replacement value against which a Replace action is performed if the regular expression matches. Regex capture groups are available.
-        :param separator: Separator is the string between concatenated SourceLabels.
-        :param source_labels: The source labels select values from existing labels. Their content is concatenated using the configured Separator and matched against the configured regular expression.
-        :param target_label: Label to which the resulting string is written in a replacement. It is mandatory for ``Replace``, ``HashMod``, ``Lowercase``, ``Uppercase``, ``KeepEqual`` and ``DropEqual`` actions. Regex capture groups are available.
+        :param action: action to perform based on the regex matching. ``Uppercase`` and ``Lowercase`` actions require Prometheus >= v2.36.0. ``DropEqual`` and ``KeepEqual`` actions require Prometheus >= v2.41.0. Default: "Replace"
+        :param modulus: modulus to take of the hash of the source label values. Only applicable when the action is ``HashMod``.
+        :param regex: regex defines the regular expression against which the extracted value is matched.
+        :param replacement: replacement value against which a Replace action is performed if the regular expression matches. Regex capture groups are available.
+        :param separator: separator defines the string between concatenated SourceLabels.
+        :param source_labels: sourceLabels defines the source labels select values from existing labels. Their content is concatenated using the configured Separator and matched against the configured regular expression.
+        :param target_label: targetLabel defines the label to which the resulting string is written in a replacement. It is mandatory for ``Replace``, ``HashMod``, ``Lowercase``, ``Uppercase``, ``KeepEqual`` and ``DropEqual`` actions. Regex capture groups are available.
 
         :schema: ServiceMonitorSpecEndpointsMetricRelabelings
         '''
@@ -2185,7 +2210,7 @@ class ServiceMonitorSpecEndpointsMetricRelabelings:
     def action(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsMetricRelabelingsAction"]:
-        '''Action to perform based on the regex matching.
+        '''action to perform based on the regex matching.
 
         ``Uppercase`` and ``Lowercase`` actions require Prometheus >= v2.36.0.
         ``DropEqual`` and ``KeepEqual`` actions require Prometheus >= v2.41.0.
@@ -2199,7 +2224,7 @@ class ServiceMonitorSpecEndpointsMetricRelabelings:
 
     @builtins.property
     def modulus(self) -> typing.Optional[jsii.Number]:
-        '''Modulus to take of the hash of the source label values.
+        '''modulus to take of the hash of the source label values.
 
         Only applicable when the action is ``HashMod``.
 
@@ -2210,7 +2235,7 @@ class ServiceMonitorSpecEndpointsMetricRelabelings:
 
     @builtins.property
     def regex(self) -> typing.Optional[builtins.str]:
-        '''Regular expression against which the extracted value is matched.
+        '''regex defines the regular expression against which the extracted value is matched.
 
         :schema: ServiceMonitorSpecEndpointsMetricRelabelings#regex
         '''
@@ -2219,7 +2244,7 @@ class ServiceMonitorSpecEndpointsMetricRelabelings:
 
     @builtins.property
     def replacement(self) -> typing.Optional[builtins.str]:
-        '''Replacement value against which a Replace action is performed if the regular expression matches.
+        '''replacement value against which a Replace action is performed if the regular expression matches.
 
         Regex capture groups are available.
 
@@ -2230,7 +2255,7 @@ class ServiceMonitorSpecEndpointsMetricRelabelings:
 
     @builtins.property
     def separator(self) -> typing.Optional[builtins.str]:
-        '''Separator is the string between concatenated SourceLabels.
+        '''separator defines the string between concatenated SourceLabels.
 
         :schema: ServiceMonitorSpecEndpointsMetricRelabelings#separator
         '''
@@ -2239,7 +2264,7 @@ class ServiceMonitorSpecEndpointsMetricRelabelings:
 
     @builtins.property
     def source_labels(self) -> typing.Optional[typing.List[builtins.str]]:
-        '''The source labels select values from existing labels.
+        '''sourceLabels defines the source labels select values from existing labels.
 
         Their content is
         concatenated using the configured Separator and matched against the
@@ -2252,7 +2277,7 @@ class ServiceMonitorSpecEndpointsMetricRelabelings:
 
     @builtins.property
     def target_label(self) -> typing.Optional[builtins.str]:
-        '''Label to which the resulting string is written in a replacement.
+        '''targetLabel defines the label to which the resulting string is written in a replacement.
 
         It is mandatory for ``Replace``, ``HashMod``, ``Lowercase``, ``Uppercase``,
         ``KeepEqual`` and ``DropEqual`` actions.
@@ -2280,7 +2305,7 @@ class ServiceMonitorSpecEndpointsMetricRelabelings:
     jsii_type="comcoreosmonitoring.ServiceMonitorSpecEndpointsMetricRelabelingsAction"
 )
 class ServiceMonitorSpecEndpointsMetricRelabelingsAction(enum.Enum):
-    '''Action to perform based on the regex matching.
+    '''action to perform based on the regex matching.
 
     ``Uppercase`` and ``Lowercase`` actions require Prometheus >= v2.36.0.
     ``DropEqual`` and ``KeepEqual`` actions require Prometheus >= v2.41.0.
@@ -2345,22 +2370,22 @@ class ServiceMonitorSpecEndpointsOauth2:
         scopes: typing.Optional[typing.Sequence[builtins.str]] = None,
         tls_config: typing.Optional[typing.Union["ServiceMonitorSpecEndpointsOauth2TlsConfig", typing.Dict[builtins.str, typing.Any]]] = None,
     ) -> None:
-        '''``oauth2`` configures the OAuth2 settings to use when scraping the target.
+        '''oauth2 defines the OAuth2 settings to use when scraping the target.
 
         It requires Prometheus >= 2.27.0.
 
         Cannot be set at the same time as ``authorization``, or ``basicAuth``.
 
-        :param client_id: ``clientId`` specifies a key of a Secret or ConfigMap containing the OAuth2 client's ID.
-        :param client_secret: ``clientSecret`` specifies a key of a Secret containing the OAuth2 client's secret.
-        :param token_url: ``tokenURL`` configures the URL to fetch the token from.
-        :param endpoint_params: ``endpointParams`` configures the HTTP parameters to append to the token URL.
-        :param no_proxy: ``noProxy`` is a comma-separated string that can contain IPs, CIDR notation, domain names that should be excluded from proxying. IP and domain names can contain port numbers. It requires Prometheus >= v2.43.0, Alertmanager >= v0.25.0 or Thanos >= v0.32.0.
-        :param proxy_connect_header: ProxyConnectHeader optionally specifies headers to send to proxies during CONNECT requests. It requires Prometheus >= v2.43.0, Alertmanager >= v0.25.0 or Thanos >= v0.32.0.
-        :param proxy_from_environment: Whether to use the proxy configuration defined by environment variables (HTTP_PROXY, HTTPS_PROXY, and NO_PROXY). It requires Prometheus >= v2.43.0, Alertmanager >= v0.25.0 or Thanos >= v0.32.0.
-        :param proxy_url: ``proxyURL`` defines the HTTP proxy server to use.
-        :param scopes: ``scopes`` defines the OAuth2 scopes used for the token request.
-        :param tls_config: TLS configuration to use when connecting to the OAuth2 server. It requires Prometheus >= v2.43.0.
+        :param client_id: clientId defines a key of a Secret or ConfigMap containing the OAuth2 client's ID.
+        :param client_secret: clientSecret defines a key of a Secret containing the OAuth2 client's secret.
+        :param token_url: tokenUrl defines the URL to fetch the token from.
+        :param endpoint_params: endpointParams configures the HTTP parameters to append to the token URL.
+        :param no_proxy: noProxy defines a comma-separated string that can contain IPs, CIDR notation, domain names that should be excluded from proxying. IP and domain names can contain port numbers. It requires Prometheus >= v2.43.0, Alertmanager >= v0.25.0 or Thanos >= v0.32.0.
+        :param proxy_connect_header: proxyConnectHeader optionally specifies headers to send to proxies during CONNECT requests. It requires Prometheus >= v2.43.0, Alertmanager >= v0.25.0 or Thanos >= v0.32.0.
+        :param proxy_from_environment: proxyFromEnvironment defines whether to use the proxy configuration defined by environment variables (HTTP_PROXY, HTTPS_PROXY, and NO_PROXY). It requires Prometheus >= v2.43.0, Alertmanager >= v0.25.0 or Thanos >= v0.32.0.
+        :param proxy_url: proxyUrl defines the HTTP proxy server to use.
+        :param scopes: scopes defines the OAuth2 scopes used for the token request.
+        :param tls_config: tlsConfig defines the TLS configuration to use when connecting to the OAuth2 server. It requires Prometheus >= v2.43.0.
 
         :schema: ServiceMonitorSpecEndpointsOauth2
         '''
@@ -2404,7 +2429,7 @@ class ServiceMonitorSpecEndpointsOauth2:
 
     @builtins.property
     def client_id(self) -> "ServiceMonitorSpecEndpointsOauth2ClientId":
-        '''``clientId`` specifies a key of a Secret or ConfigMap containing the OAuth2 client's ID.
+        '''clientId defines a key of a Secret or ConfigMap containing the OAuth2 client's ID.
 
         :schema: ServiceMonitorSpecEndpointsOauth2#clientId
         '''
@@ -2414,7 +2439,7 @@ class ServiceMonitorSpecEndpointsOauth2:
 
     @builtins.property
     def client_secret(self) -> "ServiceMonitorSpecEndpointsOauth2ClientSecret":
-        '''``clientSecret`` specifies a key of a Secret containing the OAuth2 client's secret.
+        '''clientSecret defines a key of a Secret containing the OAuth2 client's secret.
 
         :schema: ServiceMonitorSpecEndpointsOauth2#clientSecret
         '''
@@ -2424,7 +2449,7 @@ class ServiceMonitorSpecEndpointsOauth2:
 
     @builtins.property
     def token_url(self) -> builtins.str:
-        '''``tokenURL`` configures the URL to fetch the token from.
+        '''tokenUrl defines the URL to fetch the token from.
 
         :schema: ServiceMonitorSpecEndpointsOauth2#tokenUrl
         '''
@@ -2436,7 +2461,7 @@ class ServiceMonitorSpecEndpointsOauth2:
     def endpoint_params(
         self,
     ) -> typing.Optional[typing.Mapping[builtins.str, builtins.str]]:
-        '''``endpointParams`` configures the HTTP parameters to append to the token URL.
+        '''endpointParams configures the HTTP parameters to append to the token URL.
 
         :schema: ServiceMonitorSpecEndpointsOauth2#endpointParams
         '''
@@ -2445,7 +2470,7 @@ class ServiceMonitorSpecEndpointsOauth2:
 
     @builtins.property
     def no_proxy(self) -> typing.Optional[builtins.str]:
-        '''``noProxy`` is a comma-separated string that can contain IPs, CIDR notation, domain names that should be excluded from proxying.
+        '''noProxy defines a comma-separated string that can contain IPs, CIDR notation, domain names that should be excluded from proxying.
 
         IP and domain names can
         contain port numbers.
@@ -2461,7 +2486,7 @@ class ServiceMonitorSpecEndpointsOauth2:
     def proxy_connect_header(
         self,
     ) -> typing.Optional[typing.Mapping[builtins.str, typing.List["ServiceMonitorSpecEndpointsOauth2ProxyConnectHeader"]]]:
-        '''ProxyConnectHeader optionally specifies headers to send to proxies during CONNECT requests.
+        '''proxyConnectHeader optionally specifies headers to send to proxies during CONNECT requests.
 
         It requires Prometheus >= v2.43.0, Alertmanager >= v0.25.0 or Thanos >= v0.32.0.
 
@@ -2472,7 +2497,7 @@ class ServiceMonitorSpecEndpointsOauth2:
 
     @builtins.property
     def proxy_from_environment(self) -> typing.Optional[builtins.bool]:
-        '''Whether to use the proxy configuration defined by environment variables (HTTP_PROXY, HTTPS_PROXY, and NO_PROXY).
+        '''proxyFromEnvironment defines whether to use the proxy configuration defined by environment variables (HTTP_PROXY, HTTPS_PROXY, and NO_PROXY).
 
         It requires Prometheus >= v2.43.0, Alertmanager >= v0.25.0 or Thanos >= v0.32.0.
 
@@ -2483,7 +2508,7 @@ class ServiceMonitorSpecEndpointsOauth2:
 
     @builtins.property
     def proxy_url(self) -> typing.Optional[builtins.str]:
-        '''``proxyURL`` defines the HTTP proxy server to use.
+        '''proxyUrl defines the HTTP proxy server to use.
 
         :schema: ServiceMonitorSpecEndpointsOauth2#proxyUrl
         '''
@@ -2492,7 +2517,7 @@ class ServiceMonitorSpecEndpointsOauth2:
 
     @builtins.property
     def scopes(self) -> typing.Optional[typing.List[builtins.str]]:
-        '''``scopes`` defines the OAuth2 scopes used for the token request.
+        '''scopes defines the OAuth2 scopes used for the token request.
 
         :schema: ServiceMonitorSpecEndpointsOauth2#scopes
         '''
@@ -2503,7 +2528,7 @@ class ServiceMonitorSpecEndpointsOauth2:
     def tls_config(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsOauth2TlsConfig"]:
-        '''TLS configuration to use when connecting to the OAuth2 server.
+        '''tlsConfig defines the TLS configuration to use when connecting to the OAuth2 server.
 
         It requires Prometheus >= v2.43.0.
 
@@ -2536,10 +2561,10 @@ class ServiceMonitorSpecEndpointsOauth2ClientId:
         config_map: typing.Optional[typing.Union["ServiceMonitorSpecEndpointsOauth2ClientIdConfigMap", typing.Dict[builtins.str, typing.Any]]] = None,
         secret: typing.Optional[typing.Union["ServiceMonitorSpecEndpointsOauth2ClientIdSecret", typing.Dict[builtins.str, typing.Any]]] = None,
     ) -> None:
-        '''``clientId`` specifies a key of a Secret or ConfigMap containing the OAuth2 client's ID.
+        '''clientId defines a key of a Secret or ConfigMap containing the OAuth2 client's ID.
 
-        :param config_map: ConfigMap containing data to use for the targets.
-        :param secret: Secret containing data to use for the targets.
+        :param config_map: configMap defines the ConfigMap containing data to use for the targets.
+        :param secret: secret defines the Secret containing data to use for the targets.
 
         :schema: ServiceMonitorSpecEndpointsOauth2ClientId
         '''
@@ -2561,7 +2586,7 @@ class ServiceMonitorSpecEndpointsOauth2ClientId:
     def config_map(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsOauth2ClientIdConfigMap"]:
-        '''ConfigMap containing data to use for the targets.
+        '''configMap defines the ConfigMap containing data to use for the targets.
 
         :schema: ServiceMonitorSpecEndpointsOauth2ClientId#configMap
         '''
@@ -2572,7 +2597,7 @@ class ServiceMonitorSpecEndpointsOauth2ClientId:
     def secret(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsOauth2ClientIdSecret"]:
-        '''Secret containing data to use for the targets.
+        '''secret defines the Secret containing data to use for the targets.
 
         :schema: ServiceMonitorSpecEndpointsOauth2ClientId#secret
         '''
@@ -2604,7 +2629,7 @@ class ServiceMonitorSpecEndpointsOauth2ClientIdConfigMap:
         name: typing.Optional[builtins.str] = None,
         optional: typing.Optional[builtins.bool] = None,
     ) -> None:
-        '''ConfigMap containing data to use for the targets.
+        '''configMap defines the ConfigMap containing data to use for the targets.
 
         :param key: The key to select.
         :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
@@ -2683,7 +2708,7 @@ class ServiceMonitorSpecEndpointsOauth2ClientIdSecret:
         name: typing.Optional[builtins.str] = None,
         optional: typing.Optional[builtins.bool] = None,
     ) -> None:
-        '''Secret containing data to use for the targets.
+        '''secret defines the Secret containing data to use for the targets.
 
         :param key: The key of the secret to select from. Must be a valid secret key.
         :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
@@ -2764,7 +2789,7 @@ class ServiceMonitorSpecEndpointsOauth2ClientSecret:
         name: typing.Optional[builtins.str] = None,
         optional: typing.Optional[builtins.bool] = None,
     ) -> None:
-        '''``clientSecret`` specifies a key of a Secret containing the OAuth2 client's secret.
+        '''clientSecret defines a key of a Secret containing the OAuth2 client's secret.
 
         :param key: The key of the secret to select from. Must be a valid secret key.
         :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
@@ -2938,17 +2963,17 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfig:
         min_version: typing.Optional["ServiceMonitorSpecEndpointsOauth2TlsConfigMinVersion"] = None,
         server_name: typing.Optional[builtins.str] = None,
     ) -> None:
-        '''TLS configuration to use when connecting to the OAuth2 server.
+        '''tlsConfig defines the TLS configuration to use when connecting to the OAuth2 server.
 
         It requires Prometheus >= v2.43.0.
 
-        :param ca: Certificate authority used when verifying server certificates.
-        :param cert: Client certificate to present when doing client-authentication.
-        :param insecure_skip_verify: Disable target certificate validation.
-        :param key_secret: Secret containing the client key file for the targets.
-        :param max_version: Maximum acceptable TLS version. It requires Prometheus >= v2.41.0 or Thanos >= v0.31.0.
-        :param min_version: Minimum acceptable TLS version. It requires Prometheus >= v2.35.0 or Thanos >= v0.28.0.
-        :param server_name: Used to verify the hostname for the targets.
+        :param ca: ca defines the Certificate authority used when verifying server certificates.
+        :param cert: cert defines the Client certificate to present when doing client-authentication.
+        :param insecure_skip_verify: insecureSkipVerify defines how to disable target certificate validation.
+        :param key_secret: keySecret defines the Secret containing the client key file for the targets.
+        :param max_version: maxVersion defines the maximum acceptable TLS version. It requires Prometheus >= v2.41.0 or Thanos >= v0.31.0.
+        :param min_version: minVersion defines the minimum acceptable TLS version. It requires Prometheus >= v2.35.0 or Thanos >= v0.28.0.
+        :param server_name: serverName is used to verify the hostname for the targets.
 
         :schema: ServiceMonitorSpecEndpointsOauth2TlsConfig
         '''
@@ -2985,7 +3010,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfig:
 
     @builtins.property
     def ca(self) -> typing.Optional["ServiceMonitorSpecEndpointsOauth2TlsConfigCa"]:
-        '''Certificate authority used when verifying server certificates.
+        '''ca defines the Certificate authority used when verifying server certificates.
 
         :schema: ServiceMonitorSpecEndpointsOauth2TlsConfig#ca
         '''
@@ -2994,7 +3019,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfig:
 
     @builtins.property
     def cert(self) -> typing.Optional["ServiceMonitorSpecEndpointsOauth2TlsConfigCert"]:
-        '''Client certificate to present when doing client-authentication.
+        '''cert defines the Client certificate to present when doing client-authentication.
 
         :schema: ServiceMonitorSpecEndpointsOauth2TlsConfig#cert
         '''
@@ -3003,7 +3028,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfig:
 
     @builtins.property
     def insecure_skip_verify(self) -> typing.Optional[builtins.bool]:
-        '''Disable target certificate validation.
+        '''insecureSkipVerify defines how to disable target certificate validation.
 
         :schema: ServiceMonitorSpecEndpointsOauth2TlsConfig#insecureSkipVerify
         '''
@@ -3014,7 +3039,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfig:
     def key_secret(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsOauth2TlsConfigKeySecret"]:
-        '''Secret containing the client key file for the targets.
+        '''keySecret defines the Secret containing the client key file for the targets.
 
         :schema: ServiceMonitorSpecEndpointsOauth2TlsConfig#keySecret
         '''
@@ -3025,7 +3050,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfig:
     def max_version(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsOauth2TlsConfigMaxVersion"]:
-        '''Maximum acceptable TLS version.
+        '''maxVersion defines the maximum acceptable TLS version.
 
         It requires Prometheus >= v2.41.0 or Thanos >= v0.31.0.
 
@@ -3038,7 +3063,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfig:
     def min_version(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsOauth2TlsConfigMinVersion"]:
-        '''Minimum acceptable TLS version.
+        '''minVersion defines the minimum acceptable TLS version.
 
         It requires Prometheus >= v2.35.0 or Thanos >= v0.28.0.
 
@@ -3049,7 +3074,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfig:
 
     @builtins.property
     def server_name(self) -> typing.Optional[builtins.str]:
-        '''Used to verify the hostname for the targets.
+        '''serverName is used to verify the hostname for the targets.
 
         :schema: ServiceMonitorSpecEndpointsOauth2TlsConfig#serverName
         '''
@@ -3080,10 +3105,10 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfigCa:
         config_map: typing.Optional[typing.Union["ServiceMonitorSpecEndpointsOauth2TlsConfigCaConfigMap", typing.Dict[builtins.str, typing.Any]]] = None,
         secret: typing.Optional[typing.Union["ServiceMonitorSpecEndpointsOauth2TlsConfigCaSecret", typing.Dict[builtins.str, typing.Any]]] = None,
     ) -> None:
-        '''Certificate authority used when verifying server certificates.
+        '''ca defines the Certificate authority used when verifying server certificates.
 
-        :param config_map: ConfigMap containing data to use for the targets.
-        :param secret: Secret containing data to use for the targets.
+        :param config_map: configMap defines the ConfigMap containing data to use for the targets.
+        :param secret: secret defines the Secret containing data to use for the targets.
 
         :schema: ServiceMonitorSpecEndpointsOauth2TlsConfigCa
         '''
@@ -3105,7 +3130,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfigCa:
     def config_map(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsOauth2TlsConfigCaConfigMap"]:
-        '''ConfigMap containing data to use for the targets.
+        '''configMap defines the ConfigMap containing data to use for the targets.
 
         :schema: ServiceMonitorSpecEndpointsOauth2TlsConfigCa#configMap
         '''
@@ -3116,7 +3141,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfigCa:
     def secret(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsOauth2TlsConfigCaSecret"]:
-        '''Secret containing data to use for the targets.
+        '''secret defines the Secret containing data to use for the targets.
 
         :schema: ServiceMonitorSpecEndpointsOauth2TlsConfigCa#secret
         '''
@@ -3148,7 +3173,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfigCaConfigMap:
         name: typing.Optional[builtins.str] = None,
         optional: typing.Optional[builtins.bool] = None,
     ) -> None:
-        '''ConfigMap containing data to use for the targets.
+        '''configMap defines the ConfigMap containing data to use for the targets.
 
         :param key: The key to select.
         :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
@@ -3227,7 +3252,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfigCaSecret:
         name: typing.Optional[builtins.str] = None,
         optional: typing.Optional[builtins.bool] = None,
     ) -> None:
-        '''Secret containing data to use for the targets.
+        '''secret defines the Secret containing data to use for the targets.
 
         :param key: The key of the secret to select from. Must be a valid secret key.
         :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
@@ -3307,10 +3332,10 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfigCert:
         config_map: typing.Optional[typing.Union["ServiceMonitorSpecEndpointsOauth2TlsConfigCertConfigMap", typing.Dict[builtins.str, typing.Any]]] = None,
         secret: typing.Optional[typing.Union["ServiceMonitorSpecEndpointsOauth2TlsConfigCertSecret", typing.Dict[builtins.str, typing.Any]]] = None,
     ) -> None:
-        '''Client certificate to present when doing client-authentication.
+        '''cert defines the Client certificate to present when doing client-authentication.
 
-        :param config_map: ConfigMap containing data to use for the targets.
-        :param secret: Secret containing data to use for the targets.
+        :param config_map: configMap defines the ConfigMap containing data to use for the targets.
+        :param secret: secret defines the Secret containing data to use for the targets.
 
         :schema: ServiceMonitorSpecEndpointsOauth2TlsConfigCert
         '''
@@ -3332,7 +3357,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfigCert:
     def config_map(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsOauth2TlsConfigCertConfigMap"]:
-        '''ConfigMap containing data to use for the targets.
+        '''configMap defines the ConfigMap containing data to use for the targets.
 
         :schema: ServiceMonitorSpecEndpointsOauth2TlsConfigCert#configMap
         '''
@@ -3343,7 +3368,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfigCert:
     def secret(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsOauth2TlsConfigCertSecret"]:
-        '''Secret containing data to use for the targets.
+        '''secret defines the Secret containing data to use for the targets.
 
         :schema: ServiceMonitorSpecEndpointsOauth2TlsConfigCert#secret
         '''
@@ -3375,7 +3400,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfigCertConfigMap:
         name: typing.Optional[builtins.str] = None,
         optional: typing.Optional[builtins.bool] = None,
     ) -> None:
-        '''ConfigMap containing data to use for the targets.
+        '''configMap defines the ConfigMap containing data to use for the targets.
 
         :param key: The key to select.
         :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
@@ -3454,7 +3479,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfigCertSecret:
         name: typing.Optional[builtins.str] = None,
         optional: typing.Optional[builtins.bool] = None,
     ) -> None:
-        '''Secret containing data to use for the targets.
+        '''secret defines the Secret containing data to use for the targets.
 
         :param key: The key of the secret to select from. Must be a valid secret key.
         :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
@@ -3535,7 +3560,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfigKeySecret:
         name: typing.Optional[builtins.str] = None,
         optional: typing.Optional[builtins.bool] = None,
     ) -> None:
-        '''Secret containing the client key file for the targets.
+        '''keySecret defines the Secret containing the client key file for the targets.
 
         :param key: The key of the secret to select from. Must be a valid secret key.
         :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
@@ -3607,7 +3632,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfigKeySecret:
     jsii_type="comcoreosmonitoring.ServiceMonitorSpecEndpointsOauth2TlsConfigMaxVersion"
 )
 class ServiceMonitorSpecEndpointsOauth2TlsConfigMaxVersion(enum.Enum):
-    '''Maximum acceptable TLS version.
+    '''maxVersion defines the maximum acceptable TLS version.
 
     It requires Prometheus >= v2.41.0 or Thanos >= v0.31.0.
 
@@ -3628,7 +3653,7 @@ class ServiceMonitorSpecEndpointsOauth2TlsConfigMaxVersion(enum.Enum):
     jsii_type="comcoreosmonitoring.ServiceMonitorSpecEndpointsOauth2TlsConfigMinVersion"
 )
 class ServiceMonitorSpecEndpointsOauth2TlsConfigMinVersion(enum.Enum):
-    '''Minimum acceptable TLS version.
+    '''minVersion defines the minimum acceptable TLS version.
 
     It requires Prometheus >= v2.35.0 or Thanos >= v0.28.0.
 
@@ -3755,13 +3780,13 @@ class ServiceMonitorSpecEndpointsRelabelings:
 
         More info: https://prometheus.io/docs/prometheus/latest/configuration/configuration/#relabel_config
 
-        :param action: Action to perform based on the regex matching. ``Uppercase`` and ``Lowercase`` actions require Prometheus >= v2.36.0. ``DropEqual`` and ``KeepEqual`` actions require Prometheus >= v2.41.0. Default: "Replace"
-        :param modulus: Modulus to take of the hash of the source label values. Only applicable when the action is ``HashMod``.
-        :param regex: Regular expression against which the extracted value is matched.
-        :param replacement: Replacement value against which a Replace action is performed if the regular expression matches. Regex capture groups are available.
-        :param separator: Separator is the string between concatenated SourceLabels.
-        :param source_labels: The source labels select values from existing labels. Their content is concatenated using the configured Separator and matched against the configured regular expression.
-        :param target_label: Label to which the resulting string is written in a replacement. It is mandatory for ``Replace``, ``HashMod``, ``Lowercase``, ``Uppercase``, ``KeepEqual`` and ``DropEqual`` actions. Regex capture groups are available.
+        :param action: action to perform based on the regex matching. ``Uppercase`` and ``Lowercase`` actions require Prometheus >= v2.36.0. ``DropEqual`` and ``KeepEqual`` actions require Prometheus >= v2.41.0. Default: "Replace"
+        :param modulus: modulus to take of the hash of the source label values. Only applicable when the action is ``HashMod``.
+        :param regex: regex defines the regular expression against which the extracted value is matched.
+        :param replacement: replacement value against which a Replace action is performed if the regular expression matches. Regex capture groups are available.
+        :param separator: separator defines the string between concatenated SourceLabels.
+        :param source_labels: sourceLabels defines the source labels select values from existing labels. Their content is concatenated using the configured Separator and matched against the configured regular expression.
+        :param target_label: targetLabel defines the label to which the resulting string is written in a replacement. It is mandatory for ``Replace``, ``HashMod``, ``Lowercase``, ``Uppercase``, ``KeepEqual`` and ``DropEqual`` actions. Regex capture groups are available.
 
         :schema: ServiceMonitorSpecEndpointsRelabelings
         '''
@@ -3792,7 +3817,7 @@ class ServiceMonitorSpecEndpointsRelabelings:
 
     @builtins.property
     def action(self) -> typing.Optional["ServiceMonitorSpecEndpointsRelabelingsAction"]:
-        '''Action to perform based on the regex matching.
+        '''action to perform based on the regex matching.
 
         ``Uppercase`` and ``Lowercase`` actions require Prometheus >= v2.36.0.
         ``DropEqual`` and ``KeepEqual`` actions require Prometheus >= v2.41.0.
@@ -3806,7 +3831,7 @@ class ServiceMonitorSpecEndpointsRelabelings:
 
     @builtins.property
     def modulus(self) -> typing.Optional[jsii.Number]:
-        '''Modulus to take of the hash of the source label values.
+        '''modulus to take of the hash of the source label values.
 
         Only applicable when the action is ``HashMod``.
 
@@ -3817,7 +3842,7 @@ class ServiceMonitorSpecEndpointsRelabelings:
 
     @builtins.property
     def regex(self) -> typing.Optional[builtins.str]:
-        '''Regular expression against which the extracted value is matched.
+        '''regex defines the regular expression against which the extracted value is matched.
 
         :schema: ServiceMonitorSpecEndpointsRelabelings#regex
         '''
@@ -3826,7 +3851,7 @@ class ServiceMonitorSpecEndpointsRelabelings:
 
     @builtins.property
     def replacement(self) -> typing.Optional[builtins.str]:
-        '''Replacement value against which a Replace action is performed if the regular expression matches.
+        '''replacement value against which a Replace action is performed if the regular expression matches.
 
         Regex capture groups are available.
 
@@ -3837,7 +3862,7 @@ class ServiceMonitorSpecEndpointsRelabelings:
 
     @builtins.property
     def separator(self) -> typing.Optional[builtins.str]:
-        '''Separator is the string between concatenated SourceLabels.
+        '''separator defines the string between concatenated SourceLabels.
 
         :schema: ServiceMonitorSpecEndpointsRelabelings#separator
         '''
@@ -3846,7 +3871,7 @@ class ServiceMonitorSpecEndpointsRelabelings:
 
     @builtins.property
     def source_labels(self) -> typing.Optional[typing.List[builtins.str]]:
-        '''The source labels select values from existing labels.
+        '''sourceLabels defines the source labels select values from existing labels.
 
         Their content is
         concatenated using the configured Separator and matched against the
@@ -3859,7 +3884,7 @@ class ServiceMonitorSpecEndpointsRelabelings:
 
     @builtins.property
     def target_label(self) -> typing.Optional[builtins.str]:
-        '''Label to which the resulting string is written in a replacement.
+        '''targetLabel defines the label to which the resulting string is written in a replacement.
 
         It is mandatory for ``Replace``, ``HashMod``, ``Lowercase``, ``Uppercase``,
         ``KeepEqual`` and ``DropEqual`` actions.
@@ -3887,7 +3912,7 @@ class ServiceMonitorSpecEndpointsRelabelings:
     jsii_type="comcoreosmonitoring.ServiceMonitorSpecEndpointsRelabelingsAction"
 )
 class ServiceMonitorSpecEndpointsRelabelingsAction(enum.Enum):
-    '''Action to perform based on the regex matching.
+    '''action to perform based on the regex matching.
 
     ``Uppercase`` and ``Lowercase`` actions require Prometheus >= v2.36.0.
     ``DropEqual`` and ``KeepEqual`` actions require Prometheus >= v2.41.0.
@@ -3923,7 +3948,7 @@ class ServiceMonitorSpecEndpointsRelabelingsAction(enum.Enum):
 
 @jsii.enum(jsii_type="comcoreosmonitoring.ServiceMonitorSpecEndpointsScheme")
 class ServiceMonitorSpecEndpointsScheme(enum.Enum):
-    '''HTTP scheme to use for scraping.
+    '''scheme defines the HTTP scheme to use for scraping.
 
     ``http`` and ``https`` are the expected values unless you rewrite the
     ``__scheme__`` label via relabeling.
@@ -3943,7 +3968,7 @@ class ServiceMonitorSpecEndpointsTargetPort(
     metaclass=jsii.JSIIMeta,
     jsii_type="comcoreosmonitoring.ServiceMonitorSpecEndpointsTargetPort",
 ):
-    '''Name or number of the target port of the ``Pod`` object behind the Service.
+    '''targetPort defines the name or number of the target port of the ``Pod`` object behind the Service.
 
     The port must be specified with the container's port property.
 
@@ -4012,18 +4037,18 @@ class ServiceMonitorSpecEndpointsTlsConfig:
         min_version: typing.Optional["ServiceMonitorSpecEndpointsTlsConfigMinVersion"] = None,
         server_name: typing.Optional[builtins.str] = None,
     ) -> None:
-        '''TLS configuration to use when scraping the target.
+        '''tlsConfig defines the TLS configuration to use when scraping the target.
 
-        :param ca: Certificate authority used when verifying server certificates.
-        :param ca_file: Path to the CA cert in the Prometheus container to use for the targets.
-        :param cert: Client certificate to present when doing client-authentication.
-        :param cert_file: Path to the client cert file in the Prometheus container for the targets.
-        :param insecure_skip_verify: Disable target certificate validation.
-        :param key_file: Path to the client key file in the Prometheus container for the targets.
-        :param key_secret: Secret containing the client key file for the targets.
-        :param max_version: Maximum acceptable TLS version. It requires Prometheus >= v2.41.0 or Thanos >= v0.31.0.
-        :param min_version: Minimum acceptable TLS version. It requires Prometheus >= v2.35.0 or Thanos >= v0.28.0.
-        :param server_name: Used to verify the hostname for the targets.
+        :param ca: ca defines the Certificate authority used when verifying server certificates.
+        :param ca_file: caFile defines the path to the CA cert in the Prometheus container to use for the targets.
+        :param cert: cert defines the Client certificate to present when doing client-authentication.
+        :param cert_file: certFile defines the path to the client cert file in the Prometheus container for the targets.
+        :param insecure_skip_verify: insecureSkipVerify defines how to disable target certificate validation.
+        :param key_file: keyFile defines the path to the client key file in the Prometheus container for the targets.
+        :param key_secret: keySecret defines the Secret containing the client key file for the targets.
+        :param max_version: maxVersion defines the maximum acceptable TLS version. It requires Prometheus >= v2.41.0 or Thanos >= v0.31.0.
+        :param min_version: minVersion defines the minimum acceptable TLS version. It requires Prometheus >= v2.35.0 or Thanos >= v0.28.0.
+        :param server_name: serverName is used to verify the hostname for the targets.
 
         :schema: ServiceMonitorSpecEndpointsTlsConfig
         '''
@@ -4069,7 +4094,7 @@ class ServiceMonitorSpecEndpointsTlsConfig:
 
     @builtins.property
     def ca(self) -> typing.Optional["ServiceMonitorSpecEndpointsTlsConfigCa"]:
-        '''Certificate authority used when verifying server certificates.
+        '''ca defines the Certificate authority used when verifying server certificates.
 
         :schema: ServiceMonitorSpecEndpointsTlsConfig#ca
         '''
@@ -4078,7 +4103,7 @@ class ServiceMonitorSpecEndpointsTlsConfig:
 
     @builtins.property
     def ca_file(self) -> typing.Optional[builtins.str]:
-        '''Path to the CA cert in the Prometheus container to use for the targets.
+        '''caFile defines the path to the CA cert in the Prometheus container to use for the targets.
 
         :schema: ServiceMonitorSpecEndpointsTlsConfig#caFile
         '''
@@ -4087,7 +4112,7 @@ class ServiceMonitorSpecEndpointsTlsConfig:
 
     @builtins.property
     def cert(self) -> typing.Optional["ServiceMonitorSpecEndpointsTlsConfigCert"]:
-        '''Client certificate to present when doing client-authentication.
+        '''cert defines the Client certificate to present when doing client-authentication.
 
         :schema: ServiceMonitorSpecEndpointsTlsConfig#cert
         '''
@@ -4096,7 +4121,7 @@ class ServiceMonitorSpecEndpointsTlsConfig:
 
     @builtins.property
     def cert_file(self) -> typing.Optional[builtins.str]:
-        '''Path to the client cert file in the Prometheus container for the targets.
+        '''certFile defines the path to the client cert file in the Prometheus container for the targets.
 
         :schema: ServiceMonitorSpecEndpointsTlsConfig#certFile
         '''
@@ -4105,7 +4130,7 @@ class ServiceMonitorSpecEndpointsTlsConfig:
 
     @builtins.property
     def insecure_skip_verify(self) -> typing.Optional[builtins.bool]:
-        '''Disable target certificate validation.
+        '''insecureSkipVerify defines how to disable target certificate validation.
 
         :schema: ServiceMonitorSpecEndpointsTlsConfig#insecureSkipVerify
         '''
@@ -4114,7 +4139,7 @@ class ServiceMonitorSpecEndpointsTlsConfig:
 
     @builtins.property
     def key_file(self) -> typing.Optional[builtins.str]:
-        '''Path to the client key file in the Prometheus container for the targets.
+        '''keyFile defines the path to the client key file in the Prometheus container for the targets.
 
         :schema: ServiceMonitorSpecEndpointsTlsConfig#keyFile
         '''
@@ -4125,7 +4150,7 @@ class ServiceMonitorSpecEndpointsTlsConfig:
     def key_secret(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsTlsConfigKeySecret"]:
-        '''Secret containing the client key file for the targets.
+        '''keySecret defines the Secret containing the client key file for the targets.
 
         :schema: ServiceMonitorSpecEndpointsTlsConfig#keySecret
         '''
@@ -4136,7 +4161,7 @@ class ServiceMonitorSpecEndpointsTlsConfig:
     def max_version(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsTlsConfigMaxVersion"]:
-        '''Maximum acceptable TLS version.
+        '''maxVersion defines the maximum acceptable TLS version.
 
         It requires Prometheus >= v2.41.0 or Thanos >= v0.31.0.
 
@@ -4149,7 +4174,7 @@ class ServiceMonitorSpecEndpointsTlsConfig:
     def min_version(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsTlsConfigMinVersion"]:
-        '''Minimum acceptable TLS version.
+        '''minVersion defines the minimum acceptable TLS version.
 
         It requires Prometheus >= v2.35.0 or Thanos >= v0.28.0.
 
@@ -4160,7 +4185,7 @@ class ServiceMonitorSpecEndpointsTlsConfig:
 
     @builtins.property
     def server_name(self) -> typing.Optional[builtins.str]:
-        '''Used to verify the hostname for the targets.
+        '''serverName is used to verify the hostname for the targets.
 
         :schema: ServiceMonitorSpecEndpointsTlsConfig#serverName
         '''
@@ -4191,10 +4216,10 @@ class ServiceMonitorSpecEndpointsTlsConfigCa:
         config_map: typing.Optional[typing.Union["ServiceMonitorSpecEndpointsTlsConfigCaConfigMap", typing.Dict[builtins.str, typing.Any]]] = None,
         secret: typing.Optional[typing.Union["ServiceMonitorSpecEndpointsTlsConfigCaSecret", typing.Dict[builtins.str, typing.Any]]] = None,
     ) -> None:
-        '''Certificate authority used when verifying server certificates.
+        '''ca defines the Certificate authority used when verifying server certificates.
 
-        :param config_map: ConfigMap containing data to use for the targets.
-        :param secret: Secret containing data to use for the targets.
+        :param config_map: configMap defines the ConfigMap containing data to use for the targets.
+        :param secret: secret defines the Secret containing data to use for the targets.
 
         :schema: ServiceMonitorSpecEndpointsTlsConfigCa
         '''
@@ -4216,7 +4241,7 @@ class ServiceMonitorSpecEndpointsTlsConfigCa:
     def config_map(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsTlsConfigCaConfigMap"]:
-        '''ConfigMap containing data to use for the targets.
+        '''configMap defines the ConfigMap containing data to use for the targets.
 
         :schema: ServiceMonitorSpecEndpointsTlsConfigCa#configMap
         '''
@@ -4225,7 +4250,7 @@ class ServiceMonitorSpecEndpointsTlsConfigCa:
 
     @builtins.property
     def secret(self) -> typing.Optional["ServiceMonitorSpecEndpointsTlsConfigCaSecret"]:
-        '''Secret containing data to use for the targets.
+        '''secret defines the Secret containing data to use for the targets.
 
         :schema: ServiceMonitorSpecEndpointsTlsConfigCa#secret
         '''
@@ -4257,7 +4282,7 @@ class ServiceMonitorSpecEndpointsTlsConfigCaConfigMap:
         name: typing.Optional[builtins.str] = None,
         optional: typing.Optional[builtins.bool] = None,
     ) -> None:
-        '''ConfigMap containing data to use for the targets.
+        '''configMap defines the ConfigMap containing data to use for the targets.
 
         :param key: The key to select.
         :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
@@ -4336,7 +4361,7 @@ class ServiceMonitorSpecEndpointsTlsConfigCaSecret:
         name: typing.Optional[builtins.str] = None,
         optional: typing.Optional[builtins.bool] = None,
     ) -> None:
-        '''Secret containing data to use for the targets.
+        '''secret defines the Secret containing data to use for the targets.
 
         :param key: The key of the secret to select from. Must be a valid secret key.
         :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
@@ -4416,10 +4441,10 @@ class ServiceMonitorSpecEndpointsTlsConfigCert:
         config_map: typing.Optional[typing.Union["ServiceMonitorSpecEndpointsTlsConfigCertConfigMap", typing.Dict[builtins.str, typing.Any]]] = None,
         secret: typing.Optional[typing.Union["ServiceMonitorSpecEndpointsTlsConfigCertSecret", typing.Dict[builtins.str, typing.Any]]] = None,
     ) -> None:
-        '''Client certificate to present when doing client-authentication.
+        '''cert defines the Client certificate to present when doing client-authentication.
 
-        :param config_map: ConfigMap containing data to use for the targets.
-        :param secret: Secret containing data to use for the targets.
+        :param config_map: configMap defines the ConfigMap containing data to use for the targets.
+        :param secret: secret defines the Secret containing data to use for the targets.
 
         :schema: ServiceMonitorSpecEndpointsTlsConfigCert
         '''
@@ -4441,7 +4466,7 @@ class ServiceMonitorSpecEndpointsTlsConfigCert:
     def config_map(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsTlsConfigCertConfigMap"]:
-        '''ConfigMap containing data to use for the targets.
+        '''configMap defines the ConfigMap containing data to use for the targets.
 
         :schema: ServiceMonitorSpecEndpointsTlsConfigCert#configMap
         '''
@@ -4452,7 +4477,7 @@ class ServiceMonitorSpecEndpointsTlsConfigCert:
     def secret(
         self,
     ) -> typing.Optional["ServiceMonitorSpecEndpointsTlsConfigCertSecret"]:
-        '''Secret containing data to use for the targets.
+        '''secret defines the Secret containing data to use for the targets.
 
         :schema: ServiceMonitorSpecEndpointsTlsConfigCert#secret
         '''
@@ -4484,7 +4509,7 @@ class ServiceMonitorSpecEndpointsTlsConfigCertConfigMap:
         name: typing.Optional[builtins.str] = None,
         optional: typing.Optional[builtins.bool] = None,
     ) -> None:
-        '''ConfigMap containing data to use for the targets.
+        '''configMap defines the ConfigMap containing data to use for the targets.
 
         :param key: The key to select.
         :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
@@ -4563,7 +4588,7 @@ class ServiceMonitorSpecEndpointsTlsConfigCertSecret:
         name: typing.Optional[builtins.str] = None,
         optional: typing.Optional[builtins.bool] = None,
     ) -> None:
-        '''Secret containing data to use for the targets.
+        '''secret defines the Secret containing data to use for the targets.
 
         :param key: The key of the secret to select from. Must be a valid secret key.
         :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
@@ -4644,7 +4669,7 @@ class ServiceMonitorSpecEndpointsTlsConfigKeySecret:
         name: typing.Optional[builtins.str] = None,
         optional: typing.Optional[builtins.bool] = None,
     ) -> None:
-        '''Secret containing the client key file for the targets.
+        '''keySecret defines the Secret containing the client key file for the targets.
 
         :param key: The key of the secret to select from. Must be a valid secret key.
         :param name: Name of the referent. This field is effectively required, but due to backwards compatibility is allowed to be empty. Instances of this type with an empty value here are almost certainly wrong. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
@@ -4716,7 +4741,7 @@ class ServiceMonitorSpecEndpointsTlsConfigKeySecret:
     jsii_type="comcoreosmonitoring.ServiceMonitorSpecEndpointsTlsConfigMaxVersion"
 )
 class ServiceMonitorSpecEndpointsTlsConfigMaxVersion(enum.Enum):
-    '''Maximum acceptable TLS version.
+    '''maxVersion defines the maximum acceptable TLS version.
 
     It requires Prometheus >= v2.41.0 or Thanos >= v0.31.0.
 
@@ -4737,7 +4762,7 @@ class ServiceMonitorSpecEndpointsTlsConfigMaxVersion(enum.Enum):
     jsii_type="comcoreosmonitoring.ServiceMonitorSpecEndpointsTlsConfigMinVersion"
 )
 class ServiceMonitorSpecEndpointsTlsConfigMinVersion(enum.Enum):
-    '''Minimum acceptable TLS version.
+    '''minVersion defines the minimum acceptable TLS version.
 
     It requires Prometheus >= v2.35.0 or Thanos >= v0.28.0.
 
@@ -4756,7 +4781,7 @@ class ServiceMonitorSpecEndpointsTlsConfigMinVersion(enum.Enum):
 
 @jsii.enum(jsii_type="comcoreosmonitoring.ServiceMonitorSpecFallbackScrapeProtocol")
 class ServiceMonitorSpecFallbackScrapeProtocol(enum.Enum):
-    '''The protocol to use if a scrape returns blank, unparseable, or otherwise invalid Content-Type.
+    '''fallbackScrapeProtocol defines the protocol to use if a scrape returns blank, unparseable, or otherwise invalid Content-Type.
 
     It requires Prometheus >= v3.0.0.
 
@@ -4787,12 +4812,12 @@ class ServiceMonitorSpecNamespaceSelector:
         any: typing.Optional[builtins.bool] = None,
         match_names: typing.Optional[typing.Sequence[builtins.str]] = None,
     ) -> None:
-        '''``namespaceSelector`` defines in which namespace(s) Prometheus should discover the services.
+        '''namespaceSelector defines in which namespace(s) Prometheus should discover the services.
 
         By default, the services are discovered in the same namespace as the ``ServiceMonitor`` object but it is possible to select pods across different/all namespaces.
 
-        :param any: Boolean describing whether all namespaces are selected in contrast to a list restricting them.
-        :param match_names: List of namespace names to select from.
+        :param any: any defines the boolean describing whether all namespaces are selected in contrast to a list restricting them.
+        :param match_names: matchNames defines the list of namespace names to select from.
 
         :schema: ServiceMonitorSpecNamespaceSelector
         '''
@@ -4808,7 +4833,7 @@ class ServiceMonitorSpecNamespaceSelector:
 
     @builtins.property
     def any(self) -> typing.Optional[builtins.bool]:
-        '''Boolean describing whether all namespaces are selected in contrast to a list restricting them.
+        '''any defines the boolean describing whether all namespaces are selected in contrast to a list restricting them.
 
         :schema: ServiceMonitorSpecNamespaceSelector#any
         '''
@@ -4817,7 +4842,7 @@ class ServiceMonitorSpecNamespaceSelector:
 
     @builtins.property
     def match_names(self) -> typing.Optional[typing.List[builtins.str]]:
-        '''List of namespace names to select from.
+        '''matchNames defines the list of namespace names to select from.
 
         :schema: ServiceMonitorSpecNamespaceSelector#matchNames
         '''
@@ -4840,7 +4865,7 @@ class ServiceMonitorSpecNativeHistogramMinBucketFactor(
     metaclass=jsii.JSIIMeta,
     jsii_type="comcoreosmonitoring.ServiceMonitorSpecNativeHistogramMinBucketFactor",
 ):
-    '''If the growth factor of one bucket to the next is smaller than this, buckets will be merged to increase the factor sufficiently.
+    '''nativeHistogramMinBucketFactor defines if the growth factor of one bucket to the next is smaller than this, buckets will be merged to increase the factor sufficiently.
 
     It requires Prometheus >= v2.50.0.
 
@@ -4923,7 +4948,7 @@ class ServiceMonitorSpecSelector:
         match_expressions: typing.Optional[typing.Sequence[typing.Union["ServiceMonitorSpecSelectorMatchExpressions", typing.Dict[builtins.str, typing.Any]]]] = None,
         match_labels: typing.Optional[typing.Mapping[builtins.str, builtins.str]] = None,
     ) -> None:
-        '''Label selector to select the Kubernetes ``Endpoints`` objects to scrape metrics from.
+        '''selector defines the label selector to select the Kubernetes ``Endpoints`` objects to scrape metrics from.
 
         :param match_expressions: matchExpressions is a list of label selector requirements. The requirements are ANDed.
         :param match_labels: matchLabels is a map of {key,value} pairs. A single {key,value} in the matchLabels map is equivalent to an element of matchExpressions, whose key field is "key", the operator is "In", and the values array contains only "value". The requirements are ANDed.
@@ -5063,7 +5088,7 @@ class ServiceMonitorSpecSelectorMatchExpressions:
 
 @jsii.enum(jsii_type="comcoreosmonitoring.ServiceMonitorSpecSelectorMechanism")
 class ServiceMonitorSpecSelectorMechanism(enum.Enum):
-    '''Mechanism used to select the endpoints to scrape.
+    '''selectorMechanism defines the mechanism used to select the endpoints to scrape.
 
     By default, the selection process relies on relabel configurations to filter the discovered targets.
     Alternatively, you can opt in for role selectors, which may offer better efficiency in large clusters.
@@ -5078,6 +5103,23 @@ class ServiceMonitorSpecSelectorMechanism(enum.Enum):
     '''RelabelConfig.'''
     ROLE_SELECTOR = "ROLE_SELECTOR"
     '''RoleSelector.'''
+
+
+@jsii.enum(jsii_type="comcoreosmonitoring.ServiceMonitorSpecServiceDiscoveryRole")
+class ServiceMonitorSpecServiceDiscoveryRole(enum.Enum):
+    '''serviceDiscoveryRole defines the service discovery role used to discover targets.
+
+    If set, the value should be either "Endpoints" or "EndpointSlice".
+    Otherwise it defaults to the value defined in the
+    Prometheus/PrometheusAgent resource.
+
+    :schema: ServiceMonitorSpecServiceDiscoveryRole
+    '''
+
+    ENDPOINTS = "ENDPOINTS"
+    '''Endpoints.'''
+    ENDPOINT_SLICE = "ENDPOINT_SLICE"
+    '''EndpointSlice.'''
 
 
 __all__ = [
@@ -5138,6 +5180,7 @@ __all__ = [
     "ServiceMonitorSpecSelector",
     "ServiceMonitorSpecSelectorMatchExpressions",
     "ServiceMonitorSpecSelectorMechanism",
+    "ServiceMonitorSpecServiceDiscoveryRole",
 ]
 
 publication.publish()
@@ -5245,6 +5288,7 @@ def _typecheckingstub__77dad9e9e97980d2d9001de098d81faeb424d5144d09285dc28512f29
     scrape_classic_histograms: typing.Optional[builtins.bool] = None,
     scrape_protocols: typing.Optional[typing.Sequence[ServiceMonitorSpecScrapeProtocols]] = None,
     selector_mechanism: typing.Optional[ServiceMonitorSpecSelectorMechanism] = None,
+    service_discovery_role: typing.Optional[ServiceMonitorSpecServiceDiscoveryRole] = None,
     target_labels: typing.Optional[typing.Sequence[builtins.str]] = None,
     target_limit: typing.Optional[jsii.Number] = None,
 ) -> None:
