@@ -99,6 +99,18 @@ class RolloutServerClient:
     def flush_cache(self) -> None:
         self._post("/flush_cache")
 
+    def generate_greedy(self, input_ids: list[int], max_new_tokens: int) -> tuple[list[int], list[float]]:
+        """Decode `max_new_tokens` greedily (EOS ignored); the tokens and their logprobs
+        (SGLang's /generate with return_logprob: meta_info.output_token_logprobs)."""
+        body = {"input_ids": input_ids, "return_logprob": True,
+                "sampling_params": {"temperature": 0, "max_new_tokens": max_new_tokens, "ignore_eos": True}}
+        answer = self._post("/generate", body)
+        try:
+            entries = answer["meta_info"]["output_token_logprobs"]
+            return [int(e[1]) for e in entries], [float(e[0]) for e in entries]
+        except (KeyError, TypeError, IndexError, ValueError) as exc:
+            raise RolloutServerError(f"{self.url}/generate: no output_token_logprobs in the answer: {exc}") from exc
+
     def weight_version(self, timeout_s: float = 10.0) -> str:
         """The version the server is serving. SGLang moved it from /get_model_info to /model_info."""
         for route in ("/model_info", "/get_model_info"):

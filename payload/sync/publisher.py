@@ -349,10 +349,17 @@ class WeightPublisher:
         if wrong:
             raise PublishError(f"after publishing version {version}: " + "; ".join(wrong))
 
+    def roll_back(self, urls: list[str]) -> None:
+        """Put these servers back on the last export (a failed post-publish check); the group
+        is re-formed at the next publish."""
+        self._rollback([c for c in self.clients if c.url in urls])
+
     def _rollback(self, members) -> None:
         # The group may be mid-collective on some peer: never reuse it, and never tear it
         # down either (a broken communicator can hang in teardown); it dies with the process.
         self._group, self._group_name, self._members = None, "", []
+        # They hold one whole version (the export's) and rejoin the next publish in full.
+        self._rejoin.update(c.url for c in members)
         self._each(lambda c: c.end_weight_update(), members)  # close an open session; errors expected
         if self.export is None:
             log.error("publish failed and no export exists: servers may hold partly updated weights")

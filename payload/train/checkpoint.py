@@ -145,9 +145,10 @@ class Checkpointer:
             state[f"rng_cuda_rank{self.world.rank}"] = torch.cuda.get_rng_state()
         return state, model_sd, optim_sd
 
-    def save(self, model, optimizer, counters: TrainCounters, wait: bool = False) -> Path:
+    def save(self, model, optimizer, counters: TrainCounters, wait: bool = True) -> Path:
         """Stage this step's state in host memory and write it in the background (collective);
-        returns the directory it will have once complete. `wait`: until it is."""
+        returns the directory it will have once complete. `wait`: until it is (the trainer's
+        periodic saves pass False and go on training)."""
         self.wait()
         final = _step_dir(self.directory, counters.step)
         partial = final.with_name(final.name + ".partial")

@@ -42,6 +42,7 @@ from payload.common.service import Service
 from payload.job import JobConfig
 from payload.queue.base import PolicyPointer, RolloutQueue
 from payload.queue.experience import ExperienceGroup, decode_group, encode_group
+from payload.sync.probe import PublishProbe
 from payload.sync.publisher import PublishError, WeightPublisher
 from payload.train.advantages import group_advantages
 from payload.train.batch import Sample, micro_batches, shard_for_rank
@@ -81,6 +82,9 @@ class TrainerMetrics:
         self.staleness = Gauge(signals.POLICY_STALENESS, h[signals.POLICY_STALENESS], registry=r)
         self.buffer = Gauge(signals.BUFFER_GROUPS, h[signals.BUFFER_GROUPS], registry=r)
         self.publish_failures = Counter("rl_trainer_publish_failures_total", "Weight publishes that failed (rolled back)", registry=r)
+        self.publish_check_failures = Counter(
+            "rl_trainer_publish_check_failures_total",
+            "Servers whose logprobs on the post-publish probe differed from the trainer's (rolled back)", registry=r)
         self.dropped = Counter("rl_trainer_groups_dropped_total", "Groups the trainer dropped, by reason", ["reason"], registry=r)
         self.step_values = {n: Gauge(f"rl_trainer_{n}", f"Last step's {n.replace('_', ' ')}", registry=r) for n in _STEP_GAUGES}
 
@@ -175,6 +179,7 @@ class Trainer:
         self.queue = queue
         self._owns_queue = queue is None
         self.publisher: WeightPublisher | None = None
+        self.probe = PublishProbe.Config().build(self.model.config.vocab_size)
         if world.is_main:
             self.queue = queue or config.queue.build()
             if config.rollout_servers:
@@ -298,17 +303,24 @@ class Trainer:
         started = time.monotonic()
         # Shards are cast to the engine's dtype before they are gathered (no fp32 full tensors).
         tensors = full_hf_tensors(self.model, self.world, _DTYPES[self.config.job.model.dtype])
+        answers = {}
         if self.publisher is None:  # other ranks: take part in every gather
             for _ in tensors:
                 pass
-            return time.monotonic() - started
-        try:
-            # Servers that are down are skipped and caught up in the background; the iterator is
-            # drained whatever happens.
-            self.publisher.publish(tensors, version)
-        except PublishError as exc:
-            self.metrics.publish_failures.inc()
-            log.error("publishing version %d failed: %s", version, exc)
+        else:
+            try:
+                # Servers that are down are skipped and caught up in the background; the
+                # iterator is drained whatever happens.
+                answers = self.probe.ask([c for c in self.publisher.clients if c.url in self.publisher.publish(tensors, version)])
+            except PublishError as exc:
+                self.metrics.publish_failures.inc()
+                log.error("publishing version %d failed: %s", version, exc)
+        # Every rank: the servers' logprobs on a fixed probe against the trainer's (payload/sync/probe.py).
+        bad = self.probe.mismatches(answers, self.model, self.world.device, self._control)
+        if bad and self.publisher is not None:
+            self.metrics.publish_check_failures.inc(len(bad))
+            log.error("version %d is served WRONG (rolled back to the last export): %s", version, "; ".join(map(str, bad)))
+            self.publisher.roll_back([m.url for m in bad])
         return time.monotonic() - started
 
     def _export(self, step: int) -> None:

@@ -33,7 +33,7 @@ def _resume(rank, world_size, directory):
     model, optimizer = _trainer(world)
     _steps(model, optimizer, world, [0, 1])
     torch.manual_seed(1234 + rank)  # per-rank RNG state the checkpoint must bring back
-    checkpointer.save(model, optimizer, TrainCounters(step=2, policy_version=2, groups_consumed=6))
+    checkpointer.save(model, optimizer, TrainCounters(step=2, policy_version=2, groups_consumed=6), wait=False)
     rng_after_save = torch.rand(3)
     # Training goes on while the save is written: it must hold step 2's state, not these.
     _steps(model, optimizer, world, [2, 3])
