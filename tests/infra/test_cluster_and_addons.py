@@ -25,7 +25,7 @@ def test_kms_secrets_encryption_and_all_control_plane_logs(default):
 
 def test_eks_addons_pinned(default):
     addons = {a["Properties"]["AddonName"]: a["Properties"] for a in default.resources("AWS::EKS::Addon").values()}
-    assert {name: a["AddonVersion"] for name, a in addons.items()} == versions.EKS_ADDONS
+    assert {name: a["AddonVersion"] for name, a in addons.items()} == versions.eks_addons("1.33")
     assert json.loads(addons["vpc-cni"]["ConfigurationValues"]) == {"enableNetworkPolicy": "true"}
     assert addons["aws-ebs-csi-driver"]["PodIdentityAssociations"][0]["ServiceAccount"] == "ebs-csi-controller-sa"
 
@@ -38,9 +38,18 @@ def test_helm_charts_pinned_and_gpu_plugins_only_on_gpu_nodes(default):
     assert {name: charts[name]["Version"] for _, name, _ in expected} == {name: v for _, name, v in expected}
     for plugin in ("nvidia-device-plugin", "aws-efa-k8s-device-plugin", "dcgm-exporter"):
         values = json.loads(charts[plugin]["Values"])
-        terms = values["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
-        assert terms == [{"matchExpressions": [{"key": "rl.aws/pool", "operator": "In", "values": ["train", "rollout"]}]}]
         assert values["tolerations"][0]["key"] == "nvidia.com/gpu"
+        # The NVIDIA chart's own affinity (nvidia.com/gpu.present=true) is kept, not replaced.
+        assert "affinity" not in values
+    efa_selector = json.loads(charts["aws-efa-k8s-device-plugin"]["Values"])["nodeSelector"]
+    assert json.loads(charts["dcgm-exporter"]["Values"])["nodeSelector"] == {"nvidia.com/gpu.present": "true"}
+    # Every node those selectors pick carries the label: the GPU node groups, and only they.
+    groups = {ng["Properties"]["Labels"]["rl.aws/pool"]: ng["Properties"]["Labels"]
+              for ng in default.resources("AWS::EKS::Nodegroup").values()}
+    for pool, labels in groups.items():
+        gpu = pool in ("train", "rollout")
+        assert (labels.get("nvidia.com/gpu.present") == "true") == gpu, pool
+        assert (efa_selector.items() <= labels.items()) == gpu, pool
 
 
 def test_fsx_lustre_persistent_2_in_the_node_zone(default):
