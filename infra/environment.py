@@ -158,6 +158,9 @@ class Environment(_Strict):
                 raise ValueError(f"{field} {zone!r} is not a zone of region {self.region} (expected {self.region}a, {self.region}b, …)")
         if self.availability_zone == self.control_plane_availability_zone:
             raise ValueError("control_plane_availability_zone must differ from availability_zone (EKS needs subnets in two AZs)")
+        train = self.pools.train
+        if train.desired_size and (error := self.job.parallel.layout_error(train.desired_size, train.spec.gpus)):
+            raise ValueError(error)
         return self
 
     def resolved_account(self) -> str | None:
@@ -175,6 +178,8 @@ def _location(error: dict[str, Any]) -> str:
 def _first_error(exc: ValidationError) -> str:
     error = exc.errors()[0]
     message = error["msg"].removeprefix("Value error, ")
+    if not error["loc"]:  # the whole environment's check; the message names its fields
+        return message
     if error["type"] == "missing":
         return f"{_location(error)}: required field is missing"
     if error["type"] == "extra_forbidden":

@@ -33,14 +33,9 @@ class TrainerLayout:
         nodes = placement.pool.desired_size
         if nodes == 0:
             raise LayoutError("pools.train.desired_size is 0: the trainer needs at least one node")
-        layout = cls(GpuShare(placement, placement.spec.gpus), nodes)
-        ep = environment.job.parallel.expert_parallel_size
-        if layout.world_size % ep:
-            raise LayoutError(
-                f"job.parallel.expert_parallel_size {ep} must divide the trainer's world size "
-                f"{layout.world_size} ({nodes} train nodes x {placement.spec.gpus} GPUs)"
-            )
-        return layout
+        # The parallel layout itself (EP, HSDP shard size vs the pool) is validated with the
+        # environment (job.ParallelSection.layout_error).
+        return cls(GpuShare(placement, placement.spec.gpus), nodes)
 
 
 @dataclass(frozen=True)

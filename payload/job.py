@@ -39,11 +39,62 @@ class ModelSection(_Section):
 
 
 class ParallelSection(_Section):
+    """The trainer's layout (payload.train.parallel) and the rollout servers'.
+
+    On the train pool's W = nodes × GPUs-per-node ranks: `expert_parallel_size` (EP) ranks
+    split every MoE layer's experts and exchange tokens all-to-all twice per layer and pass;
+    `data_parallel_shard_size` (S) ranks shard parameters, gradients and optimizer state
+    (FSDP2); the W / S replicas of that all-reduce gradients once per step (HSDP). Default: both
+    one node, so the all-to-alls and FSDP's all-gathers / reduce-scatters stay on NVLink
+    (900 GB/s) and only the HSDP all-reduce crosses EFA (~50 GB/s per GPU). EP across nodes
+    sends every MoE layer's tokens over EFA: only when asked for, and only with deepep.
+    """
+
     expert_parallel_size: int = Field(default=8, ge=1)
+    # None: one node's GPUs. Larger than a node (a multiple of it) is FSDP across nodes, for
+    # models whose 16 B/parameter of state does not fit one node (Qwen3-235B-A22B).
+    data_parallel_shard_size: int | None = Field(default=None, ge=1)
+    expert_parallel_across_nodes: bool = False
     ep_backend: Literal["auto", "deepep", "all_to_all", "local"] = "auto"
     # SGLang server layout per rollout replica.
     rollout_tensor_parallel_size: int = Field(default=8, ge=1)
     rollout_expert_parallel_size: int = Field(default=8, ge=1)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "ParallelSection":
+        if self.expert_parallel_across_nodes and self.ep_backend != "deepep":
+            raise ValueError("expert_parallel_across_nodes needs ep_backend deepep (all_to_all over EFA stalls every MoE layer)")
+        if self.data_parallel_shard_size is not None and self.data_parallel_shard_size % self.expert_parallel_size:
+            raise ValueError(
+                f"data_parallel_shard_size {self.data_parallel_shard_size} must be a multiple of "
+                f"expert_parallel_size {self.expert_parallel_size} (expert groups nest in shard groups)"
+            )
+        return self
+
+    def shard_size(self, gpus_per_node: int) -> int:
+        return self.data_parallel_shard_size or gpus_per_node
+
+    def trainer_gpu_multiple(self, gpus_per_node: int) -> int:
+        """The trainer's world size must be a multiple of this (whole EP and shard groups)."""
+        return max(self.expert_parallel_size, self.shard_size(gpus_per_node))
+
+    def layout_error(self, nodes: int, gpus_per_node: int) -> str | None:
+        """Why this layout cannot run on `nodes` train nodes of `gpus_per_node` GPUs (None: it can)."""
+        ep, shard, world = self.expert_parallel_size, self.shard_size(gpus_per_node), nodes * gpus_per_node
+        where = f"{nodes} train nodes x {gpus_per_node} GPUs"
+        if ep > gpus_per_node and not self.expert_parallel_across_nodes:
+            return (f"job.parallel.expert_parallel_size {ep} is more than one node's {gpus_per_node} GPUs: every MoE "
+                    f"layer's all-to-all would cross EFA; use at most {gpus_per_node}, or set "
+                    f"expert_parallel_across_nodes: true with ep_backend: deepep")
+        if (ep <= gpus_per_node and gpus_per_node % ep) or (ep > gpus_per_node and ep % gpus_per_node):
+            return f"job.parallel.expert_parallel_size {ep} must divide, or be a multiple of, one node's {gpus_per_node} GPUs"
+        if (shard <= gpus_per_node and gpus_per_node % shard) or (shard > gpus_per_node and shard % gpus_per_node):
+            return f"job.parallel.data_parallel_shard_size {shard} must divide, or be a multiple of, one node's {gpus_per_node} GPUs"
+        if shard % ep:
+            return f"job.parallel.data_parallel_shard_size {shard} must be a multiple of expert_parallel_size {ep}"
+        if world % shard:
+            return f"job.parallel.data_parallel_shard_size {shard} must divide the trainer's world size {world} ({where})"
+        return None
 
 
 class AlgorithmSection(_Section):

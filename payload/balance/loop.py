@@ -193,7 +193,7 @@ class LoopSpec:
             server_slots=server_slots,
             # SGLang's expert-parallel group lives inside its tensor-parallel group.
             replica_gpus=max(job.parallel.rollout_tensor_parallel_size, job.parallel.rollout_expert_parallel_size),
-            train_gpu_multiple=job.parallel.expert_parallel_size,
+            train_gpu_multiple=job.parallel.trainer_gpu_multiple(env.pools.train.spec.gpus),
             train_gpus_per_node=env.pools.train.spec.gpus,
             rollout_gpus_per_node=env.pools.rollout.spec.gpus,
             spot=spot,
@@ -229,7 +229,7 @@ class LoopSpec:
         if train_nodes < 1 or (train_nodes * self.train_gpus_per_node) % self.train_gpu_multiple:
             raise BalanceError(
                 f"split {train_nodes}:{rollout_nodes}: the trainer needs whole nodes whose GPUs are a multiple of "
-                f"parallel.expert_parallel_size {self.train_gpu_multiple} (a multiple of {self.min_train_nodes} nodes)"
+                f"the parallel layout's {self.train_gpu_multiple} GPUs (EP and HSDP shard groups; a multiple of {self.min_train_nodes} nodes)"
             )
         replicas = self.replicas(rollout_nodes)
         if replicas < 1:

@@ -255,7 +255,7 @@ def make_plan(
     if budget < spec.min_train_nodes + spec.replica_nodes:
         raise BalanceError(
             f"node budget {budget}: smaller than one trainer ({spec.min_train_nodes} node(s) for "
-            f"parallel.expert_parallel_size {spec.train_gpu_multiple}) plus one rollout replica ({spec.replica_nodes} node(s))"
+            f"the parallel layout's {spec.train_gpu_multiple} GPUs) plus one rollout replica ({spec.replica_nodes} node(s))"
         )
     if current is not None:
         _check_limits(current, train_limits, rollout_limits)

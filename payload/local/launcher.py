@@ -181,7 +181,7 @@ class Launcher:
         c = self.config
         job = JobConfig.model_validate({
             "model": {"path": str(model_path), "dtype": "float32", "activation_checkpointing": False},
-            "parallel": {"expert_parallel_size": 2, "ep_backend": "all_to_all",
+            "parallel": {"expert_parallel_size": 2, "data_parallel_shard_size": 2, "ep_backend": "all_to_all",
                          "rollout_tensor_parallel_size": 1, "rollout_expert_parallel_size": 1},
             "algorithm": {"group_size": c.group_size, "learning_rate": c.learning_rate,
                           # Every group trains (all-equal groups add nothing but keep steps in lock-step

@@ -1,16 +1,24 @@
-"""The trainer's world: expert parallelism for the experts, FSDP2 for everything.
+"""The trainer's world: expert parallelism inside a node, HSDP for everything (FSDP2).
 
-With W ranks and EP size P (edp = W / P "expert data parallel" replicas):
+W ranks, EP size P, FSDP shard size S (P divides S, S divides W), R = W / S replicas:
 
-    ranks  = arange(W).reshape(edp, P)      rank = replica · P + ep_rank
-    ep     group of a row: its P ranks split every MoE layer's experts (payload.ep)
-    edp    mesh of a column: FSDP2 shards that EP rank's experts over its edp replicas
-    dp     mesh of all W ranks: FSDP2 shards every other parameter
+    ranks  = arange(W).reshape(R, S // P, P)      rank = replica · S + edp_shard · P + ep_rank
+    ep        the P ranks of a row split every MoE layer's experts (payload.ep); with P ≤ GPUs
+              per node and S a node, the token all-to-all never leaves NVLink
+    dense     mesh (dp_replicate R, dp_shard S): every non-expert parameter is sharded over the
+              S ranks of its replica (all-gather / reduce-scatter on NVLink) and replicated
+              over the R replicas (one gradient all-reduce per step crosses EFA): HSDP
+    experts   mesh (dp_replicate R, edp_shard S / P): that EP rank's experts, HSDP likewise
+    R = 1     plain FSDP2 (1-D meshes); S > GPUs per node is FSDP across nodes, for models
+              whose state does not fit one node (README: Qwen3-235B-A22B)
 
-Gradients are *summed* over ranks (the loss is already each rank's share of the global mean,
-see loss.py), and every gradient element lives on exactly one rank, so the global norm is one
-all-reduce of local sums of squares. Checkpoints see the experts as one global [E, ...] tensor
-laid out over a (ep, edp) mesh, so DCP stores each expert once and under one name.
+This is torchtitan's layout (ParallelDims: dp_replicate × dp_shard, EP borrowed from dp_shard,
+experts sharded over dp_shard / ep). Gradients are *summed* over ranks (the loss is already
+each rank's share of the global mean, see loss.py). Inside one replica every gradient element
+lives on exactly one rank (FSDP shards, EP slices), and the replicas hold equal copies after
+HSDP's all-reduce, so the global norm is one all-reduce of local sums of squares over the
+replica's S ranks. Checkpoints see the experts as one global [E, ...] tensor laid out over an
+(ep, edp_shard, dp_replicate) mesh, so DCP stores each expert once and under one name.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ import torch
 import torch.distributed as dist
 from torch.distributed.device_mesh import DeviceMesh, init_device_mesh
 from torch.distributed.fsdp import FSDPModule, MixedPrecisionPolicy, fully_shard
-from torch.distributed.tensor import DTensor, Shard
+from torch.distributed.tensor import DTensor, Replicate, Shard
 
 from payload.model import Qwen3MoeForCausalLM
 
@@ -41,24 +49,31 @@ class World:
     rank: int
     world_size: int
     ep_size: int
+    shard_size: int
     device: torch.device
-    dp_mesh: DeviceMesh
-    edp_mesh: DeviceMesh
+    dense_mesh: DeviceMesh  # (dp_replicate, dp_shard), or (dp_shard,) when R = 1
+    expert_dp_mesh: DeviceMesh  # (dp_replicate, edp_shard), or (edp_shard,) when R = 1
     ep_group: dist.ProcessGroup | None
-    expert_mesh: DeviceMesh  # (ep, edp): the experts' global layout, for checkpoints
+    expert_mesh: DeviceMesh  # (ep, edp_shard[, dp_replicate]): the experts' global layout, for checkpoints
+    replica_group: dist.ProcessGroup | None  # the S ranks of this rank's replica (gradient norm)
 
     @property
     def ep_rank(self) -> int:
         return self.rank % self.ep_size
 
     @property
+    def replicas(self) -> int:
+        return self.world_size // self.shard_size
+
+    @property
     def is_main(self) -> bool:
         return self.rank == 0
 
 
-def init_world(ep_size: int) -> World:
+def init_world(ep_size: int, shard_size: int | None = None) -> World:
     """Join (or, run outside torchrun, create) the default process group and build the meshes.
 
+    `shard_size` None: one node's ranks (torchrun's LOCAL_WORLD_SIZE), else the whole world.
     torchrun sets RANK / WORLD_SIZE / LOCAL_RANK / MASTER_ADDR / MASTER_PORT; NCCL on GPUs, gloo
     on CPU."""
     if not dist.is_initialized():
@@ -71,25 +86,40 @@ def init_world(ep_size: int) -> World:
             torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
         dist.init_process_group("nccl" if torch.cuda.is_available() else "gloo")
     rank, world_size = dist.get_rank(), dist.get_world_size()
+    shard = shard_size or min(int(os.environ.get("LOCAL_WORLD_SIZE", world_size)), world_size)
     if ep_size < 1 or world_size % ep_size:
         raise ParallelConfigError(
             f"parallel.expert_parallel_size {ep_size} must divide the trainer's world size {world_size}"
         )
+    if world_size % shard or shard % ep_size:
+        raise ParallelConfigError(
+            f"parallel.data_parallel_shard_size {shard} must divide the trainer's world size {world_size} "
+            f"and be a multiple of parallel.expert_parallel_size {ep_size}"
+        )
     device_type = "cuda" if torch.cuda.is_available() else "cpu"
     device = torch.device(device_type, torch.cuda.current_device()) if device_type == "cuda" else torch.device("cpu")
-    edp = world_size // ep_size
-    dp_mesh = init_device_mesh(device_type, (world_size,), mesh_dim_names=("dp",))
-    grid = init_device_mesh(device_type, (edp, ep_size), mesh_dim_names=("edp", "ep"))
-    expert_mesh = DeviceMesh(device_type, torch.arange(world_size).reshape(edp, ep_size).T, mesh_dim_names=("ep", "edp"))
+    replicas = world_size // shard
+    ranks = torch.arange(world_size).reshape(replicas, shard // ep_size, ep_size)
+    grid = init_device_mesh(device_type, tuple(ranks.shape), mesh_dim_names=("dp_replicate", "edp_shard", "ep"))
+    if replicas == 1:
+        dense_mesh = DeviceMesh(device_type, ranks.reshape(shard), mesh_dim_names=("dp_shard",))
+        expert_dp_mesh = grid["edp_shard"]
+        expert_mesh = DeviceMesh(device_type, ranks[0].T, mesh_dim_names=("ep", "edp_shard"))
+    else:
+        dense_mesh = DeviceMesh(device_type, ranks.reshape(replicas, shard), mesh_dim_names=("dp_replicate", "dp_shard"))
+        expert_dp_mesh = grid["dp_replicate", "edp_shard"]
+        expert_mesh = DeviceMesh(device_type, ranks.permute(2, 1, 0), mesh_dim_names=("ep", "edp_shard", "dp_replicate"))
     return World(
         rank=rank,
         world_size=world_size,
         ep_size=ep_size,
+        shard_size=shard,
         device=device,
-        dp_mesh=dp_mesh,
-        edp_mesh=grid["edp"],
+        dense_mesh=dense_mesh,
+        expert_dp_mesh=expert_dp_mesh,
         ep_group=grid["ep"].get_group() if ep_size > 1 else None,
         expert_mesh=expert_mesh,
+        replica_group=dense_mesh["dp_shard"].get_group() if world_size > 1 else None,
     )
 
 
@@ -100,8 +130,9 @@ def parallelize(
     compute_dtype: torch.dtype | None = None,
     compile_layers: bool = False,
 ) -> Qwen3MoeForCausalLM:
-    """Shard `model` (fp32 master weights; experts whole, or already split over the world's EP
-    group by load_pretrained) in place: experts over EP then edp, the rest over all ranks.
+    """Shard `model` (fp32 master weights, or on the meta device: see payload.train.loading;
+    experts whole, or already split over the world's EP group) in place: experts over EP then
+    HSDP over (dp_replicate, edp_shard), the rest HSDP over (dp_replicate, dp_shard).
     `compute_dtype` (e.g. bf16) is what forward and backward run in; gradients are reduced in
     fp32. `compile_layers`: torch.compile each decoder layer before sharding (as torchtitan
     does: per block, so FSDP2's hooks stay outside the graphs), which fuses the norms, rotary
@@ -123,9 +154,9 @@ def parallelize(
             layer.compile()
     for layer in model.model.layers:
         if layer.is_moe:
-            fully_shard(layer.mlp.experts, mesh=world.edp_mesh, mp_policy=mp)
-        fully_shard(layer, mesh=world.dp_mesh, mp_policy=mp)
-    fully_shard(model, mesh=world.dp_mesh, mp_policy=mp)
+            fully_shard(layer.mlp.experts, mesh=world.expert_dp_mesh, mp_policy=mp)
+        fully_shard(layer, mesh=world.dense_mesh, mp_policy=mp)
+    fully_shard(model, mesh=world.dense_mesh, mp_policy=mp)
     for module in model.modules():
         if isinstance(module, FSDPModule):
             # Sum, never average: the loss shares already carry the global normalisation.
@@ -142,8 +173,9 @@ def _local(t: torch.Tensor) -> torch.Tensor:
 @torch.no_grad()
 def clip_grad_norm_(parameters, max_norm: float, group: dist.ProcessGroup | None = None) -> torch.Tensor:
     """Scale gradients so that their global L2 norm is at most `max_norm`; returns the norm
-    before clipping. Every gradient element must live on exactly one rank of `group` (true of
-    `parallelize`d models: FSDP shards, EP partitions); `group=None` for one process."""
+    before clipping. Every gradient element must live on exactly one rank of `group` (true of a
+    `parallelize`d model and its World.replica_group: FSDP shards, EP partitions; the other
+    replicas hold equal copies); `group=None` for one process."""
     grads = [_local(p.grad) for p in parameters if p.grad is not None]
     device = grads[0].device if grads else torch.device("cpu")
     sumsq = torch.zeros((), dtype=torch.float32, device=device)
@@ -164,13 +196,15 @@ def expert_params(model: torch.nn.Module) -> dict[str, torch.nn.Parameter]:
 
 def global_expert_view(local: torch.Tensor, world: World, num_experts: int) -> torch.Tensor:
     """This rank's piece of an expert tensor (FSDP shard of its EP slice) as a DTensor of the
-    global [E, ...] tensor over the (ep, edp) mesh; shares storage with `local`."""
+    global [E, ...] tensor over the (ep, edp_shard[, dp_replicate]) mesh; shares storage with
+    `local`."""
     local = _local(local)
     if world.world_size == 1:
         return local
     shape = (num_experts, *local.shape[1:])
     stride = torch.empty(shape, device="meta").stride()
-    return DTensor.from_local(local, world.expert_mesh, [Shard(0), Shard(0)], run_check=False, shape=shape, stride=stride)
+    placements = [Shard(0), Shard(0)] + [Replicate()] * (world.expert_mesh.ndim - 2)
+    return DTensor.from_local(local, world.expert_mesh, placements, run_check=False, shape=shape, stride=stride)
 
 
 def _gather_experts(local: torch.Tensor, world: World) -> torch.Tensor | None:

@@ -53,10 +53,13 @@ def train_step(
     group: dist.ProcessGroup | None = None,
     reference: Qwen3MoeForCausalLM | None = None,
     device: torch.device = torch.device("cpu"),
+    norm_group: dist.ProcessGroup | None = None,
 ) -> dict[str, float]:
     """Forward/backward every micro-batch, clip, step. `group`: the data-parallel group the
-    loss is normalised over (all trainer ranks), None for one process. Returns the step's
-    metrics over the whole global batch (the same numbers on every rank)."""
+    loss is normalised over (all trainer ranks), None for one process. `norm_group`: the ranks
+    that together hold every gradient element once (World.replica_group under HSDP); default
+    `group`. Returns the step's metrics over the whole global batch (the same numbers on every
+    rank)."""
     started = time.perf_counter()
     model.train()
     denominator = loss_denominator([mb.loss_mask_BT1 for mb in micro], config.aggregation, group, device)
@@ -114,7 +117,7 @@ def train_step(
     if group is not None and world > 1:
         dist.all_reduce(totals, group=group)
         dist.all_reduce(extremes, op=dist.ReduceOp.MAX, group=group)
-    grad_norm = clip_grad_norm_(list(model.parameters()), config.max_grad_norm, group)
+    grad_norm = clip_grad_norm_(list(model.parameters()), config.max_grad_norm, norm_group or group)
     optimizer.step()
     optimizer.zero_grad(set_to_none=True)
     totals, extremes = totals.tolist(), extremes.tolist()

@@ -111,7 +111,7 @@ class Trainer:
 
         self.config = config
         job = config.job
-        self.world = world = init_world(job.parallel.expert_parallel_size)
+        self.world = world = init_world(job.parallel.expert_parallel_size, job.parallel.data_parallel_shard_size)
         self.metrics = TrainerMetrics()
         # Every rank handles SIGTERM (torchrun forwards it to each worker; without a handler the
         # other ranks die and cannot join the stop vote and the checkpoint); only the first
@@ -325,7 +325,8 @@ class Trainer:
             count = math.ceil(math.ceil(len(samples) / self.world.world_size) / job.batch.micro_batch_size)
             with self._phase("train_step"):
                 metrics = train_step(self.model, self.optimizer, micro_batches(mine, job.batch.micro_batch_size, count),
-                                     self.loss, group=dist.group.WORLD, reference=self.reference, device=self.world.device)
+                                     self.loss, group=dist.group.WORLD, reference=self.reference, device=self.world.device,
+                                     norm_group=self.world.replica_group)
             self.counters = TrainCounters(step, step, self.counters.groups_consumed + len(batch.groups))
             with self._phase("publish"):
                 publish_s = self._publish(step)

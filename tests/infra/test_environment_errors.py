@@ -53,6 +53,27 @@ CASES = {
         lambda d: d.update(control_plane_availability_zone="us-east-2a"),
         "control_plane_availability_zone must differ from availability_zone",
     ),
+    "expert parallel across nodes by default": (
+        lambda d: d["job"]["parallel"].update(expert_parallel_size=16, data_parallel_shard_size=16),
+        "job.parallel.expert_parallel_size 16 is more than one node's 8 GPUs: every MoE layer's all-to-all would "
+        "cross EFA; use at most 8, or set expert_parallel_across_nodes: true with ep_backend: deepep",
+    ),
+    "expert parallel across nodes without deepep": (
+        lambda d: d["job"]["parallel"].update(expert_parallel_size=16, data_parallel_shard_size=16, expert_parallel_across_nodes=True),
+        "job.parallel: expert_parallel_across_nodes needs ep_backend deepep",
+    ),
+    "expert group straddling nodes": (
+        lambda d: d["job"]["parallel"].update(expert_parallel_size=3, data_parallel_shard_size=None),
+        "job.parallel.expert_parallel_size 3 must divide, or be a multiple of, one node's 8 GPUs",
+    ),
+    "expert group outside the shard group": (
+        lambda d: d["job"]["parallel"].update(expert_parallel_size=8, data_parallel_shard_size=4),
+        "job.parallel: data_parallel_shard_size 4 must be a multiple of expert_parallel_size 8",
+    ),
+    "shard group larger than the trainer": (
+        lambda d: d["job"]["parallel"].update(data_parallel_shard_size=32),
+        "job.parallel.data_parallel_shard_size 32 must divide the trainer's world size 16 (2 train nodes x 8 GPUs)",
+    ),
     "bad job field": (
         lambda d: d["job"]["batch"].update(micro_batch_size=0),
         "job.batch.micro_batch_size: 0: Input should be greater than or equal to 1",
@@ -74,6 +95,9 @@ def test_both_shipped_environments_are_valid():
     assert (seed.pools.train.desired_size, seed.pools.rollout.desired_size) == (16, 32)
     assert seed.pools.train.instance_type == seed.pools.rollout.instance_type == "p5en.48xlarge"
     assert load_environment("default").pools.train.efa
+    for name in ("default", "p5en-48"):  # Qwen3-30B-A3B: EP and FSDP inside a node, HSDP across nodes
+        parallel = load_environment(name).job.parallel
+        assert (parallel.expert_parallel_size, parallel.data_parallel_shard_size) == (8, 8)
 
 
 def run_app(tmp_path, context: dict) -> subprocess.CompletedProcess:

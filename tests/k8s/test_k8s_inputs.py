@@ -127,7 +127,8 @@ def _environment_with(tmp_path: Path, **job_overrides) -> Path:
         ({"rollout__workers": 0}, EnvironmentError, "job.rollout.workers"),
         ({"checkpoint__max_restarts": -1}, EnvironmentError, "job.checkpoint.max_restarts"),
         ({"rollout__replicas": 3}, EnvironmentError, "job.rollout.replicas"),
-        ({"parallel__expert_parallel_size": 5}, LayoutError, "job.parallel.expert_parallel_size"),
+        ({"parallel__expert_parallel_size": 5, "parallel__data_parallel_shard_size": None}, EnvironmentError,
+         "job.parallel.expert_parallel_size"),
         (
             {"parallel__rollout_tensor_parallel_size": 3, "parallel__rollout_expert_parallel_size": 1},
             LayoutError,

@@ -117,10 +117,10 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
 
 
 def test_budget_smaller_than_one_trainer_and_one_replica(tmp_path, capsys):
-    path = env_file(tmp_path, train=(0, 1, 2), rollout=(0, 0, 2))  # expert_parallel_size 16: two nodes a trainer
+    path = env_file(tmp_path, train=(0, 1, 2), rollout=(0, 0, 2))  # one node a trainer, none for rollout
     code, _, err = run(capsys, "plan", "--env", path, *RATES)
     assert code == 2
-    assert "node budget 1: smaller than one trainer (2 node(s) for parallel.expert_parallel_size 16)" in err
+    assert "node budget 1: smaller than one trainer (1 node(s) for the parallel layout's 8 GPUs) plus one rollout replica" in err
 
 
 def test_bad_split_syntax_is_an_argparse_error(capsys):

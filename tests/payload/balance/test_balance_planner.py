@@ -115,7 +115,7 @@ def test_plan_trainer_needs_whole_expert_parallel_meshes(spec_factory):
     spec = spec_factory(train_gpu_multiple=32)  # 4 nodes of 8 GPUs
     plan = make_plan(spec, 12, current=None, train_limits=(0, 12), rollout_limits=(0, 12))
     assert [p.split.train_nodes for p in plan.candidates] == [4, 8]
-    with pytest.raises(BalanceError, match="split 6:6: .*multiple of parallel.expert_parallel_size 32"):
+    with pytest.raises(BalanceError, match="split 6:6: .*multiple of the parallel layout's 32 GPUs"):
         spec.split(6, 6)
 
 

@@ -1,0 +1,111 @@
+"""HSDP + expert parallelism on 8 real gloo processes, laid out as 2 "nodes" x 4 ranks, equals
+one process without either.
+
+World 8, data_parallel_shard_size 4 (a "node"), so 2 replicas: every dense parameter is sharded
+over the 4 ranks of its node and replicated across the two nodes (2-D mesh, HSDP); with EP 2
+each node holds the 8 experts twice over (2 EP ranks) and shards each EP rank's experts over
+its 2 edp_shard ranks, replicated across nodes again. EP 4 puts a whole node's ranks in one
+expert group (edp_shard of size 1). Each rank trains on its eighth of every batch.
+
+Gradients: with SGD at lr 1 the weights after a step are the weights before minus the clipped
+global gradient, so comparing weights compares gradients (fp32 reduction-order noise, atol
+1e-7); the loss and the global gradient norm (HSDP replicas must not be counted twice) are
+compared step by step. AdamW checks parameters after the steps (bound as in
+test_train_parallel.py).
+"""
+
+import math
+
+import pytest
+import torch
+import torch.distributed as dist
+
+from payload.model import iter_hf_tensors
+from payload.train.batch import micro_batches, shard_for_rank
+from payload.train.parallel import full_hf_tensors, init_world, parallelize
+from payload.train.step import LossConfig, train_step
+from test_train_parallel import ATOL, CONFIG, LR, MICRO, STEPS, make_optimizer
+from train_cases import batch, tiny_model
+from train_dist_pool import GlooPool
+
+WORLD, NODE = 8, 4
+PROMPTS = 4  # 16 samples a step: 2 per rank
+
+
+@pytest.fixture(scope="module")
+def pool():
+    pool = GlooPool(world_size=WORLD, timeout_s=300)
+    yield pool
+    pool.close()
+
+
+def micro_count(n, world):
+    return math.ceil(math.ceil(n / world) / MICRO)
+
+
+def _distributed(rank, world_size, kind, ep):
+    world = init_world(ep_size=ep, shard_size=NODE)
+    assert world.dense_mesh.mesh_dim_names == ("dp_replicate", "dp_shard")
+    model = parallelize(tiny_model(), world, ep_backend="all_to_all")
+    optimizer = make_optimizer(kind, model.parameters())
+    history = []
+    for step in range(STEPS):
+        samples = batch(step, prompts=PROMPTS)
+        mine = shard_for_rank(samples, rank, world_size)
+        metrics = train_step(model, optimizer, micro_batches(mine, MICRO, micro_count(len(samples), world_size)),
+                             CONFIG, group=dist.group.WORLD, norm_group=world.replica_group)
+        history.append((metrics["grad_norm"], metrics["loss"]))
+    placements = {str(p.placements) for p in model.parameters()}
+    weights = {name: t.clone() for name, t in full_hf_tensors(model, world)}
+    return history, weights, placements
+
+
+@pytest.mark.parametrize("kind,ep", [("sgd", 2), ("adamw", 2), ("sgd", 4)])
+def test_two_nodes_of_four_hsdp_with_expert_parallel_match_one_process(pool, kind, ep):
+    results = pool.run(_distributed, kind, ep)
+    history, weights, placements = results[0]
+    assert all(r[0] == history for r in results)  # the same global numbers on every rank
+    assert all(r[1] == {} for r in results[1:])
+    # Dense and expert parameters alike: replicated across the nodes, sharded inside one.
+    assert placements == {"(Replicate(), Shard(dim=0))"}
+
+    model = tiny_model()
+    optimizer = make_optimizer(kind, model.parameters())
+    expected_history = []
+    for step in range(STEPS):
+        samples = batch(step, prompts=PROMPTS)
+        metrics = train_step(model, optimizer, micro_batches(samples, MICRO, micro_count(len(samples), 1)), CONFIG)
+        expected_history.append((metrics["grad_norm"], metrics["loss"]))
+    for got, expected in zip(history, expected_history):
+        assert got == pytest.approx(expected, rel=1e-5)
+    assert all(norm > CONFIG.max_grad_norm for norm, _ in expected_history)  # clipping was active
+    expected = dict(iter_hf_tensors(model))
+    initial = dict(iter_hf_tensors(tiny_model()))
+    assert weights.keys() == expected.keys()
+    for name, tensor in expected.items():
+        torch.testing.assert_close(weights[name], tensor, rtol=1e-5, atol=ATOL[kind], msg=name)
+        assert not torch.equal(tensor, initial[name]), name  # every tensor (both nodes' experts) trained
+
+
+def _checkpoint_round_trip(rank, world_size, directory):
+    from payload.train.checkpoint import Checkpointer, TrainCounters, latest
+
+    world = init_world(ep_size=2, shard_size=NODE)
+    checkpointer = Checkpointer.Config(directory=directory).build(world)
+    model = parallelize(tiny_model(), world, ep_backend="all_to_all")
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    train_step(model, optimizer, micro_batches(shard_for_rank(batch(0, prompts=PROMPTS), rank, world_size), MICRO, 1),
+               CONFIG, group=dist.group.WORLD, norm_group=world.replica_group)
+    checkpointer.save(model, optimizer, TrainCounters(step=1, policy_version=1, groups_consumed=PROMPTS))
+    trained = dict(full_hf_tensors(model, world))
+    fresh = parallelize(tiny_model(seed=1), world, ep_backend="all_to_all")
+    checkpointer.load(latest(directory), fresh, torch.optim.AdamW(fresh.parameters(), lr=1e-2))
+    return trained, dict(full_hf_tensors(fresh, world))
+
+
+def test_hsdp_checkpoint_round_trip(pool, tmp_path):
+    """DCP sees replicated expert shards once (the (ep, edp_shard, dp_replicate) global view)."""
+    trained, loaded = pool.run(_checkpoint_round_trip, str(tmp_path))[0]
+    assert trained.keys() == loaded.keys()
+    for name in trained:
+        assert torch.equal(trained[name], loaded[name]), name
