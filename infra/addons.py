@@ -23,6 +23,7 @@ from aws_cdk import aws_eks_v2 as eks, aws_iam as iam
 from constructs import Construct
 
 from infra import versions
+from infra.efa_metrics import EFA_BYTE_COUNTERS, efa_metric
 from infra.environment import POOL_LABEL
 from infra.gpu_node_group import EFA_NODE_LABELS, GPU_NODE_LABELS
 
@@ -42,24 +43,24 @@ PROMETHEUS_VOLUME_GIB = 100
 PROMETHEUS_RETENTION = "15d"
 PROMETHEUS_RETENTION_SIZE = "85GB"
 
-# EFA traffic per node. The EFA driver publishes its byte counters only as RDMA hw_counters
-# (/sys/class/infiniband/rdmap*/ports/1/hw_counters/tx_bytes, ...), which node-exporter's
-# infiniband collector does not read (it reads the MAD counters/ directory EFA lacks). A
-# sidecar in the node-exporter pod turns them into node_efa_*_bytes_total for the textfile
-# collector every 15 s.
+# EFA traffic per node (infra/efa_metrics.py says why node-exporter cannot read it itself):
+# a sidecar in the node-exporter pod writes the EFA byte counters for its textfile collector
+# every 15 s, replacing the file atomically so a scrape never reads half of it.
 EFA_TEXTFILE_DIR = "/run/efa-textfile"
-EFA_BYTE_COUNTERS = ("tx_bytes", "rx_bytes", "rdma_read_bytes", "rdma_write_bytes")
 EFA_COUNTERS_SCRIPT = f"""set -eu
 while true; do
   tmp={EFA_TEXTFILE_DIR}/efa.prom.tmp
   : > "$tmp"
   for counter in {" ".join(EFA_BYTE_COUNTERS)}; do
-    echo "# TYPE node_efa_${{counter}}_total counter" >> "$tmp"
+    metric={efa_metric("${counter}")}
+    echo "# TYPE $metric counter" >> "$tmp"
     for file in /host/sys/class/infiniband/*/ports/*/hw_counters/$counter; do
       [ -r "$file" ] || continue
-      device=$(echo "$file" | cut -d/ -f6)
-      port=$(echo "$file" | cut -d/ -f8)
-      echo "node_efa_${{counter}}_total{{device=\\"$device\\",port=\\"$port\\"}} $(cat "$file")" >> "$tmp"
+      relative=${{file#*/infiniband/}}
+      device=${{relative%%/*}}
+      port=${{relative#*/ports/}}
+      port=${{port%%/*}}
+      echo "$metric{{device=\\"$device\\",port=\\"$port\\"}} $(cat "$file")" >> "$tmp"
     done
   done
   mv "$tmp" {EFA_TEXTFILE_DIR}/efa.prom

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import ADMINS, deployable
+from tests.infra.environments import ADMINS, deployable
 from infra.cluster import ADMIN_PARAMETER
 from infra.environment import IAM_PRINCIPAL_ARN, EnvironmentError
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import aws_cdk as cdk
 import pytest
 
-from conftest import REPO
+from tests.infra.environments import REPO
 from infra.capacity import is_placeholder_reservation
 from infra.environment import GPU_POOLS, EnvironmentError, load_environment
 from infra.scale import main as scale

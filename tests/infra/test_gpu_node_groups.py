@@ -4,7 +4,7 @@ import base64
 
 import pytest
 
-from conftest import STAND_IN_RESERVATION
+from tests.infra.environments import STAND_IN_RESERVATION
 from infra.environment import load_environment
 
 

@@ -6,7 +6,7 @@ import re
 import pytest
 import yaml
 
-from conftest import deployable
+from tests.infra.environments import deployable
 from infra.gpu_node_group import hugepages_2mi
 from k8s.layout import gpu_pods_per_node
 
