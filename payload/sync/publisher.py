@@ -319,6 +319,7 @@ class WeightPublisher:
         finally:
             for _ in iterator:  # every rank takes part in every gather, even after a failure
                 pass
+            self._buffers = [None] * len(self._buffers)  # 3 buckets of GPU memory, back to training
         self.version = version
         return [c.url for c in members]
 

@@ -98,8 +98,9 @@ class Hardware:
     broadcast_gb_s: float = 37.5
     # Intra-node all-gather over NVLink (450 GB/s a direction, ~80% achieved).
     nvlink_gather_gb_s: float = 360.0
-    # fp32 shard -> bf16 -> one flat bucket on the GPU: HBM-bound; measured on an H200
-    # (bench/publish_pack.py, bench/README.md).
+    # fp32 shard -> bf16 -> one flat bucket on the GPU (bf16 bytes out a second): HBM-bound,
+    # 6 bytes moved a parameter, assumed at ~40% of an H200's 4.8 TB/s until
+    # bench/publish_pack.py has run on one (bench/README.md).
     pack_gb_s: float = 1000.0
     # Device-to-host into pinned memory, per GPU (PCIe Gen5 x16, 8 GPUs sharing the host).
     d2h_gb_s: float = 25.0

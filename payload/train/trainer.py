@@ -189,6 +189,9 @@ class Trainer:
                     backend="nccl" if world.device.type == "cuda" else "gloo",
                     dtype=job.model.dtype,
                     bucket_bytes=config.publish_bucket_mb << 20,
+                    # A dead server fails the publish (which rolls back) well before the phase
+                    # watchdog would call the trainer stuck.
+                    timeout_s=min(600.0, config.stall_timeout_s / 2),
                 ).build()
         self.counters = TrainCounters()
         self.resumed = False
