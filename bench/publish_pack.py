@@ -4,10 +4,11 @@
 
 What it times, each a median of CUDA-event timings:
 - copy peak: `dst.copy_(src)` of one bucket's bytes (bf16 to bf16), HBM bytes read + written per second;
-- pack: payload.sync.bucket.pack of one bucket of Qwen3-30B-A3B layer tensors (fp32 masters ->
-  bf16 flat bucket, the publisher's per-bucket work on the sending rank), as bf16 bytes out per
-  second and as HBM traffic (4 bytes read + 2 written a parameter) against the copy peak;
-- expert gather view: the same with experts held as [E, 2F, D] stacks split into HF tensors;
+- pack: payload.sync.bucket.pack of one bucket of Qwen3-30B-A3B layer tensors, in the order and
+  views parallel.full_hf_tensors yields them (experts split from their [E, 2F, D] stacks), into
+  one flat bf16 bucket: the publisher's per-bucket work on the sending rank; from bf16 sources
+  (the trainer casts shards before gathering) and from fp32 (the old path), as bf16 bytes out
+  per second and as HBM traffic against the copy peak;
 - device-to-host into pinned memory (an asynchronous checkpoint's staging), GB/s.
 payload/train/costs.py's Hardware.pack_gb_s and d2h_gb_s take the figures (bench/README.md).
 """
@@ -39,18 +40,19 @@ def timed(fn, repeat: int = 10) -> float:
     return statistics.median(times)
 
 
-def layer_tensors(device, d=2048, f=768, experts=128, heads=32, kv=4, hd=128):
-    """One Qwen3-30B-A3B decoder layer's tensors, fp32, as the trainer holds them (HF names)."""
+def layer_tensors(device, dtype, d=2048, f=768, experts=128, heads=32, kv=4, hd=128):
+    """One Qwen3-30B-A3B decoder layer's tensors as parallel.full_hf_tensors yields them: HF
+    names, experts split from their gathered [E, 2F, D] / [E, D, F] stacks, in `dtype`."""
     g = torch.Generator(device=device).manual_seed(0)
     shapes = {"q_proj": (heads * hd, d), "k_proj": (kv * hd, d), "v_proj": (kv * hd, d), "o_proj": (d, heads * hd),
               "gate": (experts, d)}
-    out = [(n, torch.randn(s, device=device, generator=g)) for n, s in shapes.items()]
-    gate_up = torch.randn(experts, 2 * f, d, device=device, generator=g)
-    down = torch.randn(experts, d, f, device=device, generator=g)
+    out = [(n, torch.randn(s, device=device, generator=g).to(dtype)) for n, s in shapes.items()]
+    gate_up = torch.randn(experts, 2 * f, d, device=device, generator=g).to(dtype)
+    down = torch.randn(experts, d, f, device=device, generator=g).to(dtype)
     for e in range(experts):
         gate, up = gate_up[e].split(f, dim=0)
-        out += [(f"experts.{e}.gate_proj.weight", gate), (f"experts.{e}.up_proj.weight", up),
-                (f"experts.{e}.down_proj.weight", down[e])]
+        out += [(f"experts.{e}.gate_proj.weight", gate), (f"experts.{e}.up_proj.weight", up)]
+    out += [(f"experts.{e}.down_proj.weight", down[e]) for e in range(experts)]
     return out
 
 
@@ -70,24 +72,26 @@ def main() -> None:
     result["copy_peak_gb_s"] = 2 * src.numel() * 2 / copy_s / 1e9
     del src, dst
 
-    tensors = layer_tensors(device) if device.type == "cuda" else layer_tensors(device, experts=16)
-    bucket, size = [], 0
-    while size < args.bucket_mb << 20:
-        for name, t in tensors:
-            bucket.append((name, t))
-            size += t.numel() * 2
-    buffer = torch.empty(size, dtype=torch.uint8, device=device)
-    pack_s = timed(lambda: pack(bucket, torch.bfloat16, buffer))
-    params = size / 2
-    result["pack_bf16_gb_s"] = size / pack_s / 1e9
-    result["pack_hbm_gb_s"] = 6 * params / pack_s / 1e9
-    result["pack_vs_copy_peak"] = result["pack_hbm_gb_s"] / result["copy_peak_gb_s"]
-    result["bucket_tensors"] = len(bucket)
+    experts = 128 if device.type == "cuda" else 16
+    # bf16 sources: what the trainer sends (shards cast before the gather); fp32: the old path.
+    for source, read_bytes in ((torch.bfloat16, 2), (torch.float32, 4)):
+        tensors = layer_tensors(device, source, experts=experts)
+        bucket, size = [], 0
+        while size < args.bucket_mb << 20:
+            for name, t in tensors:
+                bucket.append((name, t))
+                size += t.numel() * 2
+        buffer = torch.empty(size, dtype=torch.uint8, device=device)
+        pack_s = timed(lambda: pack(bucket, torch.bfloat16, buffer))
+        key = str(source).removeprefix("torch.")
+        result[f"pack_from_{key}_gb_s"] = size / pack_s / 1e9
+        result[f"pack_from_{key}_vs_copy_peak"] = (read_bytes + 2) * size / 2 / pack_s / 1e9 / result["copy_peak_gb_s"]
+        packed = pack(bucket, torch.bfloat16, buffer)
+        for (name, original), (_, view) in zip(bucket, packed.tensors()):
+            assert torch.equal(view, original.to(torch.bfloat16)), name
+        del buffer, packed, bucket, tensors
+    result["bucket_tensors"] = experts * 3 + 5
     result["bucket_bytes"] = size
-    packed = pack(bucket, torch.bfloat16, buffer)
-    for (name, original), (_, view) in zip(bucket[:50], packed.tensors()[:50]):
-        assert torch.equal(view, original.to(torch.bfloat16)), name
-    del buffer, packed, bucket, tensors
 
     if device.type != "cuda":
         print(json.dumps(result, indent=2))

@@ -38,6 +38,13 @@ class FlatBucket:
         return out
 
 
+def _follows(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """`b` starts where `a` ends in the same storage, both contiguous and alike."""
+    return (a.is_contiguous() and b.is_contiguous() and a.dtype == b.dtype and a.device == b.device
+            and b.storage_offset() == a.storage_offset() + a.numel()
+            and a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr())
+
+
 def packed_bytes(tensors: Iterable[torch.Tensor], dtype: torch.dtype) -> int:
     return sum(t.numel() * dtype.itemsize for t in tensors)
 
@@ -50,10 +57,19 @@ def pack(bucket: list[tuple[str, torch.Tensor]], dtype: torch.dtype, buffer: tor
         device = bucket[0][1].device if bucket else "cpu"
         buffer = torch.empty(total, dtype=torch.uint8, device=device)
     flat = buffer[:total]
-    offset = 0
-    for _, tensor in bucket:
-        size = tensor.numel() * dtype.itemsize
-        flat[offset : offset + size].view(dtype).view(tensor.shape).copy_(tensor)
-        offset += size
+    offset, i = 0, 0
+    while i < len(bucket):
+        # A run of tensors that lie back to back in one storage (the HF tensors split from a
+        # stacked [E, 2F, D] expert parameter) is packed with one copy: per-tensor copies are
+        # launch-bound (~20 µs each, bench/README.md).
+        j = i + 1
+        while j < len(bucket) and _follows(bucket[j - 1][1], bucket[j][1]):
+            j += 1
+        first = bucket[i][1]
+        numel = sum(t.numel() for _, t in bucket[i:j])
+        source = first.as_strided((numel,), (1,), first.storage_offset()) if j - i > 1 else first.reshape(-1)
+        flat[offset : offset + numel * dtype.itemsize].view(dtype).copy_(source)
+        offset += numel * dtype.itemsize
+        i = j
     name_dtype = str(dtype).removeprefix("torch.")
     return FlatBucket([n for n, _ in bucket], [name_dtype] * len(bucket), [list(t.shape) for _, t in bucket], flat)

@@ -98,11 +98,11 @@ class Hardware:
     broadcast_gb_s: float = 37.5
     # Intra-node all-gather over NVLink (450 GB/s a direction, ~80% achieved).
     nvlink_gather_gb_s: float = 360.0
-    # fp32 shard -> bf16 -> one flat bucket on the GPU (bf16 bytes out a second): HBM-bound,
-    # 6 bytes moved a parameter, assumed at ~40% of an H200's 4.8 TB/s until
-    # bench/publish_pack.py has run on one (bench/README.md).
+    # bf16 tensors -> one flat bucket on the GPU, bf16 bytes out a second: measured 1,025 on
+    # an H200 (bench/publish_pack.py, bench/README.md; half its copy rate).
     pack_gb_s: float = 1000.0
-    # Device-to-host into pinned memory, per GPU (PCIe Gen5 x16, 8 GPUs sharing the host).
+    # Device-to-host into pinned memory, per GPU: 55 measured on one H200 alone (PCIe Gen5
+    # x16); halved for 8 GPUs sharing the host's memory bandwidth.
     d2h_gb_s: float = 25.0
 
 

@@ -145,10 +145,12 @@ def test_failed_bucket_rolls_back_to_the_export_and_resumes(initial, export_v0):
 
 def test_pack_is_sglangs_flattened_bucket_layout():
     """Byte offsets as FlattenedTensorBucket.empty computes them; cast to the wire dtype."""
-    tensors = [("a", torch.randn(3, 5)), ("b", torch.randn(7)), ("c", torch.randn(2, 2, 2))]
+    stacked = torch.randn(2, 4, 3)  # an [E, 2F, D] expert stack split into HF tensors: packed in one copy
+    experts = [(f"e{e}.{kind}", half) for e in range(2) for kind, half in zip(("gate", "up"), stacked[e].split(2))]
+    tensors = [("a", torch.randn(3, 5)), ("b", torch.randn(7)), ("c", torch.randn(2, 2, 2)), *experts]
     packed = pack(tensors, torch.bfloat16)
-    assert packed.flat.dtype == torch.uint8 and packed.nbytes == 2 * (15 + 7 + 8)
-    assert packed.dtypes == ["bfloat16"] * 3 and packed.shapes == [[3, 5], [7], [2, 2, 2]]
+    assert packed.flat.dtype == torch.uint8 and packed.nbytes == 2 * (15 + 7 + 8 + 24)
+    assert packed.dtypes == ["bfloat16"] * 7 and packed.shapes == [[3, 5], [7], [2, 2, 2]] + [[2, 3]] * 4
     offset = 0
     for (name, original), (got_name, view) in zip(tensors, packed.tensors()):
         expected = packed.flat[offset : offset + original.numel() * 2].view(torch.bfloat16).view(original.shape)
