@@ -13,6 +13,7 @@ from k8s.context import Context
 from k8s.imports.com.coreos import monitoring as mon
 from k8s.pods import (
     BUFFER,
+    FEEDER,
     NAMESPACE,
     PART_OF,
     ROLLOUT_SERVER,
@@ -42,6 +43,7 @@ SCRAPES: dict[str, tuple[str, ...]] = {
     ROLLOUT_WORKER: ("metrics",),
     VERIFIER: ("metrics",),
     BUFFER: ("metrics",),
+    FEEDER: ("metrics",),
 }
 
 
