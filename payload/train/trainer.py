@@ -41,7 +41,8 @@ from payload.train.advantages import group_advantages
 from payload.train.batch import Sample, micro_batches, shard_for_rank
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
 from payload.train.export import write_hf_directory
-from payload.train.parallel import full_hf_tensors, init_world, parallelize
+from payload.train.loading import load_sharded
+from payload.train.parallel import full_hf_tensors, init_world
 from payload.train.step import LossConfig, build_optimizer, train_step
 from payload.train.watchdog import PhaseWatchdog
 
@@ -107,8 +108,6 @@ class Trainer:
             return Trainer(self, queue)
 
     def __init__(self, config: Config, queue: RolloutQueue | None = None) -> None:
-        from payload.model import load_pretrained
-
         self.config = config
         job = config.job
         self.world = world = init_world(job.parallel.expert_parallel_size, job.parallel.data_parallel_shard_size)
@@ -122,23 +121,20 @@ class Trainer:
         self.service = service_config.build("trainer", self.metrics.registry).start()
         self.watchdog = PhaseWatchdog(self.service, self.metrics.registry) if serves else None
 
-        def load():
-            return load_pretrained(
-                job.model.path,
-                dtype=torch.float32,  # master weights; compute runs in job.model.dtype
-                device=world.device,
-                ep_group=world.ep_group,
-                ep_backend=job.parallel.ep_backend,
-                activation_checkpointing=job.model.activation_checkpointing,
-            )
-
         compute = None if job.model.dtype == "float32" else _DTYPES[job.model.dtype]
         compile_layers = job.model.compile_layers and world.device.type == "cuda"
-        self.model = parallelize(load(), world, job.parallel.ep_backend, compute, compile_layers)
+
+        def load():
+            # fp32 master shards built on meta and read rank by rank; compute runs in job.model.dtype.
+            model, read = load_sharded(job.model.path, world, job.parallel.ep_backend, compute, compile_layers,
+                                       activation_checkpointing=job.model.activation_checkpointing)
+            log.info("rank %d read %.2f GB of %s", world.rank, read / 1e9, job.model.path)
+            return model
+
+        self.model = load()
         self.reference = None
         if job.algorithm.kl_coef > 0:
-            reference = parallelize(load(), world, job.parallel.ep_backend, compute, compile_layers)
-            self.reference = reference.requires_grad_(False).eval()
+            self.reference = load().requires_grad_(False).eval()
         a = job.algorithm
         self.optimizer = build_optimizer(self.model, a.learning_rate, a.weight_decay, world.device)
         self.loss = LossConfig(

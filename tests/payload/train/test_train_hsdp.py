@@ -109,3 +109,37 @@ def test_hsdp_checkpoint_round_trip(pool, tmp_path):
     assert trained.keys() == loaded.keys()
     for name in trained:
         assert torch.equal(trained[name], loaded[name]), name
+
+
+def _load(rank, world_size, path):
+    from payload.train.loading import load_sharded
+
+    world = init_world(ep_size=2, shard_size=NODE)
+    model, read = load_sharded(path, world, ep_backend="all_to_all")
+    kept = sum(p.to_local().numel() for p in model.parameters())
+    return read, kept, dict(full_hf_tensors(model, world))
+
+
+def test_sharded_loading_reads_each_byte_once_per_replica(pool, tmp_path):
+    """Meta build, shard, then each rank reads only its own rows of the bf16 safetensors."""
+    from safetensors import safe_open
+
+    from payload.model import save_pretrained
+
+    save_pretrained(tiny_model(seed=3).to(torch.bfloat16), tmp_path, max_shard_bytes=64 << 10)
+    assert len(list(tmp_path.glob("model-*.safetensors"))) > 1  # an index and several files
+    on_disk = {}
+    for file in tmp_path.glob("model-*.safetensors"):
+        with safe_open(str(file), framework="pt") as f:
+            on_disk.update({name: f.get_tensor(name) for name in f.keys()})
+    total = sum(t.numel() * t.element_size() for t in on_disk.values())
+
+    results = pool.run(_load, str(tmp_path))
+    for read, kept, _ in results:
+        assert read == 2 * kept  # bf16 on disk: exactly the rows it keeps, nothing else
+    for node in range(WORLD // NODE):
+        assert sum(read for read, _, _ in results[node * NODE : (node + 1) * NODE]) == total
+    loaded = results[0][2]
+    assert loaded.keys() == on_disk.keys()
+    for name, tensor in on_disk.items():
+        assert loaded[name].dtype == torch.float32 and torch.equal(loaded[name], tensor.float()), name
