@@ -4,8 +4,9 @@ Per step, on every rank (torchrun):
 
     wait_experience  rank 0 takes `prompts_per_step` groups from the buffer (dropping stale
                      ones, and equal-reward ones under DAPO filtering), writes them to the
-                     replay log, acknowledges them, and broadcasts them to every rank
-    train_step       group advantages; each rank trains on its share (train_step)
+                     replay log, acknowledges them, computes group advantages, splits the
+                     samples over the ranks by token count and scatters each rank its part
+    train_step       each rank packs its part into micro-batches and trains (train_step)
     publish          full HF-named weights to every rollout server (rank 0 sends, all gather)
     export           every checkpoint.export_interval_steps: an HF directory for restarts
     checkpoint       every checkpoint.interval_steps, and on SIGTERM or the last step
@@ -35,10 +36,10 @@ from payload.balance import signals
 from payload.common.service import Service
 from payload.job import JobConfig
 from payload.queue.base import PolicyPointer, RolloutQueue
-from payload.queue.experience import ExperienceGroup, decode_group, encode_group
+from payload.queue.experience import ExperienceGroup
 from payload.sync.publisher import PublishError, WeightPublisher
 from payload.train.advantages import group_advantages
-from payload.train.batch import Sample, micro_batches, shard_for_rank
+from payload.train.batch import MicroBatch, Sample, micro_batches, packed_for_rank, split_for_ranks
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
 from payload.train.export import write_hf_directory
 from payload.train.loading import load_sharded
@@ -241,30 +242,40 @@ class Trainer:
         self.queue.ack(entry_ids)
         return batch
 
-    def _broadcast(self, batch: Batch | None) -> Batch | None:
-        payload = [None]
-        if self.world.is_main:
-            payload = [None if batch is None else (batch.wait_s, batch.stale, batch.filtered, [encode_group(g) for g in batch.groups])]
-        if self.world.world_size > 1:
-            dist.broadcast_object_list(payload, src=0)
-        if payload[0] is None:
-            return None
-        if self.world.is_main:
-            return batch
-        wait_s, stale, filtered, encoded = payload[0]
-        return Batch([decode_group(b) for b in encoded], wait_s, stale, filtered)
+    def _scatter(self, batch: Batch | None) -> tuple[list[Sample], int] | None:
+        """Rank 0 splits the step's samples over the ranks by token count and sends each rank
+        only its own part (numpy arrays, pickled once per rank) with the step's group count;
+        None everywhere: stop."""
+        world = self.world
+        parts = [None] * world.world_size
+        if batch is not None:
+            parts = [(part, len(batch.groups)) for part in split_for_ranks(self._samples(batch.groups), world.world_size)]
+        if world.world_size == 1:
+            return parts[0]
+        mine = [None]
+        dist.scatter_object_list(mine, parts if world.is_main else None, src=0)
+        return mine[0]
+
+    def _micro_batches(self, mine: list[Sample]) -> list[MicroBatch]:
+        batch, world = self.config.job.batch, self.world
+        group = dist.group.WORLD if world.world_size > 1 else None
+        if batch.packing:
+            return packed_for_rank(mine, batch.micro_batch_tokens, group, world.device)
+        count = torch.tensor([max(math.ceil(len(mine) / batch.micro_batch_size), 1)], device=world.device)
+        if group is not None:
+            dist.all_reduce(count, op=dist.ReduceOp.MAX, group=group)
+        return micro_batches(mine, batch.micro_batch_size, int(count.item()))
 
     def _samples(self, groups: list[ExperienceGroup]) -> list[Sample]:
+        """Rank 0: every sample of the step with its group's advantage, arrays kept as they are."""
         a = self.config.job.algorithm
         rewards = torch.tensor(np.concatenate([g.rewards_G for g in groups]), dtype=torch.float32)
-        advantages = group_advantages(rewards, a.group_size, a.advantage_scale).tolist()
+        advantages = group_advantages(rewards, a.group_size, a.advantage_scale).numpy()
         samples = []
         for group in groups:
-            prompt = group.prompt_tokens_P.tolist()
             for s in group.samples:
-                routed = None if s.routed_experts_SLK is None else torch.from_numpy(s.routed_experts_SLK.astype(np.int64))
-                samples.append(Sample(prompt, s.token_ids_T.tolist(), s.logprobs_T.tolist(), float(s.reward),
-                                      advantages[len(samples)], routed))
+                samples.append(Sample(group.prompt_tokens_P, s.token_ids_T, s.logprobs_T, float(s.reward),
+                                      float(advantages[len(samples)]), s.routed_experts_SLK))
         return samples
 
     # -- weights out --------------------------------------------------------------------------
@@ -313,17 +324,17 @@ class Trainer:
         while self.config.max_steps is None or self.counters.step < self.config.max_steps:
             step = self.counters.step + 1
             with self._phase("wait_experience"):
-                batch = self._broadcast(self._take_groups(step) if self.world.is_main else None)
-            if batch is None:  # SIGTERM while waiting
+                batch = self._take_groups(step) if self.world.is_main else None
+                received = self._scatter(batch)
+            if received is None:  # SIGTERM while waiting
                 break
-            samples = self._samples(batch.groups)
-            mine = shard_for_rank(samples, self.world.rank, self.world.world_size)
-            count = math.ceil(math.ceil(len(samples) / self.world.world_size) / job.batch.micro_batch_size)
+            mine, groups = received
             with self._phase("train_step"):
-                metrics = train_step(self.model, self.optimizer, micro_batches(mine, job.batch.micro_batch_size, count),
-                                     self.loss, group=dist.group.WORLD, reference=self.reference, device=self.world.device,
-                                     norm_group=self.world.replica_group)
-            self.counters = TrainCounters(step, step, self.counters.groups_consumed + len(batch.groups))
+                metrics = train_step(self.model, self.optimizer, self._micro_batches(mine), self.loss,
+                                     group=dist.group.WORLD, reference=self.reference, device=self.world.device,
+                                     norm_group=self.world.replica_group,
+                                     sync_every_micro_batch=job.parallel.sync_gradients_every_micro_batch)
+            self.counters = TrainCounters(step, step, self.counters.groups_consumed + groups)
             with self._phase("publish"):
                 publish_s = self._publish(step)
             if step % job.checkpoint.export_interval_steps == 0:
@@ -336,7 +347,7 @@ class Trainer:
                     self.checkpointer.save(self.model, self.optimizer, self.counters)
                 saved_at = step
             if self.world.is_main:
-                self._record(step, batch, samples, metrics, publish_s)
+                self._record(step, batch, metrics, publish_s)
             if stopping:
                 break
         if saved_at != self.counters.step:
@@ -351,9 +362,10 @@ class Trainer:
             dist.all_reduce(flag, op=dist.ReduceOp.MAX)
         return bool(flag.item())
 
-    def _record(self, step: int, batch: Batch, samples: list[Sample], metrics: dict, publish_s: float) -> None:
+    def _record(self, step: int, batch: Batch, metrics: dict, publish_s: float) -> None:
         m = self.metrics
-        tokens = sum(len(s.response_ids) for s in samples)
+        lengths = [len(s.token_ids_T) for g in batch.groups for s in g.samples]
+        tokens = sum(lengths)
         busy = metrics["step_seconds"]
         staleness = [step - 1 - g.policy_version for g in batch.groups]
         buffer_groups = self.queue.buffer_fill()
@@ -368,8 +380,7 @@ class Trainer:
         m.buffer.set(buffer_groups)
         m.dropped.labels("stale").inc(batch.stale)
         m.dropped.labels("filtered").inc(batch.filtered)
-        lengths = [len(s.response_ids) for s in samples]
-        extra = dict(metrics, mean_reward=float(np.mean([s.reward for s in samples])),
+        extra = dict(metrics, mean_reward=float(np.mean(np.concatenate([g.rewards_G for g in batch.groups]))),
                      response_length_mean=float(np.mean(lengths)), response_length_max=max(lengths),
                      groups_dropped_filtered=batch.filtered)
         for name, gauge in m.step_values.items():

@@ -21,7 +21,7 @@ import torch
 import torch.distributed as dist
 
 from payload.model import iter_hf_tensors
-from payload.train.batch import micro_batches, shard_for_rank
+from payload.train.batch import micro_batches, packed_for_rank, shard_for_rank, split_for_ranks
 from payload.train.parallel import full_hf_tensors, init_world, parallelize
 from payload.train.step import LossConfig, train_step
 from test_train_parallel import ATOL, CONFIG, LR, MICRO, STEPS, make_optimizer
@@ -43,7 +43,7 @@ def micro_count(n, world):
     return math.ceil(math.ceil(n / world) / MICRO)
 
 
-def _distributed(rank, world_size, kind, ep):
+def _distributed(rank, world_size, kind, ep, packed=False):
     world = init_world(ep_size=ep, shard_size=NODE)
     assert world.dense_mesh.mesh_dim_names == ("dp_replicate", "dp_shard")
     model = parallelize(tiny_model(), world, ep_backend="all_to_all")
@@ -51,18 +51,20 @@ def _distributed(rank, world_size, kind, ep):
     history = []
     for step in range(STEPS):
         samples = batch(step, prompts=PROMPTS)
-        mine = shard_for_rank(samples, rank, world_size)
-        metrics = train_step(model, optimizer, micro_batches(mine, MICRO, micro_count(len(samples), world_size)),
-                             CONFIG, group=dist.group.WORLD, norm_group=world.replica_group)
+        if packed:  # the trainer's path: token-balanced shares, packed by a token budget
+            micro = packed_for_rank(split_for_ranks(samples, world_size)[rank], 12, dist.group.WORLD)
+        else:
+            micro = micro_batches(shard_for_rank(samples, rank, world_size), MICRO, micro_count(len(samples), world_size))
+        metrics = train_step(model, optimizer, micro, CONFIG, group=dist.group.WORLD, norm_group=world.replica_group)
         history.append((metrics["grad_norm"], metrics["loss"]))
     placements = {str(p.placements) for p in model.parameters()}
     weights = {name: t.clone() for name, t in full_hf_tensors(model, world)}
     return history, weights, placements
 
 
-@pytest.mark.parametrize("kind,ep", [("sgd", 2), ("adamw", 2), ("sgd", 4)])
-def test_two_nodes_of_four_hsdp_with_expert_parallel_match_one_process(pool, kind, ep):
-    results = pool.run(_distributed, kind, ep)
+@pytest.mark.parametrize("kind,ep,packed", [("sgd", 2, False), ("adamw", 2, False), ("sgd", 4, False), ("sgd", 2, True)])
+def test_two_nodes_of_four_hsdp_with_expert_parallel_match_one_process(pool, kind, ep, packed):
+    results = pool.run(_distributed, kind, ep, packed)
     history, weights, placements = results[0]
     assert all(r[0] == history for r in results)  # the same global numbers on every rank
     assert all(r[1] == {} for r in results[1:])
