@@ -98,6 +98,58 @@ def sample_flops(cfg, lengths) -> float:
     return sum(dense * n + attention * n * (n + 1) / 2 for n in lengths)
 
 
+def mix_benchmark(args, cfg, run, peak) -> dict:
+    """The lognormal mix, padded (the trainer's earlier path) against packed (its path now), on
+    one GPU and as the step of `--mix-ranks` data-parallel ranks. A multi-rank step lasts as
+    long as its slowest rank (every FSDP and expert collective waits for it), so it is timed
+    here as the slowest rank's share, each share trained alone on this GPU: equal-count
+    contiguous shares of right-padded micro-batches (shard_for_rank + micro_batches), against
+    token-balanced shares packed by the token budget (split_for_ranks + pack_micro_batches).
+    Communication is not in it (one GPU)."""
+    from payload.train.batch import micro_batches, pack_micro_batches, packed_micro_batch_count, shard_for_rank, split_for_ranks
+
+    mix = lognormal_samples(args.mix, cfg.vocab_size)
+    lengths = [s.num_tokens for s in mix]
+    real_tokens, mix_flops = sum(lengths), sample_flops(cfg, lengths)
+    out = {"samples": args.mix, "real_tokens": real_tokens, "response_mean": float(np.mean(lengths)) - 512,
+           "response_max": max(lengths) - 512}
+    for ranks in (1, args.mix_ranks):
+        padded_shares = [shard_for_rank(mix, r, ranks) for r in range(ranks)]
+        padded_count = -(-max(map(len, padded_shares)) // args.mix_micro_batch_size)
+        packed_shares = split_for_ranks(mix, ranks)
+        packed_count = max(packed_micro_batch_count(share, args.mix_token_budget) for share in packed_shares)
+        variants = {
+            "padded": [micro_batches(share, args.mix_micro_batch_size, padded_count) for share in padded_shares],
+            "packed": [pack_micro_batches(share, packed_count) for share in packed_shares],
+        }
+        row = out[f"ranks_{ranks}"] = {}
+        for kind, per_rank in variants.items():
+            torch.cuda.reset_peak_memory_stats()
+            try:
+                times = [time_steps(run(micro), args.warmup, args.steps)[0] for micro in per_rank]
+            except Exception as exc:  # report it and keep the other variant's figures
+                row[kind] = {"error": repr(exc)[:2000]}
+                print(f"mix {kind} x{ranks} failed: {exc!r}"[:4000], flush=True)
+                continue
+            step_s = max(times)
+            computed = sum(mb.input_ids_BT.numel() for micro in per_rank for mb in micro)
+            share_tokens = [sum(mb.num_tokens for mb in micro) for micro in per_rank]
+            row[kind] = {
+                "micro_batches_per_rank": len(per_rank[0]), "computed_tokens": computed,
+                "pad_fraction": 1 - real_tokens / computed, "rank_tokens_max_over_mean": max(share_tokens) / np.mean(share_tokens),
+                "rank_step_s": times, "step_s": step_s, "tokens_per_s": real_tokens / step_s,
+                "mfu": mix_flops / (step_s * ranks) / 1e12 / peak, "peak_memory_gib": torch.cuda.max_memory_allocated() / 2**30,
+            }
+            print(f"| {ranks} rank(s) | {kind} | {len(per_rank[0])} micro-batches/rank | pad {row[kind]['pad_fraction']:.1%} | "
+                  f"rank tokens max/mean {row[kind]['rank_tokens_max_over_mean']:.2f} | step {step_s * 1e3:.0f} ms | "
+                  f"{real_tokens / step_s:,.0f} tok/s | MFU {row[kind]['mfu']:.1%} | {row[kind]['peak_memory_gib']:.1f} GiB |",
+                  flush=True)
+        if all("tokens_per_s" in row.get(k, {}) for k in variants):
+            row["packed_over_padded"] = row["packed"]["tokens_per_s"] / row["padded"]["tokens_per_s"]
+            print(f"{ranks} rank(s): packed / padded tokens/s {row['packed_over_padded']:.2f}x", flush=True)
+    return out
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--layers", type=int, default=4)
@@ -113,6 +165,7 @@ def main() -> None:
     p.add_argument("--mix", type=int, default=0, help="samples of the lognormal length mix (0: fixed shape only)")
     p.add_argument("--mix-micro-batch-size", type=int, default=2)
     p.add_argument("--mix-token-budget", type=int, default=32768)
+    p.add_argument("--mix-ranks", type=int, default=8, help="data-parallel ranks whose step the mix is also timed as")
     p.add_argument("--out", default=os.environ.get("OUT", "."))
     args = p.parse_args()
 
@@ -186,37 +239,7 @@ def main() -> None:
     }
     print(f"fixed shape: {step_s * 1e3:.0f} ms, MFU {result['mfu']:.1%}", flush=True)
     if args.mix:
-        from payload.train.batch import pack_micro_batches, packed_micro_batch_count
-
-        mix = lognormal_samples(args.mix, cfg.vocab_size)
-        lengths = [s.num_tokens for s in mix]
-        real_tokens, mix_flops = sum(lengths), sample_flops(cfg, lengths)
-        padded = micro_batches(mix, args.mix_micro_batch_size, -(-args.mix // args.mix_micro_batch_size))
-        packed = pack_micro_batches(mix, packed_micro_batch_count(mix, args.mix_token_budget))
-        result["mix"] = {"samples": args.mix, "real_tokens": real_tokens, "response_mean": float(np.mean(lengths)) - 512,
-                         "response_max": max(lengths) - 512}
-        for kind, mix_micro in (("padded", padded), ("packed", packed)):
-            torch.cuda.reset_peak_memory_stats()
-            try:
-                mix_s, mix_times, mix_metrics = time_steps(run(mix_micro), args.warmup, args.steps)
-            except Exception as exc:  # report it and keep the other variant's figures
-                result["mix"][kind] = {"error": repr(exc)[:2000]}
-                print(f"mix {kind} failed: {exc!r}"[:4000], flush=True)
-                continue
-            computed = sum(mb.input_ids_BT.numel() for mb in mix_micro)
-            result["mix"][kind] = {
-                "micro_batches": len(mix_micro), "largest_micro_batch_tokens": max(mb.input_ids_BT.numel() for mb in mix_micro),
-                "computed_tokens": computed, "pad_fraction": 1 - real_tokens / computed, "step_s_median": mix_s,
-                "step_s_all": mix_times, "tokens_per_s": real_tokens / mix_s, "mfu": mix_flops / mix_s / 1e12 / peak,
-                "peak_memory_gib": torch.cuda.max_memory_allocated() / 2**30, "loss": mix_metrics["loss"],
-            }
-            print(f"| mix {kind} | {len(mix_micro)} micro-batches | {computed:,} computed / {real_tokens:,} real tokens | "
-                  f"{mix_s * 1e3:.0f} ms | {real_tokens / mix_s:,.0f} tok/s | MFU {result['mix'][kind]['mfu']:.1%} | "
-                  f"{result['mix'][kind]['peak_memory_gib']:.1f} GiB |", flush=True)
-        if all("tokens_per_s" in result["mix"][k] for k in ("padded", "packed")):
-            ratio = result["mix"]["packed"]["tokens_per_s"] / result["mix"]["padded"]["tokens_per_s"]
-            result["mix"]["packed_over_padded"] = ratio
-            print(f"packed / padded tokens/s: {ratio:.2f}x")
+        result["mix"] = mix_benchmark(args, cfg, run, peak)
     name = f"train_step_L{args.layers}_{args.micro_batches}x{args.micro_batch_size}" + ("_ac" if args.activation_checkpointing else "") + ("_compiled" if args.compile else "") + (f"_mix{args.mix}" if args.mix else "") + ".json"
     Path(args.out, name).write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))
