@@ -11,6 +11,11 @@ Per step, on every rank (torchrun):
     export           every checkpoint.export_interval_steps: an HF directory for restarts
     checkpoint       every checkpoint.interval_steps, and on SIGTERM or the last step
 
+End of data: when the feed's cursor is finished and nothing is left in the pipeline
+(RolloutQueue.exhausted), the groups in hand are the last step (none: no step); the trainer
+then checkpoints, exports and returns, and the pod exits 0. After each publish rank 0 reports
+the policy version to the queue: the feeder paces itself by it.
+
 Rank 0 exports the balance signals (payload.balance.signals) to Prometheus and one JSON line
 per step; the phase watchdog names a phase that stalls.
 """
@@ -87,6 +92,8 @@ class Batch:
     wait_s: float = 0.0
     stale: int = 0
     filtered: int = 0
+    # The feed ended and the pipeline is empty: this (possibly short or empty) batch is the last.
+    final: bool = False
 
 
 class Trainer:
@@ -219,6 +226,9 @@ class Trainer:
                 max_staleness=job.rollout.max_staleness,
             )
             batch.stale += len(consumed.stale)
+            if not consumed.groups and not consumed.stale and self.queue.exhausted():
+                batch.final = True
+                break
             dropped = []
             for buffered in consumed.groups:
                 group = buffered.group
@@ -235,21 +245,22 @@ class Trainer:
                     batch.groups.append(group)
                     entry_ids.append(buffered.entry_id)
             if dropped:
-                self.queue.ack(dropped)
+                self.queue.ack(dropped, dropped=True)
         batch.wait_s = time.monotonic() - started
         # Durable before acknowledged: a crash after this point replays these exact groups.
         self.checkpointer.record(step, batch.groups)
         self.queue.ack(entry_ids)
         return batch
 
-    def _scatter(self, batch: Batch | None) -> tuple[list[Sample], int] | None:
+    def _scatter(self, batch: Batch | None) -> tuple[list[Sample], int, bool] | None:
         """Rank 0 splits the step's samples over the ranks by token count and sends each rank
-        only its own part (numpy arrays, pickled once per rank) with the step's group count;
-        None everywhere: stop."""
+        only its own part (numpy arrays, pickled once per rank) with the step's group count
+        and whether it is the data's last; None everywhere: stop."""
         world = self.world
         parts = [None] * world.world_size
         if batch is not None:
-            parts = [(part, len(batch.groups)) for part in split_for_ranks(self._samples(batch.groups), world.world_size)]
+            shares = split_for_ranks(self._samples(batch.groups), world.world_size) if batch.groups else [[]] * world.world_size
+            parts = [(share, len(batch.groups), batch.final) for share in shares]
         if world.world_size == 1:
             return parts[0]
         mine = [None]
@@ -328,7 +339,11 @@ class Trainer:
                 received = self._scatter(batch)
             if received is None:  # SIGTERM while waiting
                 break
-            mine, groups = received
+            mine, groups, final = received
+            if not groups:  # end of data, nothing left: export what the last step made
+                if self.counters.step and self.counters.step % job.checkpoint.export_interval_steps:
+                    self._export(self.counters.step)
+                break
             with self._phase("train_step"):
                 metrics = train_step(self.model, self.optimizer, self._micro_batches(mine), self.loss,
                                      group=dist.group.WORLD, reference=self.reference, device=self.world.device,
@@ -337,18 +352,20 @@ class Trainer:
             self.counters = TrainCounters(step, step, self.counters.groups_consumed + groups)
             with self._phase("publish"):
                 publish_s = self._publish(step)
-            if step % job.checkpoint.export_interval_steps == 0:
+            if self.world.is_main:  # the feeder paces itself by this
+                self.queue.report_progress(step)
+            if step % job.checkpoint.export_interval_steps == 0 or final:
                 with self._phase("export"):
                     self._export(step)
             stopping = self._agree_to_stop()
-            last = stopping or (self.config.max_steps is not None and step >= self.config.max_steps)
+            last = stopping or final or (self.config.max_steps is not None and step >= self.config.max_steps)
             if step % job.checkpoint.interval_steps == 0 or last:
                 with self._phase("checkpoint"):
                     self.checkpointer.save(self.model, self.optimizer, self.counters)
                 saved_at = step
             if self.world.is_main:
                 self._record(step, batch, metrics, publish_s)
-            if stopping:
+            if stopping or final:
                 break
         if saved_at != self.counters.step:
             self.checkpointer.save(self.model, self.optimizer, self.counters)
