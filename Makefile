@@ -15,7 +15,7 @@ export AWS_EC2_METADATA_DISABLED := true
 export CDK_DISABLE_VERSION_CHECK := true
 export CDK_DISABLE_CLI_TELEMETRY := true
 
-.PHONY: setup redis-server synth infra manifests test demo clean
+.PHONY: setup redis-server synth infra manifests scale test demo clean
 
 setup: $(STAMPS)/python $(STAMPS)/node redis-server
 
@@ -60,6 +60,10 @@ infra: setup
 manifests: setup
 	@RL_ENV=$(ENV) $(PYTHON) -m k8s.main
 	@echo "Kubernetes manifests for environment '$(ENV)' in dist/"
+
+## make scale ENV=name POOL=train|rollout [NODES=n]: size a GPU pool (created empty by cdk deploy)
+scale: setup
+	@$(PYTHON) -m infra.scale $(POOL) --env $(ENV) $(if $(NODES),--nodes $(NODES))
 
 test: setup
 	@$(PYTHON) -m pytest

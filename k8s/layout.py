@@ -23,6 +23,10 @@ class TrainerLayout:
     def world_size(self) -> int:
         return self.nodes * self.share.gpus
 
+    @property
+    def pods_per_node(self) -> int:
+        return self.share.placement.spec.gpus // self.share.gpus
+
     @classmethod
     def of(cls, environment: Environment) -> "TrainerLayout":
         placement = Placement.of(environment, "train")
@@ -41,6 +45,11 @@ class RolloutLayout:
     replicas: int  # SGLang replicas (LeaderWorkerSet replicas)
     tensor_parallel: int
     expert_parallel: int
+
+    @property
+    def pods_per_node(self) -> int:
+        """SGLang pods sharing one node: gpus / tp below one node's GPUs, else one."""
+        return self.share.placement.spec.gpus // self.share.gpus
 
     @classmethod
     def of(cls, environment: Environment) -> "RolloutLayout":
@@ -75,3 +84,9 @@ class RolloutLayout:
                 f"(the GPUs of one {placement.pool.instance_type}) or be a multiple of it"
             )
         return cls(GpuShare(placement, tp), 1, nodes * (gpus // tp), tp, ep)
+
+
+def gpu_pods_per_node(environment: Environment) -> dict[str, int]:
+    """GPU pool -> pods the charts place on one of its nodes: what the nodes' huge pages are
+    sized from (infra/gpu_node_group.py), so pods and nodes cannot disagree."""
+    return {"train": TrainerLayout.of(environment).pods_per_node, "rollout": RolloutLayout.of(environment).pods_per_node}
