@@ -9,6 +9,7 @@ import cdk8s
 from infra.environment import Environment
 from k8s.charts.base import BaseChart
 from k8s.charts.buffer import BufferChart
+from k8s.charts.feeder import FeederChart
 from k8s.charts.monitoring import MonitoringChart
 from k8s.charts.rollout_servers import RolloutServersChart
 from k8s.charts.router import RouterChart
@@ -24,6 +25,7 @@ WORKLOAD_CHARTS = (
     ("rollout-servers", RolloutServersChart),
     ("router", RouterChart),
     ("workers", WorkersChart),
+    ("feeder", FeederChart),
     ("monitoring", MonitoringChart),
 )
 

@@ -50,7 +50,10 @@ def run(args: argparse.Namespace) -> int:
     from payload.train.trainer import Trainer, TrainerConfigError
 
     configure_logging("trainer")
-    user_errors = (JobConfigError, ParallelConfigError, ModelConfigError, EPConfigError, QueueError, TrainerConfigError)
+    from payload.data import DataError
+
+    user_errors = (JobConfigError, ParallelConfigError, ModelConfigError, EPConfigError, QueueError, TrainerConfigError,
+                   DataError)
     try:
         if args.max_steps is not None and args.max_steps < 1:
             raise TrainerConfigError(f"--max-steps {args.max_steps}: must be at least 1")
