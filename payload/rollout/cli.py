@@ -145,7 +145,8 @@ def _user_errors() -> tuple[type[Exception], ...]:
     from payload.rewards.base import VerifierError
 
     errors = [CliError, JobConfigError, QueueError, VerifierError]
-    for module, name in (("payload.model.config", "ModelConfigError"), ("payload.rollout.engine", "EngineError")):
+    for module, name in (("payload.model.config", "ModelConfigError"), ("payload.rollout.engine", "EngineError"),
+                         ("payload.common.efa", "EfaError")):
         if module in sys.modules:
             errors.append(getattr(sys.modules[module], name))
     return tuple(errors)
@@ -173,7 +174,9 @@ def _guarded(run):
 def run_serve(args) -> int:
     import subprocess
 
+    from payload.common.efa import enforce_if_required
     from payload.rollout.serve import (
+        SGLANG_ENV,
         LocalServer,
         Supervisor,
         flag_value,
@@ -199,6 +202,7 @@ def run_serve(args) -> int:
     url = f"http://127.0.0.1:{args.port}"
     process = local = None
     if args.engine == "sglang":
+        enforce_if_required()  # pins NCCL_NET before SGLang creates any NCCL communicator
         if args.sglang_args:
             command = [sys.executable, "-m", "sglang.launch_server",
                        *passthrough_args(args.sglang_args, model_path=model_path, weight_version=version)]
@@ -207,7 +211,7 @@ def run_serve(args) -> int:
         else:
             command = sglang_command(job, model_path=model_path, host=args.host, port=args.port,
                                      weight_version=version)
-        process = subprocess.Popen(command)
+        process = subprocess.Popen(command, env={**os.environ, **SGLANG_ENV})
     else:
         from payload.rollout.engine import Engine
 

@@ -48,7 +48,14 @@ def run(args: argparse.Namespace) -> int:
     from payload.train.parallel import ParallelConfigError
     from payload.train.trainer import Trainer, TrainerConfigError
 
+    from payload.common.efa import EfaError, enforce_if_required
+
     configure_logging("trainer")
+    try:
+        enforce_if_required()  # before torch.distributed creates a communicator
+    except EfaError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     user_errors = (JobConfigError, ParallelConfigError, ModelConfigError, EPConfigError, QueueError, TrainerConfigError)
     try:
         if args.max_steps is not None and args.max_steps < 1:
