@@ -14,6 +14,7 @@ import sys
 COMMAND_MODULES = (
     "payload.rollout.cli",  # serve, rollout, verify
     "payload.train.cli",  # train
+    "payload.data.cli",  # feed
     "payload.balance.cli",  # plan, simulate
     "payload.local.cli",  # local (the whole loop on one machine)
 )

@@ -158,6 +158,90 @@ class CheckpointSection(_Section):
     max_restarts: int = Field(default=3, ge=0)
 
 
+class DataSource(_Section):
+    """A dataset on the shared filesystem: a Parquet file, a JSON Lines file (`.jsonl`/`.json`),
+    or a directory written by Hugging Face `datasets`' `save_to_disk` (`split` picks one split
+    of a saved DatasetDict)."""
+
+    path: str
+    split: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_string(cls, value: object) -> object:
+        return {"path": value} if isinstance(value, str) else value
+
+
+class DataColumns(_Section):
+    # Exactly one of `prompt` (a text column) and `messages` (a chat column: a list of
+    # {role, content}) holds the prompt; neither given: `prompt`.
+    prompt: str | None = None
+    messages: str | None = None
+    # The reference the verifier checks a response against.
+    label: str = "answer"
+    # Optional per-row verifier name (else `data.verifier`) and data source (eval metrics are
+    # reported per data source).
+    verifier: str | None = None
+    data_source: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_prompt(cls, value: object) -> object:
+        if isinstance(value, dict) and value.get("prompt") is None and value.get("messages") is None:
+            return {**value, "prompt": "prompt"}
+        return value
+
+    @model_validator(mode="after")
+    def _one_prompt_column(self) -> "DataColumns":
+        if (self.prompt is None) == (self.messages is None):
+            raise ValueError("set exactly one of columns.prompt (text) and columns.messages (chat messages)")
+        return self
+
+
+class DataSection(_Section):
+    """What the feeder (`python -m payload feed`) turns into tasks, and the held-out eval set."""
+
+    train: DataSource
+    eval: DataSource | None = None
+    columns: DataColumns = Field(default_factory=DataColumns)
+    verifier: str = "math"
+    system_prompt: str | None = None
+    # Render prompts with the model's own chat template (`apply_chat_template(...,
+    # add_generation_prompt=True)`); false sends the text as it is.
+    chat_template: bool = True
+    # Passed to the template, e.g. {enable_thinking: false} for Qwen3.
+    chat_template_kwargs: dict[str, bool | int | float | str] = Field(default_factory=dict)
+    shuffle: bool = True
+    seed: int = 0
+    # Passes over the training set; or a total step count (the data repeats as needed).
+    epochs: int | None = Field(default=None, ge=1)
+    total_steps: int | None = Field(default=None, ge=1)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "DataSection":
+        if self.epochs is not None and self.total_steps is not None:
+            raise ValueError("set data.epochs or data.total_steps, not both")
+        if self.columns.messages is not None and not self.chat_template:
+            raise ValueError("columns.messages needs chat_template: true (messages are rendered by the template)")
+        return self
+
+    @property
+    def passes(self) -> int | None:
+        """Passes over the training set; None: as many as total_steps needs."""
+        return None if self.total_steps is not None else (self.epochs or 1)
+
+
+class EvalSection(_Section):
+    # Every this many steps the eval set is rolled out on the current policy; 0: never.
+    interval_steps: int = Field(default=0, ge=0)
+    before_training: bool = False
+    # 1 with temperature 0: greedy pass@1; n > 1 samples also gives pass@n.
+    samples_per_prompt: int = Field(default=1, ge=1)
+    temperature: float = Field(default=0.0, ge=0)
+    # Evaluate the first this many rows of the eval set (None: all).
+    max_prompts: int | None = Field(default=None, ge=1)
+
+
 def _pinned(image: str) -> str:
     if "@sha256:" in image:
         return image
@@ -193,6 +277,8 @@ class JobConfig(_Section):
     rollout: RolloutSection = Field(default_factory=RolloutSection)
     checkpoint: CheckpointSection = Field(default_factory=CheckpointSection)
     images: ImagesSection = Field(default_factory=ImagesSection)
+    data: DataSection | None = None
+    eval: EvalSection = Field(default_factory=EvalSection)
 
     @model_validator(mode="after")
     def _consistent(self) -> "JobConfig":
@@ -201,6 +287,8 @@ class JobConfig(_Section):
                 f"batch.micro_batch_size {self.batch.micro_batch_size} must divide prompts_per_step × group_size "
                 f"({self.batch.prompts_per_step} × {self.algorithm.group_size})"
             )
+        if (self.eval.interval_steps or self.eval.before_training) and (self.data is None or self.data.eval is None):
+            raise ValueError("eval.interval_steps / eval.before_training need an eval set (data.eval)")
         return self
 
 

@@ -12,13 +12,16 @@ def register(subparsers) -> None:
         "local",
         help="the whole RL loop on one machine (embedded engine, queue, workers, EP=2 trainer)",
         description="Run the embedded rollout engine, the queue and buffer, a rollout worker, a verifier and "
-        "a 2-process expert-parallel GRPO trainer on loopback, on a generated arithmetic task.",
+        "a 2-process expert-parallel GRPO trainer on loopback, on a generated arithmetic task or --data.",
     )
     d = _defaults()
     p.add_argument("--steps", type=int, default=d.steps, help=f"trainer steps (default {d.steps})")
     p.add_argument("--seed", type=int, default=d.seed, help="model init, task order and sampling seed")
     p.add_argument("--output", help="output folder (default out/local/run-<UTC time>)")
     p.add_argument("--model", help="a local Qwen3-MoE checkpoint directory (default: a generated tiny policy)")
+    p.add_argument("--data", help="a JSON Lines training set with prompt and answer fields, scored by exact match "
+                   "(default: generated digit-sum problems, with a held-out eval split)")
+    p.add_argument("--eval-data", help="a JSON Lines eval set like --data, never trained on")
     p.add_argument("--redis", help="redis://host:port/db: queue and buffer on this Redis (default: in memory)")
     p.add_argument("--prompts-per-step", type=int, default=d.prompts_per_step)
     p.add_argument("--group-size", type=int, default=d.group_size, help="samples per prompt (GRPO group)")
@@ -46,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         launcher = Launcher.Config(
             steps=args.steps, seed=args.seed, output=args.output, model=args.model, redis=args.redis,
+            data=args.data, eval_data=args.eval_data,
             prompts_per_step=args.prompts_per_step, group_size=args.group_size, learning_rate=args.learning_rate,
             temperature=args.temperature, max_staleness=args.max_staleness, progress=args.progress,
         ).build()

@@ -14,11 +14,23 @@ import threading
 from collections.abc import Sequence
 from multiprocessing.managers import BaseManager
 
-from payload.queue.base import Consumed, DeadLetter, Delivery, PolicyPointer, QueueStats, RolloutQueue, Stage
+from payload.queue.base import (
+    Consumed,
+    DeadLetter,
+    Delivery,
+    FeedCursor,
+    PolicyPointer,
+    QueueError,
+    QueueStats,
+    RolloutQueue,
+    Stage,
+    TrainerProgress,
+)
 from payload.queue.experience import ExperienceGroup, Task
 
 _METHODS = ("submit", "claim", "complete", "release", "dead_letters", "buffer_fill", "consume", "ack",
-            "publish_policy", "latest_policy", "stats")
+            "publish_policy", "latest_policy", "stats", "submit_feed", "feed_cursor", "exhausted",
+            "report_progress", "trainer_progress")
 
 
 class _ServerManager(BaseManager):
@@ -44,6 +56,11 @@ class QueueServer:
         self._thread.start()
         return self
 
+    def url(self, config: RolloutQueue.Config) -> str:
+        """The queue as a `--queue-url` for the payload's commands (`local://host:port?...`)."""
+        host, port = self.address
+        return f"local://{host}:{port}?authkey={self.authkey.hex()}&high_water_groups={config.high_water_groups}"
+
     def spec(self, config: RolloutQueue.Config) -> dict:
         """What a child needs to connect (JSON-safe)."""
         return {"address": list(self.address), "authkey": self.authkey.hex(),
@@ -60,8 +77,29 @@ class SharedQueue(RolloutQueue):
         manager.connect()
         self._remote = manager.queue()
 
+    @classmethod
+    def from_url(cls, url: str) -> "SharedQueue":
+        from urllib.parse import parse_qs, urlsplit
+
+        parts = urlsplit(url)
+        query = {k: v[0] for k, v in parse_qs(parts.query).items()}
+        try:
+            return cls({"address": [parts.hostname, parts.port], "authkey": query["authkey"],
+                        "high_water_groups": int(query["high_water_groups"])})
+        except (KeyError, ValueError, OSError) as exc:
+            raise QueueError(f"queue url {url!r}: not a reachable local:// queue ({exc})") from None
+
     def submit(self, tasks: Sequence[Task]) -> None:
         self._remote.submit(list(tasks))
+
+    def submit_feed(self, tasks: Sequence[Task], cursor: FeedCursor, expected: FeedCursor | None) -> bool:
+        return self._remote.submit_feed(list(tasks), cursor, expected)
+
+    def feed_cursor(self) -> FeedCursor | None:
+        return self._remote.feed_cursor()
+
+    def exhausted(self) -> bool:
+        return self._remote.exhausted()
 
     def claim(self, stage: Stage, consumer: str, block_s: float = 1.0) -> Delivery | None:
         return self._remote.claim(stage, consumer, block_s)
@@ -81,8 +119,14 @@ class SharedQueue(RolloutQueue):
     def consume(self, consumer: str, max_groups: int, block_s: float, current_version: int, max_staleness: int) -> Consumed:
         return self._remote.consume(consumer, max_groups, block_s, current_version, max_staleness)
 
-    def ack(self, entry_ids: Sequence[str]) -> None:
-        self._remote.ack(list(entry_ids))
+    def ack(self, entry_ids: Sequence[str], *, dropped: bool = False) -> None:
+        self._remote.ack(list(entry_ids), dropped=dropped)
+
+    def report_progress(self, policy_version: int) -> None:
+        self._remote.report_progress(policy_version)
+
+    def trainer_progress(self) -> TrainerProgress:
+        return self._remote.trainer_progress()
 
     def publish_policy(self, pointer: PolicyPointer) -> None:
         self._remote.publish_policy(pointer)

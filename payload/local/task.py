@@ -1,4 +1,5 @@
-"""The demo's task and policy, generated locally: single-digit sums with exact-match answers.
+"""The demo's task and policy, generated locally: single-digit sums with exact-match answers,
+written as a JSON Lines dataset (train and held-out eval) that the feeder reads like any other.
 
     prompt "3+4="  →  answer "7"      (a, b ≤ 4, so the answer is one digit: one token)
 
@@ -11,13 +12,9 @@ checkpoints all go through the same `load_tokenizer` path; nothing is downloaded
 
 from __future__ import annotations
 
+import json
 import random
-from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
-
-from payload.queue.experience import Task
 
 # Character vocabulary of the generated tokenizer; the model's vocab_size is its length.
 SPECIALS = ("<pad>", "<eos>")
@@ -61,29 +58,17 @@ def write_policy(directory: Path, seed: int) -> Path:
     return directory
 
 
-@dataclass
-class TaskStream:
-    """Tasks in a seeded order: every pass over the problems is a fresh shuffle."""
+# Problems held out of training: the eval split, never trained on.
+EVAL_PROBLEMS = 5
 
-    tokenizer: object  # payload.rollout.tokenizer.Tokenizer
-    group_size: int
-    seed: int
-    verifier: str = "exact_match"
 
-    def __post_init__(self) -> None:
-        self._rng = random.Random(self.seed)
-        self._order: list[tuple[str, str]] = []
-        self.issued = 0
-
-    def take(self, count: int, policy_version: int) -> list[Task]:
-        tasks = []
-        for _ in range(count):
-            if not self._order:
-                self._order = problems()
-                self._rng.shuffle(self._order)
-            prompt, answer = self._order.pop()
-            tasks.append(Task(task_id=f"t{self.issued:06d}", prompt_id=prompt,
-                              prompt_tokens_P=np.asarray(self.tokenizer.encode(prompt)), group_size=self.group_size,
-                              policy_version=policy_version, label=answer, verifier=self.verifier))
-            self.issued += 1
-        return tasks
+def write_problems(directory: Path, seed: int) -> tuple[Path, Path]:
+    """The task as a dataset, like any user's: `train.jsonl` and a held-out `eval.jsonl`
+    (JSON Lines rows {"prompt": "3+4=", "answer": "7"}), split by `seed`."""
+    rows = [{"prompt": prompt, "answer": answer} for prompt, answer in problems()]
+    random.Random(seed).shuffle(rows)
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = directory / "train.jsonl", directory / "eval.jsonl"
+    for path, split in zip(paths, (rows[EVAL_PROBLEMS:], rows[:EVAL_PROBLEMS])):
+        path.write_text("".join(json.dumps(row) + "\n" for row in split))
+    return paths

@@ -21,6 +21,17 @@ Three stages, each a stream of work with at-least-once delivery and exactly-once
   separately) those older than `max_staleness` policy versions; groups count toward the
   buffer fill until `ack`. (Redis: a restarted trainer process that consumes under the same
   consumer name first gets back the groups it had not acknowledged.)
+
+The feed (the dataset feeder, the one producer of tasks on a cluster):
+- `submit_feed(tasks, cursor, expected)` adds the tasks and moves the feed's cursor in one
+  atomic step, and only if the stored cursor is still `expected`: a feeder killed at any
+  instruction and restarted from the stored cursor submits every position exactly once.
+- A cursor with `finished` set is the end of the data: `exhausted()` is true once it is set
+  and no task waits, runs, awaits a verifier or sits unread in the buffer; the trainer then
+  trains what it holds as its last step and exits.
+- The trainer reports its policy version after each publish (`report_progress`) and counts
+  the groups it takes without training (`ack(..., dropped=True)`); the feeder reads both
+  (`trainer_progress`) to keep only what the trainer can use ahead of it.
 """
 
 from __future__ import annotations
@@ -91,6 +102,21 @@ class PolicyPointer:
     path: str
 
 
+@dataclass(frozen=True)
+class FeedCursor:
+    """How far the feed got: positions submitted, of which sequence (see payload.data.plan)."""
+
+    position: int
+    plan: str
+    finished: bool = False
+
+
+@dataclass(frozen=True)
+class TrainerProgress:
+    policy_version: int = 0  # the newest version the trainer published (0: none yet)
+    groups_dropped: int = 0  # groups the trainer took and did not train on (filtered, wrong size, replayed)
+
+
 @dataclass
 class QueueStats:
     tasks_waiting: int  # submitted, never handed out
@@ -144,6 +170,19 @@ class RolloutQueue(ABC):
     @abstractmethod
     def submit(self, tasks: Sequence[Task]) -> None: ...
 
+    @abstractmethod
+    def submit_feed(self, tasks: Sequence[Task], cursor: FeedCursor, expected: FeedCursor | None) -> bool:
+        """Submit `tasks` and store `cursor`, atomically, if the stored cursor equals `expected`
+        (None: no cursor yet); else submit nothing and return False."""
+
+    @abstractmethod
+    def feed_cursor(self) -> FeedCursor | None: ...
+
+    @abstractmethod
+    def exhausted(self) -> bool:
+        """The feed is finished and every task it submitted has left the pipeline or is held
+        by the trainer (nothing waiting, in flight, awaiting a verifier or unread in the buffer)."""
+
     # -- rollout workers and verifiers -----------------------------------------------------------
     @abstractmethod
     def claim(self, stage: Stage, consumer: str, block_s: float = 1.0) -> Delivery | None:
@@ -192,7 +231,14 @@ class RolloutQueue(ABC):
     ) -> Consumed: ...
 
     @abstractmethod
-    def ack(self, entry_ids: Sequence[str]) -> None: ...
+    def ack(self, entry_ids: Sequence[str], *, dropped: bool = False) -> None:
+        """Acknowledge consumed groups; `dropped`: the trainer did not train on them (counted)."""
+
+    @abstractmethod
+    def report_progress(self, policy_version: int) -> None: ...
+
+    @abstractmethod
+    def trainer_progress(self) -> TrainerProgress: ...
 
     # -- weights for (re)starting rollout servers -------------------------------------------------
     @abstractmethod

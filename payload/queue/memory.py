@@ -18,10 +18,12 @@ from payload.queue.base import (
     Consumed,
     DeadLetter,
     Delivery,
+    FeedCursor,
     PolicyPointer,
     QueueStats,
     RolloutQueue,
     Stage,
+    TrainerProgress,
 )
 from payload.queue.experience import ExperienceGroup, Task, decode_group, decode_task, encode_group, encode_task
 
@@ -53,6 +55,8 @@ class MemoryQueue(RolloutQueue):
         self._policy: PolicyPointer | None = None
         self._duplicates = 0
         self._stale = 0
+        self._cursor: FeedCursor | None = None
+        self._progress = TrainerProgress()
 
     def _next_id(self) -> str:
         return f"{next(self._ids)}-0"
@@ -66,6 +70,26 @@ class MemoryQueue(RolloutQueue):
         with self._lock:
             self._streams[Stage.ROLLOUT].waiting.extend((self._next_id(), p) for p in encoded)
             self._lock.notify_all()
+
+    def submit_feed(self, tasks: Sequence[Task], cursor: FeedCursor, expected: FeedCursor | None) -> bool:
+        encoded = [encode_task(t) for t in tasks]
+        with self._lock:
+            if self._cursor != expected:
+                return False
+            self._streams[Stage.ROLLOUT].waiting.extend((self._next_id(), p) for p in encoded)
+            self._cursor = cursor
+            self._lock.notify_all()
+            return True
+
+    def feed_cursor(self) -> FeedCursor | None:
+        with self._lock:
+            return self._cursor
+
+    def exhausted(self) -> bool:
+        with self._lock:
+            rollout, verify = self._streams[Stage.ROLLOUT], self._streams[Stage.VERIFY]
+            return (self._cursor is not None and self._cursor.finished and not rollout.waiting and not rollout.pending
+                    and not verify.waiting and not verify.pending and not self._buffer)
 
     def _reclaim(self, stream: _WorkStream, stage: Stage, consumer: str) -> Delivery | None:
         now = time.monotonic()
@@ -164,12 +188,23 @@ class MemoryQueue(RolloutQueue):
             self._lock.notify_all()
         return result
 
-    def ack(self, entry_ids: Sequence[str]) -> None:
+    def ack(self, entry_ids: Sequence[str], *, dropped: bool = False) -> None:
         with self._lock:
             for unacked in self._unacked.values():
                 for entry_id in entry_ids:
                     unacked.pop(entry_id, None)
+            if dropped:
+                p = self._progress
+                self._progress = TrainerProgress(p.policy_version, p.groups_dropped + len(entry_ids))
             self._lock.notify_all()
+
+    def report_progress(self, policy_version: int) -> None:
+        with self._lock:
+            self._progress = TrainerProgress(policy_version, self._progress.groups_dropped)
+
+    def trainer_progress(self) -> TrainerProgress:
+        with self._lock:
+            return self._progress
 
     def publish_policy(self, pointer: PolicyPointer) -> None:
         with self._lock:

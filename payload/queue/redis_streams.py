@@ -8,8 +8,10 @@ Keys (one hash tag, so every script's and transaction's keys live in one Redis C
     {ns}:dead:<stage>   stream                     dead letters (d, id, deliveries, reason)
     {ns}:done:<stage>:<task id>   counter with TTL results written for this task in this stage
     {ns}:consumed:<task id>       string with TTL  the buffer entry the trainer took for this task
-    {ns}:stats          hash                       duplicates, stale_dropped
+    {ns}:stats          hash                       duplicates, stale_dropped, trainer_dropped
     {ns}:policy         hash                       newest exported weights (version, path)
+    {ns}:feed           hash                       the feed's cursor (position, plan, finished)
+    {ns}:progress       hash                       the trainer's published policy version
 
 A handed-out entry sits in its group's pending entries list (PEL) until acknowledged; the
 PEL's delivery counter is the attempt count. Every transition is atomic, so a process killed
@@ -17,6 +19,10 @@ at any instruction leaves either the old state or the new one: `complete` is one
 (write the result, XACK + XDEL the item, count the task's results); reclaim (XAUTOCLAIM,
 dead-letter past max_deliveries) and `release` are Lua scripts. Acknowledged entries are
 deleted, so XLEN is the backlog.
+
+The feed's tasks and its cursor move together in one Lua script that first checks the stored
+cursor is the one the feeder started from: a feeder killed before the script ran resubmits
+those positions, one killed after it continues past them, and a second feeder cannot interleave.
 
 Exactly once, in two places: a `complete` that finds its task's result counter above one
 (a reclaimed task finished twice) takes its copy back out and returns False; and the
@@ -45,11 +51,13 @@ from payload.queue.base import (
     Consumed,
     DeadLetter,
     Delivery,
+    FeedCursor,
     PolicyPointer,
     QueueError,
     QueueStats,
     RolloutQueue,
     Stage,
+    TrainerProgress,
 )
 from payload.queue.experience import ExperienceGroup, Task, decode_group, decode_task, encode_group, encode_task
 
@@ -119,6 +127,23 @@ return 1
 """
 
 
+# KEYS: tasks stream, feed hash.  ARGV: expected position ('' = no cursor yet), plan, finished;
+# new position, plan, finished; then the encoded tasks. Returns 1 (submitted) or 0 (cursor moved).
+_SUBMIT_FEED = """
+local cur = redis.call('HMGET', KEYS[2], 'position', 'plan', 'finished')
+if ARGV[1] == '' then
+  if cur[1] then return 0 end
+elseif cur[1] ~= ARGV[1] or cur[2] ~= ARGV[2] or cur[3] ~= ARGV[3] then
+  return 0
+end
+for i = 7, #ARGV do
+  redis.call('XADD', KEYS[1], '*', 'd', ARGV[i])
+end
+redis.call('HSET', KEYS[2], 'position', ARGV[4], 'plan', ARGV[5], 'finished', ARGV[6])
+return 1
+"""
+
+
 class RedisQueue(RolloutQueue):
     def __init__(self, config: RolloutQueue.Config, connect_retries: int = 20) -> None:
         super().__init__(config)
@@ -141,6 +166,9 @@ class RedisQueue(RolloutQueue):
         self._ingest = self.redis.register_script(_INGEST)
         self._consumed_prefix = f"{ns}:consumed:"
         self._release = self.redis.register_script(_RELEASE)
+        self._submit_feed = self.redis.register_script(_SUBMIT_FEED)
+        self._feed = f"{ns}:feed"
+        self._progress = f"{ns}:progress"
         self._cursors: dict[tuple[Stage, str], str] = {}
         # Trainer side, per consumer name: where a pending re-read continues, and the groups
         # this process was handed and has not acknowledged.
@@ -202,6 +230,42 @@ class RedisQueue(RolloutQueue):
             for task in tasks:
                 pipe.xadd(self._streams[Stage.ROLLOUT], {"d": encode_task(task)})
             pipe.execute()
+
+    def submit_feed(self, tasks: Sequence[Task], cursor: FeedCursor, expected: FeedCursor | None) -> bool:
+        def fields(c: FeedCursor | None) -> list:
+            return ["", "", ""] if c is None else [str(c.position), c.plan, str(int(c.finished))]
+
+        # Tasks are small (a 2048-token prompt is 8 KB): copying them into the script is cheap.
+        done = self._submit_feed(keys=[self._streams[Stage.ROLLOUT], self._feed],
+                                 args=[*fields(expected), *fields(cursor), *(encode_task(t) for t in tasks)])
+        return bool(done)
+
+    def feed_cursor(self) -> FeedCursor | None:
+        fields = self.redis.hgetall(self._feed)
+        if not fields:
+            return None
+        return FeedCursor(int(fields[b"position"]), fields[b"plan"].decode(), fields[b"finished"] == b"1")
+
+    def exhausted(self) -> bool:
+        # One transaction: a consistent snapshot (every move between the streams is atomic too).
+        with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hget(self._feed, "finished")
+            pipe.xlen(self._streams[Stage.ROLLOUT])
+            pipe.xlen(self._streams[Stage.VERIFY])
+            pipe.xlen(self._buffer)
+            pipe.xpending(self._buffer, _TRAINER_GROUP)
+            finished, tasks, verify, buffered, pending = pipe.execute()
+        return finished == b"1" and tasks == 0 and verify == 0 and buffered == pending["pending"]
+
+    def report_progress(self, policy_version: int) -> None:
+        self.redis.hset(self._progress, "version", policy_version)
+
+    def trainer_progress(self) -> TrainerProgress:
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hget(self._progress, "version")
+            pipe.hget(self._stats, "trainer_dropped")
+            version, dropped = pipe.execute()
+        return TrainerProgress(int(version or 0), int(dropped or 0))
 
     def _reclaim_one(self, stage: Stage, consumer: str) -> Delivery | None:
         key = (stage, consumer)
@@ -353,7 +417,7 @@ class RedisQueue(RolloutQueue):
                 pipe.execute()
         return result
 
-    def ack(self, entry_ids: Sequence[str]) -> None:
+    def ack(self, entry_ids: Sequence[str], *, dropped: bool = False) -> None:
         if not entry_ids:
             return
         for held in self._outstanding.values():
@@ -361,6 +425,8 @@ class RedisQueue(RolloutQueue):
         with self.redis.pipeline(transaction=True) as pipe:
             pipe.xack(self._buffer, _TRAINER_GROUP, *entry_ids)
             pipe.xdel(self._buffer, *entry_ids)
+            if dropped:
+                pipe.hincrby(self._stats, "trainer_dropped", len(entry_ids))
             pipe.execute()
 
     def publish_policy(self, pointer: PolicyPointer) -> None:

@@ -30,7 +30,8 @@ def register(subparsers) -> None:
                    f"default ${ROLLOUT_SERVERS_ENV}")
     p.add_argument("--publish-bucket-mb", type=int, default=1024, help="bytes per /update_weights_from_distributed call")
     p.add_argument("--resume", default="auto", help="'auto' (newest complete checkpoint), 'none', or a checkpoint path")
-    p.add_argument("--max-steps", type=int, default=None, help="stop after this many optimizer steps (default: never)")
+    p.add_argument("--max-steps", type=int, default=None, help="stop after this many optimizer steps (default: job data.total_steps, else "
+                   "at the end of the data)")
     p.add_argument("--metrics-jsonl", default=None, help="append one JSON line per step here (rank 0)")
     p.add_argument("--metrics-port", type=int, default=os.environ.get(METRICS_PORT_ENV, "9400"),
                    help=f"Prometheus /metrics and /healthz port (0: any); default ${METRICS_PORT_ENV} or 9400")
@@ -79,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
             metrics_port=args.metrics_port,
             stall_timeout_s=args.stall_timeout_s,
             resume=args.resume,
-            max_steps=args.max_steps,
+            # data.total_steps ends the run where the data does not (the feeder repeats it).
+            max_steps=args.max_steps if args.max_steps is not None else job.data and job.data.total_steps,
             consumer=args.consumer,
         )
         trainer = config.build()

@@ -10,6 +10,11 @@ Per step, on every rank (torchrun):
     export           every checkpoint.export_interval_steps: an HF directory for restarts
     checkpoint       every checkpoint.interval_steps, and on SIGTERM or the last step
 
+End of data: when the feed's cursor is finished and nothing is left in the pipeline
+(RolloutQueue.exhausted), the groups in hand are the last step (none: no step); the trainer
+then checkpoints, exports and returns, and the pod exits 0. After each publish rank 0 reports
+the policy version to the queue: the feeder paces itself by it.
+
 Rank 0 exports the balance signals (payload.balance.signals) to Prometheus and one JSON line
 per step; the phase watchdog names a phase that stalls.
 """
@@ -85,6 +90,8 @@ class Batch:
     wait_s: float = 0.0
     stale: int = 0
     filtered: int = 0
+    # The feed ended and the pipeline is empty: this (possibly short or empty) batch is the last.
+    final: bool = False
 
 
 class Trainer:
@@ -222,6 +229,9 @@ class Trainer:
                 max_staleness=job.rollout.max_staleness,
             )
             batch.stale += len(consumed.stale)
+            if not consumed.groups and not consumed.stale and self.queue.exhausted():
+                batch.final = True
+                break
             dropped = []
             for buffered in consumed.groups:
                 group = buffered.group
@@ -238,7 +248,7 @@ class Trainer:
                     batch.groups.append(group)
                     entry_ids.append(buffered.entry_id)
             if dropped:
-                self.queue.ack(dropped)
+                self.queue.ack(dropped, dropped=True)
         batch.wait_s = time.monotonic() - started
         # Durable before acknowledged: a crash after this point replays these exact groups.
         self.checkpointer.record(step, batch.groups)
@@ -248,15 +258,16 @@ class Trainer:
     def _broadcast(self, batch: Batch | None) -> Batch | None:
         payload = [None]
         if self.world.is_main:
-            payload = [None if batch is None else (batch.wait_s, batch.stale, batch.filtered, [encode_group(g) for g in batch.groups])]
+            payload = [None if batch is None else (batch.wait_s, batch.stale, batch.filtered, [encode_group(g) for g in batch.groups],
+                                                   batch.final)]
         if self.world.world_size > 1:
             dist.broadcast_object_list(payload, src=0)
         if payload[0] is None:
             return None
         if self.world.is_main:
             return batch
-        wait_s, stale, filtered, encoded = payload[0]
-        return Batch([decode_group(b) for b in encoded], wait_s, stale, filtered)
+        wait_s, stale, filtered, encoded, final = payload[0]
+        return Batch([decode_group(b) for b in encoded], wait_s, stale, filtered, final)
 
     def _samples(self, groups: list[ExperienceGroup]) -> list[Sample]:
         a = self.config.job.algorithm
@@ -320,6 +331,10 @@ class Trainer:
                 batch = self._broadcast(self._take_groups(step) if self.world.is_main else None)
             if batch is None:  # SIGTERM while waiting
                 break
+            if not batch.groups:  # end of data, nothing left: export what the last step made
+                if self.counters.step and self.counters.step % job.checkpoint.export_interval_steps:
+                    self._export(self.counters.step)
+                break
             samples = self._samples(batch.groups)
             mine = shard_for_rank(samples, self.world.rank, self.world.world_size)
             count = math.ceil(math.ceil(len(samples) / self.world.world_size) / job.batch.micro_batch_size)
@@ -330,18 +345,20 @@ class Trainer:
             self.counters = TrainCounters(step, step, self.counters.groups_consumed + len(batch.groups))
             with self._phase("publish"):
                 publish_s = self._publish(step)
-            if step % job.checkpoint.export_interval_steps == 0:
+            if self.world.is_main:  # the feeder paces itself by this
+                self.queue.report_progress(step)
+            if step % job.checkpoint.export_interval_steps == 0 or batch.final:
                 with self._phase("export"):
                     self._export(step)
             stopping = self._agree_to_stop()
-            last = stopping or (self.config.max_steps is not None and step >= self.config.max_steps)
+            last = stopping or batch.final or (self.config.max_steps is not None and step >= self.config.max_steps)
             if step % job.checkpoint.interval_steps == 0 or last:
                 with self._phase("checkpoint"):
                     self.checkpointer.save(self.model, self.optimizer, self.counters)
                 saved_at = step
             if self.world.is_main:
                 self._record(step, batch, samples, metrics, publish_s)
-            if stopping:
+            if stopping or batch.final:
                 break
         if saved_at != self.counters.step:
             self.checkpointer.save(self.model, self.optimizer, self.counters)

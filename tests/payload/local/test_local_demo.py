@@ -60,7 +60,7 @@ def test_short_demo_learns_publishes_loses_nothing_and_leaves_no_process(tmp_pat
     assert summary["groups_dropped_stale"] == 0
     assert not any(summary["queue_left"].values()), summary["queue_left"]
     assert {c["exit_code"] for c in summary["children"].values()} == {0}
-    assert set(summary["children"]) == {"serve", "verify", "train-0", "train-1", "rollout"}
+    assert set(summary["children"]) == {"serve", "feed", "verify", "train-0", "train-1", "rollout"}
     assert (run / "reward.png").stat().st_size > 10_000
     assert processes_of(run) == []
     assert all(port_free(p) for p in summary["ports"].values()), summary["ports"]

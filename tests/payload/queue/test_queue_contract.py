@@ -7,7 +7,7 @@ import uuid
 import numpy as np
 import pytest
 
-from payload.queue.base import PolicyPointer, RolloutQueue, Stage
+from payload.queue.base import FeedCursor, PolicyPointer, RolloutQueue, Stage, TrainerProgress
 from payload.queue.experience import ExperienceGroup, Sample, Task
 
 VISIBILITY_S = 0.3
@@ -240,6 +240,62 @@ def test_concurrent_workers_produce_each_group_once(make_queue):
         t.join()
     ids = [g.group.task_id for g in drain(queue)]
     assert sorted(ids) == sorted(f"t{i}" for i in range(60))
+
+
+def test_feed_cursor_moves_with_its_tasks_and_only_from_the_expected_cursor(make_queue):
+    queue = make_queue()
+    assert queue.feed_cursor() is None
+    first = FeedCursor(2, "plan-a")
+    assert queue.submit_feed([task(0), task(1)], first, expected=None)
+    assert queue.feed_cursor() == first and queue.stats().tasks_waiting == 2
+    # A second feeder that read no cursor (or an old one) submits nothing.
+    assert not queue.submit_feed([task(0)], FeedCursor(1, "plan-a"), expected=None)
+    assert not queue.submit_feed([task(5)], FeedCursor(3, "plan-b"), expected=FeedCursor(2, "plan-b"))
+    assert not queue.submit_feed([task(5)], FeedCursor(3, "plan-a"), expected=FeedCursor(2, "plan-a", finished=True))
+    assert queue.feed_cursor() == first and queue.stats().tasks_waiting == 2
+    assert queue.submit_feed([task(2)], FeedCursor(3, "plan-a"), expected=first)
+    assert queue.submit_feed([], FeedCursor(3, "plan-a", finished=True), expected=FeedCursor(3, "plan-a"))
+    assert queue.feed_cursor() == FeedCursor(3, "plan-a", finished=True)
+    assert [queue.claim(Stage.ROLLOUT, "w", block_s=0.1).task_id for _ in range(3)] == ["t0", "t1", "t2"]
+
+
+def test_exhausted_once_the_feed_finished_and_every_task_reached_the_trainer(make_queue):
+    queue = make_queue()
+    assert not queue.exhausted()  # no feed yet
+    assert queue.submit_feed([task(0), task(1)], FeedCursor(2, "p", finished=True), expected=None)
+    assert not queue.exhausted()  # waiting
+    d0 = queue.claim(Stage.ROLLOUT, "w", block_s=0.1)
+    assert queue.complete(d0, group_for(d0.item))
+    d1 = queue.claim(Stage.ROLLOUT, "w", block_s=0.1)
+    assert not queue.exhausted()  # one in flight, one unread in the buffer
+    assert queue.complete(d1, group_for(d1.item, reward=float("nan")))
+    assert not queue.exhausted()  # one awaiting a verifier
+    v = queue.claim(Stage.VERIFY, "verifier", block_s=0.1)
+    scored = v.item
+    for s in scored.samples:
+        s.reward = 0.5
+    assert queue.complete(v, scored)
+    assert not queue.exhausted()  # both unread in the buffer
+    batch = queue.consume("trainer", 8, 0.1, current_version=0, max_staleness=1)
+    assert len(batch.groups) == 2
+    assert queue.exhausted()  # held by the trainer, not yet acknowledged, is the trainer's
+    queue.ack([g.entry_id for g in batch.groups])
+    assert queue.exhausted()
+
+
+def test_trainer_progress_counts_versions_and_dropped_groups(make_queue):
+    queue = make_queue()
+    assert queue.trainer_progress() == TrainerProgress(0, 0)
+    queue.submit([task(i) for i in range(3)])
+    for _ in range(3):
+        d = queue.claim(Stage.ROLLOUT, "w", block_s=0.1)
+        queue.complete(d, group_for(d.item))
+    batch = queue.consume("trainer", 8, 0.1, current_version=0, max_staleness=1)
+    queue.ack([g.entry_id for g in batch.groups[:2]], dropped=True)
+    queue.ack([batch.groups[2].entry_id])
+    queue.report_progress(7)
+    assert queue.trainer_progress() == TrainerProgress(7, 2)
+    assert queue.buffer_fill() == 0
 
 
 def test_bad_config_is_one_line():

@@ -1,0 +1,142 @@
+"""Reading a prompt dataset: the three formats, the chat template, the length filter, bad input.
+
+Real files written with Hugging Face `datasets` and pyarrow, and a real tokenizer with a chat
+template made here; every bad input is the one-line DataError naming the file, column or row.
+"""
+
+import datasets
+import numpy as np
+import pytest
+
+from data_helpers import make_tokenizer, write_jsonl
+from payload.data import DataError
+from payload.data.plan import FeedPlan
+from payload.data.prompts import PromptBuilder
+from payload.data.source import open_dataset
+from payload.job import DataColumns, DataSource
+
+@pytest.fixture
+def tokenizer_dir(tmp_path):
+    return make_tokenizer(tmp_path / "model")
+
+
+ROWS = [{"question": f"what is {a} plus {b} ?", "answer": str(a + b), "source": "add" if a < 2 else "sum"}
+        for a in range(4) for b in range(3)]
+
+
+def builder(model_dir, columns=None, **options):
+    config = dict(model_path=str(model_dir), columns=columns or DataColumns(prompt="question"), max_prompt_tokens=64,
+                  verifier="exact_match")
+    return PromptBuilder.Config(**(config | options)).build()
+
+
+def test_parquet_jsonl_and_save_to_disk_read_the_same_rows_memory_mapped(tmp_path):
+    table = datasets.Dataset.from_list(ROWS)
+    table.to_parquet(str(tmp_path / "train.parquet"))
+    write_jsonl(tmp_path / "train.jsonl", ROWS)
+    table.save_to_disk(str(tmp_path / "single"))
+    datasets.DatasetDict({"train": table, "test": table.select(range(3))}).save_to_disk(str(tmp_path / "dict"))
+    cache = tmp_path / "cache"
+    opened = [open_dataset(DataSource(path=str(tmp_path / name)), cache)
+              for name in ("train.parquet", "train.jsonl", "single")]
+    opened.append(open_dataset(DataSource(path=str(tmp_path / "dict"), split="test"), cache))
+    for dataset in opened[:3]:
+        assert len(dataset) == len(ROWS) and dataset.table[5] == ROWS[5]
+        # Backed by an Arrow file on disk, not loaded into memory.
+        assert dataset.table.cache_files and all(f["filename"].endswith(".arrow") for f in dataset.table.cache_files)
+    assert len(opened[3]) == 3
+    # Fingerprints follow the content: the same bytes again, the same fingerprint; other bytes, another.
+    again = open_dataset(DataSource(path=str(tmp_path / "train.jsonl")), tmp_path / "cache2")
+    assert again.fingerprint == opened[1].fingerprint
+    write_jsonl(tmp_path / "other.jsonl", ROWS[:-1])
+    assert open_dataset(DataSource(path=str(tmp_path / "other.jsonl")), cache).fingerprint != opened[1].fingerprint
+
+
+def test_chat_template_of_the_models_tokenizer_with_its_options(tmp_path, tokenizer_dir):
+    from transformers import AutoTokenizer
+
+    dataset = open_dataset(DataSource(path=str(write_jsonl(tmp_path / "t.jsonl", ROWS))), tmp_path / "cache")
+    prompts = builder(tokenizer_dir, system_prompt="be brief .", chat_template_kwargs={"enable_thinking": False})
+    prompt = prompts.prompt(dataset, 7)
+    tokenizer = AutoTokenizer.from_pretrained(str(tokenizer_dir))
+    text = tokenizer.decode(prompt.tokens_P.tolist())
+    assert text == ("<|im_start|> system be brief . <|im_end|> <|im_start|> user what is 2 plus 1 ? <|im_end|> "
+                    "<|im_start|> assistant <think> </think>")
+    assert (prompt.label, prompt.verifier, prompt.data_source, prompt.row) == ("3", "exact_match", "t", 7)
+    # Thinking left on: no closed think block, the model opens its own.
+    thinking = builder(tokenizer_dir).prompt(dataset, 7)
+    assert tokenizer.decode(thinking.tokens_P.tolist()).endswith("<|im_start|> assistant")
+
+
+def test_messages_column_and_per_row_verifier_and_source(tmp_path, tokenizer_dir):
+    rows = [{"messages": [{"role": "user", "content": "what is one plus two ?"}], "answer": 3, "check": "math",
+             "origin": "gsm8k"}]
+    dataset = open_dataset(DataSource(path=str(write_jsonl(tmp_path / "m.jsonl", rows))), tmp_path / "cache")
+    columns = DataColumns(messages="messages", verifier="check", data_source="origin")
+    prompt = builder(tokenizer_dir, columns).prompt(dataset, 0)
+    assert prompt.tokens_P.tolist()[:2] == [2, 7]  # <|im_start|> user
+    assert (prompt.label, prompt.verifier, prompt.data_source) == ("3", "math", "gsm8k")
+
+
+def test_raw_prompts_and_the_length_filter_is_counted(tmp_path):
+    model = make_tokenizer(tmp_path / "model", chat_template=None)
+    rows = [{"question": "what is one plus two ?" + " ?" * k, "answer": "3"} for k in range(6)]
+    dataset = open_dataset(DataSource(path=str(write_jsonl(tmp_path / "r.jsonl", rows))), tmp_path / "cache")
+    prompts = builder(model, chat_template=False, max_prompt_tokens=8)
+    scan = prompts.scan(dataset)
+    # 6 tokens + k question marks: k = 0, 1, 2 fit in 8.
+    assert scan.kept.tolist() == [0, 1, 2] and scan.filtered == 3 and scan.rows == 6
+    assert prompts.prompt(dataset, 0).tokens_P.tolist() == [9, 10, 11, 12, 13, 14]
+
+
+def test_plan_is_deterministic_and_covers_every_kept_row_each_epoch():
+    plan = FeedPlan("fp", np.array([0, 2, 3, 5, 8]), passes=3, shuffle=True, seed=4)
+    order = [plan.at(p) for p in range(plan.total)]
+    assert order == [FeedPlan("fp", np.array([0, 2, 3, 5, 8]), passes=3, seed=4).at(p) for p in range(15)]
+    for epoch in range(3):
+        assert sorted(row for e, row in order if e == epoch) == [0, 2, 3, 5, 8]
+    assert [row for e, row in order if e == 0] != [row for e, row in order if e == 1]  # reshuffled per epoch
+    assert plan.task_id(1, 5) == "fp-e1-r5"
+    assert FeedPlan("fp", np.array([0, 2]), seed=4).fingerprint != FeedPlan("fp", np.array([0, 3]), seed=4).fingerprint
+
+
+@pytest.mark.parametrize("content, columns, message", [
+    ("", None, "r.jsonl: empty file (no rows)"),
+    ('{"question": "what is one ?", "answer": "1"}\n{"question": oops}\n', None, "r.jsonl: not valid JSON Lines: "),
+    ('{"prompt": "what is one ?", "answer": "1"}\n', None, "r.jsonl: no prompt column 'question' (columns: prompt, answer)"),
+    ('{"question": "what is one ?", "label": "1"}\n', None, "r.jsonl: no column 'answer' (columns: question, label)"),
+    ('{"question": "what is one ?", "answer": "1"}\n{"question": 7, "answer": "1"}\n', None,
+     "r.jsonl: row 1: column 'question' must be a non-empty string, got a int"),
+    ('{"question": "what is one ?", "answer": null}\n', None, "r.jsonl: row 0: column 'answer' must be a string or a number"),
+    ('{"question": "what is one ?", "answer": "1", "check": "nope"}\n', DataColumns(prompt="question", verifier="check"),
+     "r.jsonl: row 0: column 'check': verifier 'nope': not one of"),
+    ('{"question": "what is one plus two ? ? ? ? ?", "answer": "3"}\n', None,
+     "r.jsonl: all 1 prompts are longer than batch.max_prompt_tokens 8 (the shortest has 10 tokens)"),
+])
+def test_bad_input_is_one_line_naming_file_column_or_row(tmp_path, content, columns, message):
+    model = make_tokenizer(tmp_path / "model", chat_template=None)
+    path = tmp_path / "r.jsonl"
+    path.write_text(content)
+    with pytest.raises(DataError) as error:
+        dataset = open_dataset(DataSource(path=str(path)), tmp_path / "cache")
+        builder(model, columns, chat_template=False, max_prompt_tokens=8).scan(dataset)
+    text = str(error.value)
+    assert message in text and "\n" not in text, text
+
+
+def test_bad_paths_and_settings(tmp_path, tokenizer_dir):
+    with pytest.raises(DataError, match="nothing.jsonl: no such file"):
+        open_dataset(DataSource(path=str(tmp_path / "nothing.jsonl")), tmp_path)
+    (tmp_path / "data.csv").write_text("a,b\n")
+    with pytest.raises(DataError, match=r"data.csv: unknown format '.csv'"):
+        open_dataset(DataSource(path=str(tmp_path / "data.csv")), tmp_path)
+    datasets.DatasetDict({"train": datasets.Dataset.from_list(ROWS)}).save_to_disk(str(tmp_path / "dict"))
+    with pytest.raises(DataError, match="a DatasetDict with splits train: set split"):
+        open_dataset(DataSource(path=str(tmp_path / "dict")), tmp_path)
+    with pytest.raises(DataError, match=r"no split 'test' \(splits: train\)"):
+        open_dataset(DataSource(path=str(tmp_path / "dict"), split="test"), tmp_path)
+    plain = make_tokenizer(tmp_path / "plain", chat_template=None)
+    with pytest.raises(DataError, match="its tokenizer has no chat template; set data.chat_template: false"):
+        builder(plain)
+    with pytest.raises(DataError, match="data.verifier: verifier 'judge': not one of"):
+        builder(tokenizer_dir, verifier="judge")
