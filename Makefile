@@ -61,6 +61,16 @@ manifests: setup
 	@RL_ENV=$(ENV) $(PYTHON) -m k8s.main
 	@echo "Kubernetes manifests for environment '$(ENV)' in dist/"
 
+## make image [ENV=name]: build the payload image (linux/amd64) and push it to the ECR repository
+## named in cdk-outputs.json, at the tag job.images.payload pins. Needs docker buildx and AWS credentials.
+image: setup
+	@set -euo pipefail; \
+	ref=$$($(PYTHON) -m k8s.image $(ENV)); \
+	registry=$${ref%%/*}; region=$$(echo "$$registry" | cut -d. -f4); \
+	aws ecr get-login-password --region "$$region" | docker login --username AWS --password-stdin "$$registry"; \
+	docker buildx build --platform linux/amd64 --tag "$$ref" --push .; \
+	echo "pushed $$ref"
+
 test: setup
 	@$(PYTHON) -m pytest
 

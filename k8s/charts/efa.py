@@ -17,6 +17,7 @@ from __future__ import annotations
 from cdk8s_plus_33 import k8s
 
 from k8s.pods import env
+from payload.common.efa import DEEPEP_EFA_ENV
 
 # (name, value, why): rendered as container env vars; tests assert the socket exclusion.
 EFA_ENV: tuple[tuple[str, str, str], ...] = (
@@ -38,5 +39,8 @@ EFA_ENV: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def efa_env() -> list[k8s.EnvVar]:
-    return [env(name, value) for name, value, _ in EFA_ENV]
+def efa_env(deepep_across_nodes: bool = False) -> list[k8s.EnvVar]:
+    """EFA_ENV; with `deepep_across_nodes`, also the check of what DeepEP v2 needs from the
+    host for internode traffic (EFA driver >= 3.3.0, GDRCopy's gdrdrv)."""
+    extra = [env(DEEPEP_EFA_ENV, "1")] if deepep_across_nodes else []
+    return [*(env(name, value) for name, value, _ in EFA_ENV), *extra]

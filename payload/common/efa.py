@@ -5,8 +5,9 @@ sockets looks like a working job, an order of magnitude slower. So before any co
 exists (the trainer's process groups, SGLang's TP groups and the weight-update group), a pod
 that the chart marks with RL_REQUIRE_EFA=1:
 
-1. finds the EFA devices the device plugin gave it (/sys/class/infiniband/*), the host's EFA
-   kernel driver at a version DeepEP v2 over EFA needs, and gdrdrv (GDRCopy) where required;
+1. finds the EFA devices the device plugin gave it (/sys/class/infiniband/*) and the host's
+   efa kernel module; where DeepEP crosses nodes (RL_REQUIRE_DEEPEP_EFA=1), that driver at
+   the version DeepEP v2's GIN path needs (3.3.0, EFA installer 1.50.0) and GDRCopy's gdrdrv;
 2. loads aws-ofi-nccl's plugin library and reads the network name it registers with NCCL (the
    first field, `const char* name`, of its exported `ncclNetPlugin_vN` struct);
 3. sets NCCL_NET to that name. NCCL's documented meaning of NCCL_NET: use exactly this
@@ -25,6 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REQUIRE_ENV = "RL_REQUIRE_EFA"
+# Set where DeepEP runs across nodes: its v2 internode path (NCCL GIN through aws-ofi-nccl)
+# needs the host's EFA driver >= 3.3.0 and GDRCopy's gdrdrv; other EFA pods do not.
+DEEPEP_EFA_ENV = "RL_REQUIRE_DEEPEP_EFA"
 # aws-ofi-nccl's library names: NCCL >= 2.20 loads libnccl-net-<NCCL_NET_PLUGIN>.so, older ones libnccl-net.so.
 PLUGIN_LIBRARIES = ("libnccl-net-ofi.so", "libnccl-net-aws-ofi.so", "libnccl-net.so")
 # Newest first: the plugin exports one struct per NCCL net API version it supports.
@@ -46,9 +50,10 @@ class EfaCheck:
         sys_root: Path = Path("/")
         # Where the image installs aws-ofi-nccl (Dockerfile), then LD_LIBRARY_PATH.
         plugin_dirs: tuple[str, ...] = ("/opt/amazon/ofi-nccl/lib",)
-        # DeepEP v2 over EFA (NCCL GIN through aws-ofi-nccl) needs a recent EFA driver and GDRCopy.
-        min_driver_version: str = "2.17.0"
-        require_gdrcopy: bool = True
+        # DeepEP v2 over EFA (NCCL GIN through aws-ofi-nccl 1.21 / libfabric 2.6) needs efa.ko
+        # 3.3.0 (what EFA installer 1.50.0 ships) and GDRCopy.
+        deepep_across_nodes: bool = field(default_factory=lambda: os.environ.get(DEEPEP_EFA_ENV) == "1")
+        min_driver_version: str = "3.3.0"
 
         def build(self) -> "EfaCheck":
             return EfaCheck(self)
@@ -57,7 +62,7 @@ class EfaCheck:
     pod: str = field(default_factory=lambda: os.environ.get("HOSTNAME", "this pod"))
 
     def _fail(self, what: str) -> EfaError:
-        return EfaError(f"{self.pod}: {what}; NCCL would fall back to TCP sockets")
+        return EfaError(f"{self.pod}: {what}: its NCCL traffic cannot ride EFA")
 
     def devices(self) -> list[str]:
         root = self.config.sys_root / "sys" / "class" / "infiniband"
@@ -71,12 +76,12 @@ class EfaCheck:
         if not path.exists():
             raise self._fail("the host's efa kernel module is not loaded")
         version = path.read_text().strip()
-        if _version(version) < _version(self.config.min_driver_version):
-            raise self._fail(f"EFA driver {version} is older than {self.config.min_driver_version}")
+        if self.config.deepep_across_nodes and _version(version) < _version(self.config.min_driver_version):
+            raise self._fail(f"EFA driver {version} is older than {self.config.min_driver_version} (DeepEP v2 internode)")
         return version
 
     def gdrcopy(self) -> None:
-        if self.config.require_gdrcopy and not (self.config.sys_root / "dev" / "gdrdrv").exists():
+        if self.config.deepep_across_nodes and not (self.config.sys_root / "dev" / "gdrdrv").exists():
             raise self._fail("/dev/gdrdrv is missing (GDRCopy's gdrdrv module on the host)")
 
     def plugin(self) -> tuple[Path, str]:

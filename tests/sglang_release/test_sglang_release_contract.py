@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -29,6 +31,13 @@ from payload.rollout.sglang_args import server_args
 from payload.sync.client import RolloutServerClient
 
 pytestmark = pytest.mark.slow
+REPO = Path(__file__).resolve().parents[2]
+
+
+def version(distribution: str) -> str:
+    """The version of a distribution pinned in tests/sglang_release/requirements.txt."""
+    pins = (REPO / "tests" / "sglang_release" / "requirements.txt").read_text()
+    return re.search(rf"^{distribution}==(\S+)$", pins, re.M).group(1)
 
 ENVIRONMENTS = ("default", "p5en-48")
 # What LeaderWorkerSet substitutes into a multi-node replica's command.
@@ -212,13 +221,12 @@ def test_router_arguments_parse_in_the_router_release(dists, release):
         # Servers load for up to 30 minutes (the startup probe's budget): the router waits longer.
         assert args["worker_startup_timeout_secs"] > 1800
         assert args["health_check_endpoint"] == "/health"
+    assert JobConfig().images.router.endswith(f":v{version('sglang-router')}")
 
 
 def test_a_real_publish_sends_only_bodies_the_release_accepts(release, tmp_path, monkeypatch):
     """The publisher's own calls (pause, bucketed distributed updates, continue, rollback from
     disk), recorded by the SGLang-semantics receiver of the publisher tests."""
-    from pathlib import Path
-
     import httpx
     import torch
     from safetensors.torch import save_file
@@ -251,3 +259,22 @@ def test_a_real_publish_sends_only_bodies_the_release_accepts(release, tmp_path,
     verdicts = release({"requests": recorded})["requests"]
     for request, verdict in zip(recorded, verdicts):
         assert verdict["ok"], f"{request}: {verdict['error']}"
+
+
+def release_pins() -> dict[str, str]:
+    """name -> version of every `==` pin in the installed release's METADATA."""
+    [metadata] = (REPO / ".venv" / "tools" / "sglang").glob("lib/python3*/site-packages/sglang-*.dist-info/METADATA")
+    pins = re.findall(r"^Requires-Dist: ([A-Za-z0-9_.-]+)(?:\[[^]]*\])?==([^;\s]+)\s*$", metadata.read_text(), re.M)
+    return {name.lower().replace("_", "-"): version for name, version in pins}
+
+
+def test_cpu_environment_pins_follow_the_release(release):
+    """transformers is the release's exact pin; torch differs only where PyPI has no CPU wheel
+    of the release's torch (2.14.1 is CUDA-only on x86_64), and the README says so."""
+    pins = release_pins()
+    ours = dict(line.lower().split("==") for line in (REPO / "requirements.txt").read_text().split() if "==" in line)
+    assert ours["transformers"] == pins["transformers"]
+    assert pins["torch"] == "2.14.1" and ours["torch"] == "2.13.0"
+    readme = (REPO / "README.md").read_text()
+    assert f"torch {pins['torch']}" in readme and f"torch {ours['torch']}" in readme
+    assert "sgl-deep-ep" in pins and JobConfig().images.sglang.endswith(f"v{version('sglang')}-cu130")

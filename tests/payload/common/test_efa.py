@@ -34,14 +34,14 @@ def node(tmp_path):
     for device in ("rdmap79s0", "rdmap80s0"):
         (root / "sys" / "class" / "infiniband" / device).mkdir(parents=True)
     (root / "sys" / "module" / "efa").mkdir(parents=True)
-    (root / "sys" / "module" / "efa" / "version").write_text("2.17.1g\n")
+    (root / "sys" / "module" / "efa" / "version").write_text("3.3.0g\n")
     (root / "dev").mkdir()
     (root / "dev" / "gdrdrv").touch()
     return root
 
 
-def check(node, plugin_dir, **overrides):
-    return EfaCheck.Config(sys_root=node, plugin_dirs=(str(plugin_dir),), **overrides).build()
+def check(node, plugin_dir, deepep_across_nodes=True):
+    return EfaCheck.Config(sys_root=node, plugin_dirs=(str(plugin_dir),), deepep_across_nodes=deepep_across_nodes).build()
 
 
 def test_reads_the_plugin_network_name_and_pins_nccl_net(node, plugin_dir, monkeypatch):
@@ -53,7 +53,7 @@ def test_reads_the_plugin_network_name_and_pins_nccl_net(node, plugin_dir, monke
 
 @pytest.mark.parametrize("breakage, message", [
     (lambda node, plugin: [p.rmdir() for p in (node / "sys/class/infiniband").iterdir()], "no EFA device"),
-    (lambda node, plugin: (node / "sys/module/efa/version").write_text("2.10.0\n"), "EFA driver 2.10.0 is older"),
+    (lambda node, plugin: (node / "sys/module/efa/version").write_text("2.17.1g\n"), "EFA driver 2.17.1g is older"),
     (lambda node, plugin: (node / "dev/gdrdrv").unlink(), "/dev/gdrdrv is missing"),
     (lambda node, plugin: (plugin / "libnccl-net-ofi.so").unlink(), "no aws-ofi-nccl plugin"),
 ])
@@ -64,7 +64,14 @@ def test_each_missing_prerequisite_is_one_line_naming_the_pod(node, plugin_dir, 
     efa.pod = "trainer-0-0-x1"
     with pytest.raises(EfaError, match=message) as info:
         efa.enforce()
-    assert str(info.value).startswith("trainer-0-0-x1: ") and "TCP sockets" in str(info.value)
+    assert str(info.value).startswith("trainer-0-0-x1: ") and "cannot ride EFA" in str(info.value)
+
+
+def test_without_deepep_across_nodes_an_older_driver_and_no_gdrcopy_are_fine(node, plugin_dir, monkeypatch):
+    monkeypatch.delenv("NCCL_NET", raising=False)
+    (node / "sys/module/efa/version").write_text("2.17.1g\n")
+    (node / "dev/gdrdrv").unlink()
+    assert check(node, plugin_dir, deepep_across_nodes=False).enforce() == "AWS Libfabric"
 
 
 def test_a_library_that_is_no_nccl_plugin_is_refused(tmp_path):

@@ -81,9 +81,3 @@ def test_bad_input_is_one_line_and_exit_code_2(args, message):
     assert result.returncode == 2, result.stderr
     assert result.stderr.startswith(message) and result.stderr.count("\n") == 1, result.stderr
     assert "Traceback" not in result.stderr
-
-
-def test_dockerfile_builds_on_the_pinned_sglang_image():
-    dockerfile = (REPO / "Dockerfile").read_text()
-    [base] = [line.split()[1] for line in dockerfile.splitlines() if line.startswith("FROM ")]
-    assert base == JobConfig().images.sglang
