@@ -29,6 +29,8 @@ ROUTER = "router"
 ROLLOUT_WORKER = "rollout-worker"
 VERIFIER = "verifier"
 BUFFER = "buffer"
+# The opt-in acceptance jobs (dist/acceptance/).
+ACCEPTANCE = "acceptance"
 
 # Every payload process serves Prometheus /metrics and /healthz, /readyz on this port.
 METRICS_PORT = 9400

@@ -19,6 +19,7 @@ from k8s.imports.io.x_k8s import leaderworkerset as lws
 from k8s.netpol import allow, from_components, from_prometheus, to_aws_apis, to_components
 from payload.rollout.sglang_args import server_args
 from k8s.pods import (
+    ACCEPTANCE,
     BUFFER,
     METRICS_PORT,
     REDIS_PORT,
@@ -154,15 +155,16 @@ class RolloutServersChart(cdk8s.Chart):
             ROLLOUT_SERVER,
             ingress=[
                 from_components(ROUTER, port_numbers=(SGLANG_PORT,)),
-                # Weight updates: HTTP control calls and the NCCL broadcast group.
-                from_components(TRAINER),
+                # Weight updates: HTTP control calls and the NCCL broadcast group (the trainer's,
+                # and the SGLang smoke test's of dist/acceptance/).
+                from_components(TRAINER, ACCEPTANCE),
                 # Ranks of one multi-node replica, on any port (NCCL bootstrap, dist-init).
                 from_components(ROLLOUT_SERVER),
                 from_prometheus(SGLANG_PORT, METRICS_PORT),
             ],
             egress=[
                 to_components(ROLLOUT_SERVER),
-                to_components(TRAINER),
+                to_components(TRAINER, ACCEPTANCE),
                 to_components(BUFFER, port_numbers=(REDIS_PORT,)),
                 *to_aws_apis(),
             ],

@@ -247,17 +247,18 @@ def run_rollout(args) -> int:
                  "request_timeout_s", "max_attempts", "verifier_processes"):
         _positive("--" + name.replace("_", "-"), getattr(args, name))
     job = _job(args)
-    routed_shape = None
+    routed_shape = routed_layers = None
     if job.rollout.return_routed_experts:
         from payload.model import Qwen3MoeConfig
 
         model = Qwen3MoeConfig.from_pretrained(job.model.path)
-        routed_shape = (len(model.moe_layer_ids), model.num_experts_per_tok)
+        routed_shape = (model.num_hidden_layers, model.num_experts_per_tok)
+        routed_layers = tuple(model.moe_layer_ids)
     service = _service(args, "rollout-worker")
     queue = _queue(args, job, required=True)
     client = SGLangClient.Config(
         url=args.server_url, timeout_s=args.request_timeout_s, max_attempts=args.max_attempts,
-        return_routed_experts=job.rollout.return_routed_experts, routed_experts_shape=routed_shape,
+        return_routed_experts=job.rollout.return_routed_experts, routed_experts_shape=routed_shape, routed_experts_layers=routed_layers,
     ).build()
     sampling = SamplingParams(
         temperature=job.rollout.temperature, top_p=job.rollout.top_p,
