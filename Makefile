@@ -15,7 +15,7 @@ export AWS_EC2_METADATA_DISABLED := true
 export CDK_DISABLE_VERSION_CHECK := true
 export CDK_DISABLE_CLI_TELEMETRY := true
 
-.PHONY: setup redis-server synth infra manifests test demo clean
+.PHONY: setup redis-server synth infra manifests image scale test demo clean
 
 setup: $(STAMPS)/python $(STAMPS)/node redis-server
 
@@ -70,6 +70,10 @@ image: setup
 	aws ecr get-login-password --region "$$region" | docker login --username AWS --password-stdin "$$registry"; \
 	docker buildx build --platform linux/amd64 --tag "$$ref" --push .; \
 	echo "pushed $$ref"
+
+## make scale ENV=name POOL=train|rollout [NODES=n]: size a GPU pool (created empty by cdk deploy)
+scale: setup
+	@$(PYTHON) -m infra.scale $(POOL) --env $(ENV) $(if $(NODES),--nodes $(NODES))
 
 test: setup
 	@$(PYTHON) -m pytest

@@ -24,8 +24,15 @@ def main() -> int:
 
     from infra.nag import check_with_cdk_nag
     from infra.stack import MoeRlStack
+    from k8s.placement import LayoutError
 
-    check_with_cdk_nag(MoeRlStack(app, environment))
+    try:
+        stack = MoeRlStack(app, environment)
+    except (EnvironmentError, LayoutError) as error:
+        # Raised before the stack's first construct, and nothing is synthesized.
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    check_with_cdk_nag(stack)
     app.synth()
     return 0
 

@@ -1,9 +1,18 @@
-"""Cluster add-ons the workloads need; every version comes from infra/versions.py.
+"""Cluster add-ons, in the order a cluster can take them; every version comes from infra/versions.py.
+
+- `ManagedAddons`: the EKS managed add-ons. The core ones (vpc-cni, the Pod Identity agent,
+  kube-proxy, CoreDNS) depend on the control plane only, and every node group depends on them
+  (as cdk-eks-blueprints' `deployBeforeCapacity` does): a node joins with networking, and no
+  chart can block them. CloudFormation counts an add-on that waits for nodes (CoreDNS, the CSI
+  controllers) as created once it is DEGRADED, so nothing here waits on compute.
+- `HelmCharts`: the charts, installed once the system nodes exist (the stack adds that
+  dependency): kube-prometheus-stack's admission hooks and every controller need a Ready node
+  within Helm's timeout.
 
 Observability is kube-prometheus-stack rather than the CloudWatch observability add-on:
-the workload charts declare ServiceMonitors, PodMonitors and PrometheusRules (balance and
-NCCL-fallback alerts) that only the Prometheus operator understands, and DCGM/NCCL metrics
-at 15 s resolution for 48 nodes would be costly as CloudWatch custom metrics.
+the workload charts declare ServiceMonitors and PrometheusRules (balance and NCCL-fallback
+alerts) that only the Prometheus operator understands, and DCGM/NCCL metrics at 15 s
+resolution for 48 nodes would be costly as CloudWatch custom metrics.
 """
 
 from __future__ import annotations
@@ -14,28 +23,55 @@ from aws_cdk import aws_eks_v2 as eks, aws_iam as iam
 from constructs import Construct
 
 from infra import versions
-from infra.environment import GPU_POOLS, POOL_LABEL
+from infra.efa_metrics import EFA_BYTE_COUNTERS, efa_metric
+from infra.environment import POOL_LABEL
+from infra.gpu_node_group import EFA_NODE_LABELS, GPU_NODE_LABELS
 
 GPU_TOLERATIONS = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
-ON_GPU_NODES = {
-    "nodeAffinity": {
-        "requiredDuringSchedulingIgnoredDuringExecution": {
-            "nodeSelectorTerms": [{"matchExpressions": [{"key": POOL_LABEL, "operator": "In", "values": list(GPU_POOLS)}]}]
-        }
-    }
-}
 ON_SYSTEM_NODES = {POOL_LABEL: "system"}
 MONITORING_NAMESPACE = "monitoring"
+# kube-prometheus-stack's release name: its Prometheus selects monitors labelled with it.
+PROMETHEUS_RELEASE = "kube-prometheus-stack"
+
+# Prometheus's volume. Sized from the series a 48-node seed produces: ~2,300 per GPU node
+# (node-exporter ~1,500, DCGM ~100 x 8 GPUs) plus the job's and Kubernetes' own, ~200k series;
+# at a 15 s scrape and ~1.5 bytes per compressed sample that is ~1.7 GB a day, ~25 GB for
+# 15 days. 100 GiB leaves room for the WAL, compaction and a larger job; retention_size keeps
+# Prometheus from filling it.
+PROMETHEUS_STORAGE_CLASS = "monitoring-gp3"
+PROMETHEUS_VOLUME_GIB = 100
+PROMETHEUS_RETENTION = "15d"
+PROMETHEUS_RETENTION_SIZE = "85GB"
+
+# EFA traffic per node (infra/efa_metrics.py says why node-exporter cannot read it itself):
+# a sidecar in the node-exporter pod writes the EFA byte counters for its textfile collector
+# every 15 s, replacing the file atomically so a scrape never reads half of it.
+EFA_TEXTFILE_DIR = "/run/efa-textfile"
+EFA_COUNTERS_SCRIPT = f"""set -eu
+while true; do
+  tmp={EFA_TEXTFILE_DIR}/efa.prom.tmp
+  : > "$tmp"
+  for counter in {" ".join(EFA_BYTE_COUNTERS)}; do
+    metric={efa_metric("${counter}")}
+    echo "# TYPE $metric counter" >> "$tmp"
+    for file in /host/sys/class/infiniband/*/ports/*/hw_counters/$counter; do
+      [ -r "$file" ] || continue
+      relative=${{file#*/infiniband/}}
+      device=${{relative%%/*}}
+      port=${{relative#*/ports/}}
+      port=${{port%%/*}}
+      echo "$metric{{device=\\"$device\\",port=\\"$port\\"}} $(cat "$file")" >> "$tmp"
+    done
+  done
+  mv "$tmp" {EFA_TEXTFILE_DIR}/efa.prom
+  sleep 15
+done
+"""
 
 
-class Addons(Construct):
-    def __init__(self, scope: Construct, id: str, *, cluster: eks.Cluster) -> None:
+class ManagedAddons(Construct):
+    def __init__(self, scope: Construct, id: str, *, cluster: eks.Cluster, kubernetes_version: str) -> None:
         super().__init__(scope, id)
-        self._managed_addons(cluster)
-        prometheus = self._controllers(cluster)
-        self._gpu_plugins(cluster, prometheus)
-
-    def _managed_addons(self, cluster: eks.Cluster) -> None:
         ebs_role = iam.Role(
             self,
             "EbsCsiRole",
@@ -51,64 +87,132 @@ class Addons(Construct):
             # NetworkPolicy enforcement for the workload charts' policies.
             "vpc-cni": {"enableNetworkPolicy": "true"},
         }
-        for name, version in versions.EKS_ADDONS.items():
-            addon = eks.CfnAddon(
+        identities = {"aws-ebs-csi-driver": ("ebs-csi-controller-sa", ebs_role)}
+        self.addons: dict[str, eks.CfnAddon] = {}
+        for name, version in versions.eks_addons(kubernetes_version).items():
+            identity = identities.get(name)
+            # cluster_name is a reference to the control plane: its only dependency.
+            self.addons[name] = eks.CfnAddon(
                 self,
                 name,
                 addon_name=name,
                 addon_version=version,
                 cluster_name=cluster.cluster_name,
                 resolve_conflicts="OVERWRITE",
-                configuration_values=_json(configuration[name]) if name in configuration else None,
+                configuration_values=json.dumps(configuration[name], sort_keys=True) if name in configuration else None,
                 pod_identity_associations=[
-                    eks.CfnAddon.PodIdentityAssociationProperty(
-                        role_arn=ebs_role.role_arn, service_account="ebs-csi-controller-sa"
-                    )
+                    eks.CfnAddon.PodIdentityAssociationProperty(service_account=identity[0], role_arn=identity[1].role_arn)
                 ]
-                if name == "aws-ebs-csi-driver"
+                if identity
                 else None,
             )
-            addon.node.add_dependency(cluster)
 
-    def _gpu_plugins(self, cluster: eks.Cluster, prometheus: eks.HelmChart) -> None:
-        gpu_placement = {"affinity": ON_GPU_NODES, "tolerations": GPU_TOLERATIONS}
-        self._chart(cluster, "NvidiaDevicePlugin", versions.NVIDIA_DEVICE_PLUGIN, "kube-system", gpu_placement)
-        self._chart(cluster, "EfaDevicePlugin", versions.EFA_DEVICE_PLUGIN, "kube-system", gpu_placement)
+    @property
+    def core(self) -> list[eks.CfnAddon]:
+        return [self.addons[name] for name in versions.CORE_ADDONS]
+
+
+class HelmCharts(Construct):
+    def __init__(self, scope: Construct, id: str, *, cluster: eks.Cluster, ebs_csi_driver: eks.CfnAddon) -> None:
+        super().__init__(scope, id)
+        self.cluster = cluster
+        system = {"nodeSelector": ON_SYSTEM_NODES}
+        self._chart("JobSet", versions.JOBSET, "jobset-system", {"controller": system})
+        self._chart("LeaderWorkerSet", versions.LEADER_WORKER_SET, "lws-system", system)
+        prometheus = self._prometheus(system, ebs_csi_driver)
+
+        # The NVIDIA plugin's own affinity selects nvidia.com/gpu.present=true nodes; the EFA
+        # plugin keeps its instance-type affinity and adds the EFA label as its node selector.
+        gpu_tolerations = {"tolerations": GPU_TOLERATIONS}
+        self._chart("NvidiaDevicePlugin", versions.NVIDIA_DEVICE_PLUGIN, "kube-system", gpu_tolerations)
+        self._chart(
+            "EfaDevicePlugin", versions.EFA_DEVICE_PLUGIN, "kube-system", {**gpu_tolerations, "nodeSelector": EFA_NODE_LABELS}
+        )
         dcgm = self._chart(
-            cluster,
             "DcgmExporter",
             versions.DCGM_EXPORTER,
             MONITORING_NAMESPACE,
-            {**gpu_placement, "serviceMonitor": {"enabled": True, "additionalLabels": {"release": "kube-prometheus-stack"}}},
+            {
+                **gpu_tolerations,
+                "nodeSelector": GPU_NODE_LABELS,
+                "serviceMonitor": {"enabled": True, "additionalLabels": {"release": PROMETHEUS_RELEASE}},
+            },
         )
         dcgm.node.add_dependency(prometheus)  # its ServiceMonitor needs the operator's CRDs
 
-    def _controllers(self, cluster: eks.Cluster) -> eks.HelmChart:
-        system = {"nodeSelector": ON_SYSTEM_NODES}
-        self._chart(cluster, "JobSet", versions.JOBSET, "jobset-system", {"controller": system})
-        self._chart(cluster, "LeaderWorkerSet", versions.LEADER_WORKER_SET, "lws-system", system)
-        return self._chart(
-            cluster,
+    def _prometheus(self, system: dict, ebs_csi_driver: eks.CfnAddon) -> eks.HelmChart:
+        storage_class = eks.KubernetesManifest(
+            self,
+            "PrometheusStorageClass",
+            cluster=self.cluster,
+            manifest=[{
+                "apiVersion": "storage.k8s.io/v1",
+                "kind": "StorageClass",
+                "metadata": {"name": PROMETHEUS_STORAGE_CLASS},
+                "provisioner": "ebs.csi.aws.com",
+                "parameters": {"type": "gp3", "encrypted": "true"},
+                # Created in the zone of the system node Prometheus lands on.
+                "volumeBindingMode": "WaitForFirstConsumer",
+                "allowVolumeExpansion": True,
+                "reclaimPolicy": "Retain",
+            }],
+        )
+        volume = {
+            "volumeClaimTemplate": {
+                "spec": {
+                    "storageClassName": PROMETHEUS_STORAGE_CLASS,
+                    "accessModes": ["ReadWriteOnce"],
+                    "resources": {"requests": {"storage": f"{PROMETHEUS_VOLUME_GIB}Gi"}},
+                }
+            }
+        }
+        chart = self._chart(
             "KubePrometheusStack",
             versions.KUBE_PROMETHEUS_STACK,
             MONITORING_NAMESPACE,
             {
-                # Pick up the workload charts' monitors and rules (labelled release: kube-prometheus-stack).
-                "prometheus": {"prometheusSpec": {"nodeSelector": ON_SYSTEM_NODES, "retention": "15d"}},
+                # Picks up the workload charts' monitors and rules (labelled release: kube-prometheus-stack).
+                "prometheus": {
+                    "prometheusSpec": {
+                        "nodeSelector": ON_SYSTEM_NODES,
+                        "retention": PROMETHEUS_RETENTION,
+                        "retentionSize": PROMETHEUS_RETENTION_SIZE,
+                        "storageSpec": volume,
+                    }
+                },
                 "prometheusOperator": system,
-                "grafana": system,
+                # The dashboard sidecar loads every ConfigMap labelled grafana_dashboard=1 in any
+                # namespace: the RL job's dashboard comes with dist/ (k8s/charts/monitoring.py).
+                "grafana": {
+                    **system,
+                    "sidecar": {"dashboards": {"enabled": True, "label": "grafana_dashboard", "labelValue": "1", "searchNamespace": "ALL"}},
+                },
                 "kube-state-metrics": system,
                 "alertmanager": {"alertmanagerSpec": {"nodeSelector": ON_SYSTEM_NODES}},
+                "prometheus-node-exporter": {
+                    "extraArgs": [f"--collector.textfile.directory={EFA_TEXTFILE_DIR}"],
+                    "sidecars": [{"name": "efa-counters", "command": ["/bin/sh", "-c", EFA_COUNTERS_SCRIPT]}],
+                    "sidecarVolumeMount": [{"name": "efa-textfile", "mountPath": EFA_TEXTFILE_DIR, "readOnly": False}],
+                    "sidecarHostVolumeMounts": [
+                        {"name": "efa-sys", "hostPath": "/sys", "mountPath": "/host/sys", "readOnly": True}
+                    ],
+                },
             },
-            release="kube-prometheus-stack",
+            release=PROMETHEUS_RELEASE,
         )
+        chart.node.add_dependency(storage_class)
+        # The volume is provisioned by the EBS CSI driver as soon as Prometheus is scheduled.
+        chart.node.add_dependency(ebs_csi_driver)
+        return chart
 
-    @staticmethod
-    def _chart(cluster: eks.Cluster, id: str, chart: tuple[str, str, str], namespace: str, values: dict, release: str | None = None) -> eks.HelmChart:
+    def _chart(self, id: str, chart: tuple[str, str, str], namespace: str, values: dict, release: str | None = None) -> eks.HelmChart:
         repository, name, version = chart
         oci = repository.startswith("oci://")
-        return cluster.add_helm_chart(
+        # Scoped here, not under the cluster: the stack orders this construct after the system nodes.
+        return eks.HelmChart(
+            self,
             id,
+            cluster=self.cluster,
             chart=f"{repository}/{name}" if oci else name,
             repository=None if oci else repository,
             version=version,
@@ -118,7 +222,3 @@ class Addons(Construct):
             values=values,
             wait=False,
         )
-
-
-def _json(value: dict) -> str:
-    return json.dumps(value, sort_keys=True)

@@ -1,18 +1,26 @@
 """The EKS control plane (aws_eks_v2): API access entries, KMS-encrypted secrets, every
-control-plane log type, no default capacity (all nodes come from infra/*node_group.py)."""
+control-plane log type, no default capacity (all nodes come from infra/*node_group.py).
+
+Access: in API authentication mode nobody but the cluster's creator may call the Kubernetes
+API, and with CDK the creator is CloudFormation's execution role, which no person assumes. So
+every principal in `admin_principal_arns` gets cluster admin through an access entry, and an
+environment that lists none makes the stack take one as a deploy-time parameter
+(ADMIN_PARAMETER): `cdk deploy` then stops before creating anything until it is given.
+"""
 
 from __future__ import annotations
 
-from aws_cdk import aws_eks_v2 as eks, aws_iam as iam, aws_kms as kms
+from aws_cdk import CfnParameter, Stack, aws_eks_v2 as eks, aws_iam as iam, aws_kms as kms
 from aws_cdk.lambda_layer_kubectl_v33 import KubectlV33Layer
 from aws_cdk.lambda_layer_kubectl_v34 import KubectlV34Layer
 from constructs import Construct
 
-from infra.environment import Environment
+from infra.environment import IAM_PRINCIPAL_ARN, Environment
 from infra.network import Network
 
 # kubectl must be within one minor version of the cluster.
 KUBECTL_LAYERS = {"1.32": KubectlV33Layer, "1.33": KubectlV33Layer, "1.34": KubectlV34Layer}
+ADMIN_PARAMETER = "AdminPrincipalArn"
 
 
 class Cluster(Construct):
@@ -43,7 +51,18 @@ class Cluster(Construct):
         admin = eks.AccessPolicy.from_access_policy_name(
             "AmazonEKSClusterAdminPolicy", access_scope_type=eks.AccessScopeType.CLUSTER
         )
-        for index, arn in enumerate(environment.admin_principal_arns):
+        admins = list(environment.admin_principal_arns)
+        if not admins:
+            parameter = CfnParameter(
+                Stack.of(self),
+                ADMIN_PARAMETER,
+                type="String",
+                allowed_pattern=IAM_PRINCIPAL_ARN,
+                description=f"IAM role or user given cluster admin ({environment.name}.yaml lists no admin_principal_arns)",
+                constraint_description="an IAM role or user ARN: arn:aws:iam::ACCOUNT:role/NAME or arn:aws:iam::ACCOUNT:user/NAME",
+            )
+            admins = [parameter.value_as_string]
+        for index, arn in enumerate(admins):
             self.cluster.grant_access(f"Admin{index}", arn, [admin])
 
         # One role for every node: what the kubelet, the VPC CNI and image pulls need.

@@ -27,6 +27,8 @@ POOL_NAMES = ("train", "rollout", "cpu", "memory", "system")
 GPU_POOLS = ("train", "rollout")
 # The label every node carries with its pool name; the charts select on it.
 POOL_LABEL = "rl.aws/pool"
+# What an EKS access entry takes: an IAM role or user, never an STS session.
+IAM_PRINCIPAL_ARN = r"arn:aws[a-z-]*:iam::\d{12}:(role|user)/[\w+=,.@/-]+"
 
 
 class EnvironmentError(Exception):
@@ -128,7 +130,8 @@ class Environment(_Strict):
     control_plane_availability_zone: str
     kubernetes_version: Literal["1.32", "1.33", "1.34"] = "1.33"
     vpc_cidr: str = Field(default="10.0.0.0/16", pattern=r"^\d+\.\d+\.\d+\.\d+/(1[6-9]|2[0-4])$")
-    # IAM principals (role or user ARNs) granted cluster-admin through EKS access entries.
+    # IAM principals (role or user ARNs) granted cluster-admin through EKS access entries;
+    # none: `cdk deploy` asks for one (--parameters AdminPrincipalArn=..., infra/cluster.py).
     admin_principal_arns: list[str] = Field(default_factory=list)
     pools: Pools
     storage: Storage = Field(default_factory=Storage)
@@ -138,7 +141,12 @@ class Environment(_Strict):
     @classmethod
     def _arns(cls, arns: list[str]) -> list[str]:
         for arn in arns:
-            if not re.fullmatch(r"arn:aws[a-z-]*:(iam|sts)::\d{12}:[\w+=,.@/-]+", arn):
+            if re.fullmatch(r"arn:aws[a-z-]*:sts::\d{12}:assumed-role/.+", arn):
+                raise ValueError(
+                    f"{arn!r} is an STS session (what `aws sts get-caller-identity` prints for an assumed role); "
+                    "access entries take the role itself: arn:aws:iam::ACCOUNT:role/NAME"
+                )
+            if not re.fullmatch(IAM_PRINCIPAL_ARN, arn):
                 raise ValueError(f"{arn!r} is not an IAM role or user ARN")
         return arns
 

@@ -18,10 +18,16 @@ from constructs import Construct
 
 from infra.environment import POOL_LABEL, CapacityType, NodePool
 from infra.node_group import pool_props
+from k8s.placement import EFA_HUGEPAGES_GIB
 
-# Huge pages for libfabric/NCCL registration caches and DeepEP buffers; the charts request
-# 5 GiB per GPU pod (k8s/placement.py), one GPU pod per node, plus headroom.
-HUGEPAGES_2MI = 3072  # 6 GiB
+# Labels the device plugins select on: the NVIDIA device plugin chart's own affinity accepts
+# nodes labelled nvidia.com/gpu.present=true (there is no node-feature-discovery here), and the
+# EFA device plugin and the DCGM exporter are given these labels as their node selectors.
+GPU_NODE_LABELS = {"nvidia.com/gpu.present": "true"}
+EFA_NODE_LABELS = {"vpc.amazonaws.com/efa.present": "true"}
+# 2 MiB pages outside any pod's request: the node's own libfabric users (EFA device plugin
+# health checks, nccl-tests run by an operator on the host).
+HUGEPAGES_HEADROOM_GIB = 1
 
 # AL2023 nodeadm configuration merged with what EKS generates for the node group: RAID0 over
 # all local NVMe instance-store volumes, mounted for containerd and kubelet (model weights,
@@ -36,21 +42,33 @@ NODE_CONFIG = textwrap.dedent(
           strategy: RAID0
     """
 )
-# Runs before kubelet starts (nodeadm-run follows cloud-init), so kubelet advertises the pages.
-HUGEPAGES_SCRIPT = textwrap.dedent(
-    f"""\
-    #!/bin/bash
-    set -euo pipefail
-    echo "vm.nr_hugepages = {HUGEPAGES_2MI}" > /etc/sysctl.d/90-hugepages.conf
-    sysctl --load /etc/sysctl.d/90-hugepages.conf
-    """
-)
 BOUNDARY = "==RLBOUNDARY=="
 
 
-def user_data() -> str:
+def hugepages_2mi(pods_per_node: int) -> int:
+    """2 MiB huge pages a node pre-allocates: every EFA pod the charts place on it requests
+    EFA_HUGEPAGES_GIB (libfabric bounce buffers, k8s/placement.py), plus headroom. With
+    rollout tensor parallelism below a node's GPUs, several SGLang pods share a node."""
+    return (pods_per_node * EFA_HUGEPAGES_GIB + HUGEPAGES_HEADROOM_GIB) * 1024 // 2
+
+
+def hugepages_script(pages: int) -> str:
+    # Runs before kubelet starts (nodeadm-run follows cloud-init), so kubelet advertises the pages.
+    return textwrap.dedent(
+        f"""\
+        #!/bin/bash
+        set -euo pipefail
+        echo "vm.nr_hugepages = {pages}" > /etc/sysctl.d/90-hugepages.conf
+        sysctl --load /etc/sysctl.d/90-hugepages.conf
+        """
+    )
+
+
+def user_data(hugepages: int) -> str:
     """MIME multi-part user data as AL2023 nodeadm expects it."""
-    parts = [("application/node.eks.aws", NODE_CONFIG), ('text/x-shellscript; charset="us-ascii"', HUGEPAGES_SCRIPT)]
+    parts = [("application/node.eks.aws", NODE_CONFIG)]
+    if hugepages:
+        parts.append(('text/x-shellscript; charset="us-ascii"', hugepages_script(hugepages)))
     body = "".join(f"--{BOUNDARY}\nContent-Type: {kind}\n\n{content}\n" for kind, content in parts)
     return f'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="{BOUNDARY}"\n\n{body}--{BOUNDARY}--\n'
 
@@ -84,6 +102,7 @@ class GpuNodeGroup(Construct):
         subnets: ec2.SubnetSelection,
         node_role: iam.IRole,
         efa_security_group: ec2.ISecurityGroup,
+        pods_per_node: int,
     ) -> None:
         super().__init__(scope, id)
         security_group_ids = [cluster.cluster_security_group_id]
@@ -132,7 +151,7 @@ class GpuNodeGroup(Construct):
                 placement=placement,
                 capacity_reservation_specification=reservation,
                 instance_market_options=market,
-                user_data=Fn.base64(user_data()),
+                user_data=Fn.base64(user_data(hugepages_2mi(pods_per_node) if pool.efa else 0)),
                 tag_specifications=[
                     ec2.CfnLaunchTemplate.TagSpecificationProperty(
                         resource_type="instance", tags=[{"key": POOL_LABEL, "value": name}]
@@ -153,5 +172,13 @@ class GpuNodeGroup(Construct):
             node_role=node_role,
             # Replace GPU nodes one at a time: a training job cannot lose several at once.
             max_unavailable=1,
-            **pool_props(name, pool),
+            **pool_props(
+                name,
+                pool,
+                device_labels={**GPU_NODE_LABELS, **(EFA_NODE_LABELS if pool.efa else {})},
+                # Created empty: a capacity or quota miss then fails `make scale`, not the stack
+                # (and a Capacity Block node group must be at 0 to be created before the block
+                # starts, and to be upgraded). README: "Scaling the GPU pools".
+                created_empty=True,
+            ),
         )

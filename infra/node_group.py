@@ -19,15 +19,19 @@ TAINT_EFFECTS = {
 }
 
 
-def pool_props(name: str, pool: NodePool) -> dict:
-    """Node group properties every pool takes from its environment entry."""
+def pool_props(name: str, pool: NodePool, device_labels: dict[str, str] | None = None, created_empty: bool = False) -> dict:
+    """Node group properties every pool takes from its environment entry.
+
+    No nodegroup_name: CloudFormation names the group, so a change that replaces it (instance
+    type, capacity type, disk, subnets) creates the new group before deleting the old one
+    instead of failing on a custom-named resource.
+    """
     return dict(
-        nodegroup_name=name,
         capacity_type=CAPACITY_TYPES[pool.capacity_type],
-        min_size=pool.min_size,
-        desired_size=pool.desired_size,
+        min_size=0 if created_empty else pool.min_size,
+        desired_size=0 if created_empty else pool.desired_size,
         max_size=pool.max_size,
-        labels={POOL_LABEL: name, **pool.labels},
+        labels={POOL_LABEL: name, **(device_labels or {}), **pool.labels},
         taints=[eks.TaintSpec(key=t.key, value=t.value, effect=TAINT_EFFECTS[t.effect]) for t in pool.taints],
         enable_node_auto_repair=True,
     )

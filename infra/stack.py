@@ -1,4 +1,10 @@
-"""The one stack per environment: composes the constructs and exports what k8s/ needs."""
+"""The one stack per environment: composes the constructs and exports what k8s/ needs.
+
+Creation order (the template's dependency graph; tests/infra/test_ordering.py reads it):
+network -> control plane -> core add-ons (vpc-cni, Pod Identity agent, kube-proxy, CoreDNS)
+-> node groups (GPU ones empty) -> Helm charts, after the system nodes. The other managed
+add-ons (EBS/FSx CSI, node monitoring agent) follow the control plane only.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,8 @@ from aws_cdk import CfnOutput, Stack, Tags
 from aws_cdk import Environment as CdkEnvironment
 from constructs import Construct
 
-from infra.addons import Addons
+from infra.addons import HelmCharts, ManagedAddons
+from infra.capacity import check_capacity_reservations
 from infra.cluster import Cluster
 from infra.efa import EfaSecurityGroup
 from infra.environment import GPU_POOLS, Environment
@@ -15,6 +22,7 @@ from infra.identity import WorkloadIdentity
 from infra.network import Network
 from infra.node_group import NodeGroup
 from infra.storage import Storage
+from k8s.layout import gpu_pods_per_node
 
 
 def stack_name(environment: Environment) -> str:
@@ -23,6 +31,9 @@ def stack_name(environment: Environment) -> str:
 
 class MoeRlStack(Stack):
     def __init__(self, scope: Construct, environment: Environment) -> None:
+        # User mistakes (one line, EnvironmentError or LayoutError) before any construct exists.
+        check_capacity_reservations(environment)
+        pods_per_node = gpu_pods_per_node(environment)
         super().__init__(
             scope,
             stack_name(environment),
@@ -34,6 +45,9 @@ class MoeRlStack(Stack):
         self.efa = EfaSecurityGroup(self, "Efa", vpc=self.network.vpc)
         self.control_plane = Cluster(self, "Eks", environment=environment, network=self.network)
         cluster = self.control_plane.cluster
+        self.addons = ManagedAddons(
+            self, "Addons", cluster=cluster, kubernetes_version=environment.kubernetes_version
+        )
 
         self.node_groups = {}
         for name, pool in environment.pools.items():
@@ -46,14 +60,20 @@ class MoeRlStack(Stack):
             )
             if name in GPU_POOLS:
                 self.node_groups[name] = GpuNodeGroup(
-                    self, f"{name.title()}Nodes", efa_security_group=self.efa.security_group, **common
+                    self,
+                    f"{name.title()}Nodes",
+                    efa_security_group=self.efa.security_group,
+                    pods_per_node=pods_per_node[name],
+                    **common,
                 )
             else:
                 self.node_groups[name] = NodeGroup(self, f"{name.title()}Nodes", **common)
+            # A node joins with pod networking, kube-proxy, DNS and credentials in place.
+            self.node_groups[name].nodegroup.node.add_dependency(*self.addons.core)
 
-        self.addons = Addons(self, "Addons", cluster=cluster)
         # Helm releases need somewhere to run: install them once the system nodes exist.
-        self.addons.node.add_dependency(self.node_groups["system"].nodegroup)
+        self.charts = HelmCharts(self, "Charts", cluster=cluster, ebs_csi_driver=self.addons.addons["aws-ebs-csi-driver"])
+        self.charts.node.add_dependency(self.node_groups["system"].nodegroup)
         self.storage = Storage(self, "Storage", environment=environment, network=self.network)
         self.identity = WorkloadIdentity(self, "Identity", cluster=cluster, storage=self.storage)
 
@@ -69,6 +89,9 @@ class MoeRlStack(Stack):
             "EcrRepositoryUri": self.storage.repository.repository_uri,
             "TrainerRoleArn": self.identity.trainer_role.role_arn,
             "RolloutRoleArn": self.identity.rollout_role.role_arn,
+            # `make scale` resizes these (created empty, CloudFormation-named).
+            # The attribute, not Ref: a node group's Ref is "cluster/name".
+            **{f"{name.title()}NodegroupName": self.node_groups[name].nodegroup.node.default_child.attr_nodegroup_name for name in GPU_POOLS},
         }
         for key, value in outputs.items():
             CfnOutput(self, key, value=value)

@@ -17,12 +17,32 @@ KUBE_PROMETHEUS_STACK = ("https://prometheus-community.github.io/helm-charts", "
 # The Prometheus operator release inside that chart.
 PROMETHEUS_OPERATOR = "v0.86.2"
 
-# EKS managed add-ons (name -> version).
-EKS_ADDONS = {
+KUBERNETES_VERSIONS = ("1.32", "1.33", "1.34")
+
+# EKS managed add-ons the cluster needs before any node can run a pod; nodes wait for them.
+CORE_ADDONS = ("vpc-cni", "eks-pod-identity-agent", "kube-proxy", "coredns")
+
+# EKS managed add-ons, per Kubernetes version (name -> version). kube-proxy and CoreDNS builds
+# follow the control plane's minor version: AWS's tables of the latest add-on build per version
+# (EKS User Guide, "Manage kube-proxy" and "Manage CoreDNS"). The others are one build for all
+# three versions (`aws eks describe-addon-versions --kubernetes-version V --addon-name NAME`
+# lists each as compatible with 1.32-1.34).
+_SHARED_ADDONS = {
     "vpc-cni": "v1.20.4-eksbuild.1",
-    "coredns": "v1.12.4-eksbuild.1",
-    "kube-proxy": "v1.33.5-eksbuild.2",
     "eks-pod-identity-agent": "v1.3.9-eksbuild.3",
     "aws-ebs-csi-driver": "v1.51.1-eksbuild.1",
     "aws-fsx-csi-driver": "v1.7.0-eksbuild.1",
+    # GPU (XID, DCGM), kernel, network and storage health as node conditions: what node auto
+    # repair acts on.
+    "eks-node-monitoring-agent": "v1.6.4-eksbuild.1",
 }
+_PER_KUBERNETES_VERSION = {
+    "1.32": {"kube-proxy": "v1.32.9-eksbuild.2", "coredns": "v1.11.4-eksbuild.24"},
+    "1.33": {"kube-proxy": "v1.33.5-eksbuild.2", "coredns": "v1.12.4-eksbuild.1"},
+    "1.34": {"kube-proxy": "v1.34.1-eksbuild.2", "coredns": "v1.12.4-eksbuild.1"},
+}
+
+
+def eks_addons(kubernetes_version: str) -> dict[str, str]:
+    """Every EKS managed add-on and its version for a cluster at `kubernetes_version`."""
+    return {**_SHARED_ADDONS, **_PER_KUBERNETES_VERSION[kubernetes_version]}

@@ -24,6 +24,10 @@ class TrainerLayout:
     def world_size(self) -> int:
         return self.nodes * self.share.gpus
 
+    @property
+    def pods_per_node(self) -> int:
+        return self.share.placement.spec.gpus // self.share.gpus
+
     @classmethod
     def of(cls, environment: Environment) -> "TrainerLayout":
         placement = Placement.of(environment, "train")
@@ -42,6 +46,11 @@ class RolloutLayout:
     replicas: int  # SGLang replicas (LeaderWorkerSet replicas)
     tensor_parallel: int
     expert_parallel: int
+
+    @property
+    def pods_per_node(self) -> int:
+        """SGLang pods sharing one node: gpus / tp below one node's GPUs, else one."""
+        return self.share.placement.spec.gpus // self.share.gpus
 
     @classmethod
     def of(cls, environment: Environment) -> "RolloutLayout":
@@ -81,3 +90,9 @@ def _check_sglang_layout(tp: int, ep: int, nodes: int) -> None:
         sglang_args.moe_a2a_backend(tp, ep, nodes)
     except sglang_args.LayoutError as exc:
         raise LayoutError(str(exc)) from None
+
+
+def gpu_pods_per_node(environment: Environment) -> dict[str, int]:
+    """GPU pool -> pods the charts place on one of its nodes: what the nodes' huge pages are
+    sized from (infra/gpu_node_group.py), so pods and nodes cannot disagree."""
+    return {"train": TrainerLayout.of(environment).pods_per_node, "rollout": RolloutLayout.of(environment).pods_per_node}

@@ -25,7 +25,7 @@ def test_kms_secrets_encryption_and_all_control_plane_logs(default):
 
 def test_eks_addons_pinned(default):
     addons = {a["Properties"]["AddonName"]: a["Properties"] for a in default.resources("AWS::EKS::Addon").values()}
-    assert {name: a["AddonVersion"] for name, a in addons.items()} == versions.EKS_ADDONS
+    assert {name: a["AddonVersion"] for name, a in addons.items()} == versions.eks_addons("1.33")
     assert json.loads(addons["vpc-cni"]["ConfigurationValues"]) == {"enableNetworkPolicy": "true"}
     assert addons["aws-ebs-csi-driver"]["PodIdentityAssociations"][0]["ServiceAccount"] == "ebs-csi-controller-sa"
 
@@ -38,9 +38,18 @@ def test_helm_charts_pinned_and_gpu_plugins_only_on_gpu_nodes(default):
     assert {name: charts[name]["Version"] for _, name, _ in expected} == {name: v for _, name, v in expected}
     for plugin in ("nvidia-device-plugin", "aws-efa-k8s-device-plugin", "dcgm-exporter"):
         values = json.loads(charts[plugin]["Values"])
-        terms = values["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
-        assert terms == [{"matchExpressions": [{"key": "rl.aws/pool", "operator": "In", "values": ["train", "rollout"]}]}]
         assert values["tolerations"][0]["key"] == "nvidia.com/gpu"
+        # The NVIDIA chart's own affinity (nvidia.com/gpu.present=true) is kept, not replaced.
+        assert "affinity" not in values
+    efa_selector = json.loads(charts["aws-efa-k8s-device-plugin"]["Values"])["nodeSelector"]
+    assert json.loads(charts["dcgm-exporter"]["Values"])["nodeSelector"] == {"nvidia.com/gpu.present": "true"}
+    # Every node those selectors pick carries the label: the GPU node groups, and only they.
+    groups = {ng["Properties"]["Labels"]["rl.aws/pool"]: ng["Properties"]["Labels"]
+              for ng in default.resources("AWS::EKS::Nodegroup").values()}
+    for pool, labels in groups.items():
+        gpu = pool in ("train", "rollout")
+        assert (labels.get("nvidia.com/gpu.present") == "true") == gpu, pool
+        assert (efa_selector.items() <= labels.items()) == gpu, pool
 
 
 def test_fsx_lustre_persistent_2_in_the_node_zone(default):
@@ -86,3 +95,70 @@ def test_outputs_are_what_the_k8s_app_reads(synthesized):
 
     for synth in synthesized.values():
         assert set(OUTPUT_KEYS) <= set(synth.template["Outputs"])
+
+
+def chart_values(synth, chart: str) -> dict:
+    for resource in synth.resources("Custom::AWSCDK-EKS-HelmChart").values():
+        if resource["Properties"]["Chart"].rsplit("/", 1)[-1] == chart:
+            return json.loads(resource["Properties"]["Values"])
+    raise AssertionError(f"no chart {chart}")
+
+
+def test_node_monitoring_agent_feeds_auto_repair(default):
+    addons = {a["Properties"]["AddonName"] for a in default.resources("AWS::EKS::Addon").values()}
+    assert "eks-node-monitoring-agent" in addons
+    for nodegroup in default.resources("AWS::EKS::Nodegroup").values():
+        assert nodegroup["Properties"]["NodeRepairConfig"] == {"Enabled": True}
+
+
+def test_prometheus_keeps_its_data_on_an_encrypted_gp3_volume(default):
+    from infra.addons import PROMETHEUS_STORAGE_CLASS
+
+    spec = chart_values(default, "kube-prometheus-stack")["prometheus"]["prometheusSpec"]
+    claim = spec["storageSpec"]["volumeClaimTemplate"]["spec"]
+    assert claim["storageClassName"] == PROMETHEUS_STORAGE_CLASS and claim["resources"]["requests"]["storage"] == "100Gi"
+    assert spec["retention"] == "15d" and spec["retentionSize"] == "85GB"
+    (manifest,) = [json.loads(m["Properties"]["Manifest"]) for m in default.resources("Custom::AWSCDK-EKS-KubernetesResource").values()
+                   if PROMETHEUS_STORAGE_CLASS in m["Properties"]["Manifest"]]
+    (storage_class,) = manifest
+    assert storage_class["provisioner"] == "ebs.csi.aws.com"
+    assert storage_class["parameters"] == {"type": "gp3", "encrypted": "true"}
+
+
+def test_grafana_loads_dashboards_from_labelled_config_maps(default):
+    from k8s.charts.monitoring import DASHBOARD_LABELS
+
+    dashboards = chart_values(default, "kube-prometheus-stack")["grafana"]["sidecar"]["dashboards"]
+    assert dashboards["enabled"] and dashboards["searchNamespace"] == "ALL"
+    assert {dashboards["label"]: dashboards["labelValue"]} == DASHBOARD_LABELS
+
+
+def test_node_exporter_sidecar_writes_efa_counters_prometheus_can_parse(default, tmp_path):
+    """The sidecar's script, run once over a sysfs tree shaped like a p5en's, writes a textfile
+    that Prometheus's own text parser reads back with the device and port of each counter."""
+    import subprocess
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from infra.addons import EFA_TEXTFILE_DIR
+    from infra.efa_metrics import efa_metric
+
+    exporter = chart_values(default, "kube-prometheus-stack")["prometheus-node-exporter"]
+    assert f"--collector.textfile.directory={EFA_TEXTFILE_DIR}" in exporter["extraArgs"]
+    (sidecar,) = exporter["sidecars"]
+    script = sidecar["command"][-1]
+    for device, tx in (("rdmap79s0", 1_000_000), ("rdmap80s0", 2_500)):
+        counters = tmp_path / "sys/class/infiniband" / device / "ports/1/hw_counters"
+        counters.mkdir(parents=True)
+        (counters / "tx_bytes").write_text(f"{tx}\n")
+        (counters / "rx_bytes").write_text("7\n")
+    out = tmp_path / "textfile"
+    out.mkdir()
+    once = script.replace("/host/sys", str(tmp_path / "sys")).replace(EFA_TEXTFILE_DIR, str(out)).replace("sleep 15", "exit 0")
+    subprocess.run(["sh", "-c", once], check=True, timeout=10)
+    samples = {(s.name, s.labels["device"]): s.value
+               for family in text_string_to_metric_families((out / "efa.prom").read_text()) for s in family.samples}
+    assert samples == {
+        (efa_metric("tx_bytes"), "rdmap79s0"): 1_000_000, (efa_metric("tx_bytes"), "rdmap80s0"): 2_500,
+        (efa_metric("rx_bytes"), "rdmap79s0"): 7, (efa_metric("rx_bytes"), "rdmap80s0"): 7,
+    }

@@ -4,6 +4,7 @@ import base64
 
 import pytest
 
+from tests.infra.environments import STAND_IN_RESERVATION
 from infra.environment import load_environment
 
 
@@ -51,10 +52,9 @@ def test_cluster_placement_group_only_where_configured(default):
 
 def test_capacity_block_settings(seed):
     data = launch_template(seed, "train")
-    env = load_environment("p5en-48")
     assert data["InstanceMarketOptions"] == {"MarketType": "capacity-block"}
     assert data["CapacityReservationSpecification"] == {
-        "CapacityReservationTarget": {"CapacityReservationId": env.pools.train.capacity_reservation_id}
+        "CapacityReservationTarget": {"CapacityReservationId": STAND_IN_RESERVATION}
     }
     assert nodegroup(seed, "train")["CapacityType"] == "CAPACITY_BLOCK"
     assert "InstanceMarketOptions" not in launch_template(seed, "rollout")
@@ -71,4 +71,5 @@ def test_gpu_taint_and_pool_label(default):
     props = nodegroup(default, "train")
     assert {"Effect": "NO_SCHEDULE", "Key": "nvidia.com/gpu", "Value": "true"} in props["Taints"]
     assert props["Labels"]["rl.aws/pool"] == "train"
-    assert props["ScalingConfig"] == {"MinSize": 0, "DesiredSize": 2, "MaxSize": 2}
+    # Created empty; `make scale` sizes it (test_capacity.py).
+    assert props["ScalingConfig"] == {"MinSize": 0, "DesiredSize": 0, "MaxSize": 2}

@@ -64,7 +64,7 @@ def test_real_outputs_reach_the_manifests(tmp_path):
 
 def test_job_configmap_round_trips_and_is_mounted_where_the_payload_reads(synths):
     for synthed in synths.values():
-        (config,) = synthed.kind("ConfigMap")
+        config = synthed.one("ConfigMap", "rl-job")
         job = parse_job_config(yaml.safe_load(config["data"]["job.yaml"]), "job.yaml")
         expected = synthed.environment.job.model_dump()
         expected["images"] = job.images.model_dump()  # only `{ecr}` was resolved
