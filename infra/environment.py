@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from infra.instance_types import INSTANCE_TYPES, InstanceSpec, instance_spec
 from payload.job import JobConfig
+from payload.train.costs import ARCHITECTURES, GB, GIB, Costs, architecture_of, model_costs
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent.parent / "environments"
 POOL_NAMES = ("train", "rollout", "cpu", "memory", "system")
@@ -108,10 +109,18 @@ class Pools(_Strict):
         return [(name, getattr(self, name)) for name in POOL_NAMES]
 
 
+# The longest a checkpoint write or read may take: the trainer's stall timeout (it waits for the
+# previous asynchronous save before the next) and its startup probe (a resume reads one).
+MAX_CHECKPOINT_WRITE_S = 900
+# Host memory an asynchronous checkpoint may stage per training node (the rest is the pods').
+MAX_STAGING_FRACTION = 0.5
+
+
 class Storage(_Strict):
-    # FSx for Lustre PERSISTENT_2: 1200 GiB or a multiple of 2400 GiB.
+    # FSx for Lustre PERSISTENT_2: 1200 GiB or a multiple of 2400 GiB. Sized from the job
+    # (checkpoint bytes x (keep_last + 1) + exports, write time): payload/train/costs.py.
     fsx_storage_gib: int = 1200
-    # MB/s per TiB of storage; a 30B MoE checkpoint (~60 GB bf16 + optimizer) loads in minutes at 250.
+    # MB/s per TiB of storage; throughput = this x TiB.
     fsx_throughput_mb_s_per_tib: Literal[125, 250, 500, 1000] = 250
 
     @field_validator("fsx_storage_gib")
@@ -163,6 +172,55 @@ class Environment(_Strict):
             raise ValueError(error)
         return self
 
+    @model_validator(mode="after")
+    def _storage_holds_the_job(self) -> "Environment":
+        costs = self.costs()
+        name, ckpt, storage = self.architecture_name(), costs.checkpoint, self.storage
+        keep = self.job.checkpoint.keep_last
+        if storage.fsx_storage_gib * GIB < costs.fsx_needed_bytes:
+            need = costs.fsx_needed_bytes / GIB
+            size = 1200 if need <= 1200 else 2400 * -(-need // 2400)
+            raise ValueError(
+                f"storage.fsx_storage_gib {storage.fsx_storage_gib}: {name} needs {need:,.0f} GiB "
+                f"({keep + 1} checkpoints of {ckpt.bytes / GB:,.0f} GB and {keep + 1} HF exports of "
+                f"{costs.export_bytes / GB:,.0f} GB for checkpoint.keep_last {keep}, plus the base model); use {size:.0f} or more"
+            )
+        if ckpt.write_s > MAX_CHECKPOINT_WRITE_S:
+            need = ckpt.bytes / MAX_CHECKPOINT_WRITE_S / GB
+            raise ValueError(
+                f"storage: writing a {name} checkpoint ({ckpt.bytes / GB:,.0f} GB) at {costs.fsx_throughput_gb_s:.2f} GB/s "
+                f"({storage.fsx_storage_gib} GiB x {storage.fsx_throughput_mb_s_per_tib} MB/s/TiB) takes {ckpt.write_s:,.0f} s, "
+                f"more than the {MAX_CHECKPOINT_WRITE_S} s the trainer's stall timeout and startup probe allow; "
+                f"it needs {need:.2f} GB/s (raise fsx_throughput_mb_s_per_tib or fsx_storage_gib)"
+            )
+        host = self.pools.train.spec.memory_gib * GIB * MAX_STAGING_FRACTION
+        if ckpt.host_bytes_per_node > host:
+            raise ValueError(
+                f"pools.train: staging a {name} checkpoint takes {ckpt.host_bytes_per_node / GB:,.0f} GB of host memory "
+                f"per node over {self.pools.train.desired_size} nodes, more than half of a {self.pools.train.instance_type}'s "
+                f"{self.pools.train.spec.memory_gib} GiB; use more training nodes"
+            )
+        return self
+
+    def architecture_name(self) -> str:
+        return architecture_of(self.job.model.path, self.job.model.architecture)[0]
+
+    def costs(self) -> Costs:
+        """The job's modeled publish, checkpoint and export (payload/train/costs.py) on this environment."""
+        try:
+            _, architecture = architecture_of(self.job.model.path, self.job.model.architecture)
+        except KeyError as exc:
+            where = "job.model.architecture" if self.job.model.architecture else f"job.model.path {self.job.model.path!r}:"
+            raise ValueError(f"{where} {exc.args[0]!r} is not a known architecture (one of {', '.join(ARCHITECTURES)}); "
+                             "storage and timeouts are sized from it") from None
+        return model_costs(
+            architecture,
+            train_nodes=max(self.pools.train.desired_size, 1),
+            fsx_storage_gib=self.storage.fsx_storage_gib,
+            fsx_mb_s_per_tib=self.storage.fsx_throughput_mb_s_per_tib,
+            keep_last=self.job.checkpoint.keep_last,
+        )
+
     def resolved_account(self) -> str | None:
         return self.account or os.environ.get("CDK_DEFAULT_ACCOUNT")
 
@@ -186,6 +244,8 @@ def _first_error(exc: ValidationError) -> str:
         return f"{_location(error)}: unknown field"
     if "input" in error and error["type"] not in ("value_error", "assertion_error") and not isinstance(error["input"], dict):
         return f"{_location(error)}: {error['input']!r}: {message}"
+    if not error["loc"]:  # a check across fields: its message names them
+        return message
     return f"{_location(error)}: {message}"
 
 

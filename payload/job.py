@@ -30,6 +30,9 @@ class _Section(BaseModel):
 class ModelSection(_Section):
     # A Qwen3-MoE Hugging Face checkpoint directory on the shared FSx for Lustre volume.
     path: str = "/fsx/models/Qwen3-30B-A3B"
+    # The released architecture the checkpoint has (payload.train.costs.ARCHITECTURES), which
+    # sizes storage, timeouts and the publish; default: the path's last component.
+    architecture: str | None = None
     dtype: Literal["bfloat16", "float32"] = "bfloat16"
     activation_checkpointing: bool = True
     # torch.compile each decoder layer (CUDA only; ignored on CPU). One H200, 4 layers, one

@@ -22,3 +22,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Only `gpu` tests may skip: any other skip means a test that did not run on this
+    machine (a missing binary, a missing package), so it fails, saying why."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and "gpu" not in item.keywords and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped, but only tests marked gpu may skip: {reason}"

@@ -13,6 +13,7 @@ from cdk8s_plus_33 import k8s
 from constructs import Construct
 
 from infra.identities import TRAINER_SERVICE_ACCOUNT
+from payload.train.costs import Timeouts
 from k8s.charts.efa import efa_env
 from k8s.context import Context
 from k8s.imports.io.x_k8s import jobset as js
@@ -63,6 +64,8 @@ class TrainerChart(cdk8s.Chart):
         super().__init__(scope, id, namespace=NAMESPACE)
         layout = ctx.trainer
         placement: Placement = layout.share.placement
+        # Watchdog, probes and grace period follow from the modeled publish, checkpoint and export.
+        timeouts = Timeouts.from_costs(ctx.environment.costs())
         command = [
             "torchrun",
             f"--nnodes={layout.nodes}",
@@ -75,6 +78,7 @@ class TrainerChart(cdk8s.Chart):
             "-m",
             "payload",
             "train",
+            f"--stall-timeout-s={timeouts.stall_s}",
         ]
         container = k8s.Container(
             name=TRAINER,
@@ -93,7 +97,7 @@ class TrainerChart(cdk8s.Chart):
             security_context=gpu_security(read_only_root=True),
             volume_mounts=[fsx_mount(), job_config_mount(), shm_mount(), tmp_mount()],
             # Loading a checkpoint from FSx and the first NCCL init take minutes.
-            startup_probe=http_probe("/healthz", "metrics", period=10, failures=90),
+            startup_probe=http_probe("/healthz", "metrics", period=10, failures=timeouts.startup_s // 10),
             # /healthz fails when no step progressed within the payload's stall timeout: a hung
             # collective kills the pod, and the JobSet restarts the whole job.
             liveness_probe=http_probe("/healthz", "metrics", period=30, failures=4),
@@ -106,7 +110,8 @@ class TrainerChart(cdk8s.Chart):
             service_account=TRAINER_SERVICE_ACCOUNT,
             priority_class=PRIORITY_TRAINER,
             volumes=[fsx_volume(), job_config_volume(), shm_volume(SHM_SIZE), tmp_volume()],
-            grace_seconds=120,
+            # Room for a SIGTERM checkpoint where FSx writes one in time (payload/train/costs.py).
+            grace_seconds=timeouts.grace_s,
             restart_policy="Never",
         )
         js.JobSet(

@@ -28,7 +28,10 @@ def _inputs(p: argparse.ArgumentParser) -> None:
                        help="the nodes the measured run had (default: the environment's desired sizes)")
     rates.add_argument("--rollout-tokens-per-s", type=float, help="response tokens/s one rollout node decodes, slots full")
     rates.add_argument("--trainer-tokens-per-s", type=float, help="response tokens/s one trainer node trains")
-    rates.add_argument("--publish-s", type=float, help="seconds one weight publish pauses the trainer and the servers")
+    rates.add_argument("--publish-s", type=float, help="seconds one weight publish pauses the trainer and the servers "
+                       "(default: measured, else modeled from the model and the hardware, payload/train/costs.py)")
+    rates.add_argument("--architecture", help="size publish, checkpoint and export for this model instead of the job's "
+                       "(e.g. Qwen3-235B-A22B)")
     rates.add_argument("--response-tokens-mean", type=float, help="mean response length (default: measured, "
                        "else half of batch.max_response_tokens)")
     rates.add_argument("--response-tokens-sigma", type=float, help="lognormal shape of response lengths (default 0.8)")
@@ -86,8 +89,10 @@ def _load(args: argparse.Namespace):
                       ("filtered_fraction", "filtered_fraction")):
         if getattr(args, flag) is not None:
             values[key] = getattr(args, flag)
+    costs = modeled_costs(env, args.architecture)
+    values.setdefault("publish_s", costs.publish.seconds)
     for key, flag in (("rollout_tokens_per_s_per_node", "--rollout-tokens-per-s"),
-                      ("trainer_tokens_per_s_per_node", "--trainer-tokens-per-s"), ("publish_s", "--publish-s")):
+                      ("trainer_tokens_per_s_per_node", "--trainer-tokens-per-s")):
         if key not in values:
             raise BalanceError(f"{flag} is missing: give it, or --from-metrics with a run's metrics")
     spot = None
@@ -97,6 +102,20 @@ def _load(args: argparse.Namespace):
     spec = LoopSpec.from_environment(env, Rates(**values), server_slots=args.server_slots, spot=spot)
     current = args.split or (pools.train.desired_size, pools.rollout.desired_size)
     return env, spec, measured, current
+
+
+def modeled_costs(env, architecture: str | None):
+    """The environment's publish/checkpoint/export model, for its job's model or `architecture`."""
+    from payload.balance.loop import BalanceError
+    from payload.train.costs import ARCHITECTURES, model_costs
+
+    if architecture is None:
+        return env.costs()
+    if architecture not in ARCHITECTURES:
+        raise BalanceError(f"--architecture {architecture!r}: known ones are {', '.join(ARCHITECTURES)}")
+    return model_costs(ARCHITECTURES[architecture], train_nodes=env.pools.train.desired_size,
+                       fsx_storage_gib=env.storage.fsx_storage_gib,
+                       fsx_mb_s_per_tib=env.storage.fsx_throughput_mb_s_per_tib, keep_last=env.job.checkpoint.keep_last)
 
 
 def _user_errors():
@@ -109,7 +128,7 @@ def _user_errors():
 
 def run_plan(args: argparse.Namespace) -> int:
     from payload.balance.planner import make_plan
-    from payload.balance.report import plan_json, print_plan
+    from payload.balance.report import plan_json, print_costs, print_plan
 
     try:
         env, spec, measured, current = _load(args)
@@ -125,10 +144,12 @@ def run_plan(args: argparse.Namespace) -> int:
     except _user_errors() as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    costs = modeled_costs(env, args.architecture)
     if args.json:
-        print(json.dumps(plan_json(plan, spec, measured), indent=2))
+        print(json.dumps(plan_json(plan, spec, measured) | {"data_movement": costs.as_dict()}, indent=2))
     else:
         print_plan(plan, spec, measured, env.name)
+        print_costs(costs, env, args.architecture or env.architecture_name())
     return 0
 
 

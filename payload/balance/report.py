@@ -79,6 +79,24 @@ def print_plan(plan: Plan, spec: LoopSpec, measured: Measured | None, env_name: 
         console.print(f"- {hint}")
 
 
+def print_costs(costs, env, name: str) -> None:
+    """The modeled bulk data movements (payload/train/costs.py) of the job on this environment."""
+    from payload.train.costs import GB, GIB, Timeouts
+
+    p, c, t = costs.publish, costs.checkpoint, Timeouts.from_costs(costs)
+    console = Console(width=max(Console().width, 120))
+    console.print(
+        f"modeled for {name} ({costs.architecture.parameters / 1e9:.1f} B parameters) on {costs.train_nodes} training nodes:\n"
+        f"- publish: {p.bytes / GB:,.0f} GB bf16 in {p.buckets} buckets, {p.seconds:.1f} s (broadcast {p.broadcast_s:.1f} s, "
+        f"bucket overhead {p.overhead_s:.1f} s, server load {p.load_s:.1f} s; gather {p.gather_s:.1f} s overlapped)\n"
+        f"- checkpoint: {c.bytes / GB:,.0f} GB, staged {c.host_bytes_per_node / GB:,.0f} GB a node in {c.stage_s:.1f} s, "
+        f"written in the background in {c.write_s:,.0f} s at {costs.fsx_throughput_gb_s:.2f} GB/s\n"
+        f"- HF export: {costs.export_bytes / GB:,.0f} GB in {costs.export_s:,.0f} s; FSx needed "
+        f"{costs.fsx_needed_bytes / GIB:,.0f} GiB of {env.storage.fsx_storage_gib:,}\n"
+        f"- timeouts: stall {t.stall_s} s, collectives {t.collective_s} s, startup {t.startup_s} s, SIGTERM grace {t.grace_s} s"
+    )
+
+
 def plan_json(plan: Plan, spec: LoopSpec, measured: Measured | None) -> dict:
     return {
         "budget_nodes": plan.budget,

@@ -248,9 +248,12 @@ class Engine:
         destroy_weights_update_group(group)
 
     def update_from_distributed(
-        self, names: list[str], dtypes: list[str], shapes: list[list[int]], group_name: str, weight_version: str | None
+        self, names: list[str], dtypes: list[str], shapes: list[list[int]], group_name: str, weight_version: str | None,
+        load_format: str | None = None,
     ) -> None:
-        """Receive one bucket by broadcast from rank 0 (in `names` order) and load it."""
+        """Receive one bucket by broadcast from rank 0 (in `names` order, or with load_format
+        "flattened_bucket" as one uint8 tensor of all their bytes, SGLang 0.5.23's
+        FlattenedTensorBucket layout) and load it."""
         import torch.distributed as dist
 
         from payload.model import iter_hf_tensors
@@ -260,14 +263,30 @@ class Engine:
             raise EngineError(f"no weight update group {group_name!r} (call /init_weights_update_group first)")
         if not len(names) == len(dtypes) == len(shapes):
             raise EngineError("names, dtypes and shapes must have the same length")
+        if load_format not in (None, "flattened_bucket"):
+            raise EngineError(f"load_format {load_format!r}: only 'flattened_bucket' or none is served")
         try:
-            tensors = [torch.empty(shape, dtype=getattr(torch, dtype), device=self.device) for shape, dtype in zip(shapes, dtypes)]
+            if load_format == "flattened_bucket":
+                layout, offset = [], 0
+                for shape, dtype in zip(shapes, dtypes):
+                    dt = getattr(torch, dtype)
+                    if offset % dt.itemsize:
+                        raise EngineError(f"unaligned tensor in the bucket: byte offset {offset}, dtype {dtype}")
+                    layout.append((offset, torch.Size(shape).numel() * dt.itemsize, dt, shape))
+                    offset += layout[-1][1]
+                flat = torch.empty(offset, dtype=torch.uint8, device=self.device)
+            else:
+                tensors = [torch.empty(shape, dtype=getattr(torch, dtype), device=self.device) for shape, dtype in zip(shapes, dtypes)]
         except (AttributeError, TypeError, RuntimeError) as exc:
             raise EngineError(f"bad dtype or shape in the bucket: {exc}") from None
         # Join every broadcast before looking at names: the trainer sends regardless, and a
         # rank that skipped one would desynchronise the group.
-        for handle in [dist.broadcast(t, src=0, group=group, async_op=True) for t in tensors]:
-            handle.wait()
+        if load_format == "flattened_bucket":
+            dist.broadcast(flat, src=0, group=group)
+            tensors = [flat[o : o + n].view(dt).reshape(shape) for o, n, dt, shape in layout]
+        else:
+            for handle in [dist.broadcast(t, src=0, group=group, async_op=True) for t in tensors]:
+                handle.wait()
         tied = self.model.config.tie_word_embeddings
         with self._weights_lock:
             targets = dict(iter_hf_tensors(self.model))

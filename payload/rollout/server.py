@@ -181,12 +181,32 @@ def build_app(engine: Engine) -> FastAPI:
             "Succeeded to destroy custom process group.",
         )
 
+    # SGLang 0.5.23 loads distributed updates only inside a begin/end_weight_update session.
+    session = {"open": False}
+
+    @app.post("/begin_weight_update")
+    async def begin_weight_update():
+        if session["open"]:
+            return _result(False, "a weight-update session is already open; call end_weight_update() first")
+        session["open"] = True
+        return _result(True, "Success")
+
+    @app.post("/end_weight_update")
+    async def end_weight_update():
+        if not session["open"]:
+            return _result(False, "no weight-update session is open; call begin_weight_update() first")
+        session["open"] = False
+        return _result(True, "Success")
+
     @app.post("/update_weights_from_distributed")
     async def update_weights_from_distributed(request: Request):
         def run(body):
+            if not session["open"]:
+                raise EngineError("update_weights_from_distributed must run between begin_weight_update() and end_weight_update()")
             engine.update_from_distributed(
                 names=list(body["names"]), dtypes=list(body["dtypes"]), shapes=[list(s) for s in body["shapes"]],
                 group_name=body.get("group_name", "weight_update_group"), weight_version=body.get("weight_version"),
+                load_format=body.get("load_format"),
             )
 
         return await weights_call(request, run, "Succeeded to update parameter online.")

@@ -1,8 +1,10 @@
 """SGLang's native weight-update HTTP API, as one rollout server sees it.
 
-Field names and semantics follow sglang/srt/managers/io_struct.py (v0.5.x):
-InitWeightsUpdateGroupReqInput, UpdateWeightsFromDistributedReqInput,
-UpdateWeightFromDiskReqInput, PauseGenerationReqInput. Every endpoint answers
+Field names and semantics follow sglang/srt/managers/io_struct.py of the pinned release (0.5.23):
+InitWeightsUpdateGroupReqInput, BeginWeightUpdateReqInput / EndWeightUpdateReqInput (0.5.23
+refuses update_weights_from_distributed outside such a session), UpdateWeightsFromDistributedReqInput
+(with load_format "flattened_bucket": one broadcast per bucket), UpdateWeightFromDiskReqInput,
+PauseGenerationReqInput. Every endpoint answers
 `{"success": bool, "message": str}` (HTTP 400 on failure) except pause/continue/flush.
 The embedded engine serves the same routes, so this client is the only one the trainer has.
 """
@@ -58,6 +60,12 @@ class RolloutServerClient:
             ),
         )
 
+    def begin_weight_update(self) -> None:
+        self._post("/begin_weight_update", {})
+
+    def end_weight_update(self) -> None:
+        self._post("/end_weight_update", {})
+
     def destroy_weights_update_group(self, group_name: str) -> None:
         self._post("/destroy_weights_update_group", {"group_name": group_name})
 
@@ -70,8 +78,11 @@ class RolloutServerClient:
         group_name: str,
         flush_cache: bool,
         weight_version: str | None,
+        load_format: str | None = None,
     ) -> None:
         body: dict[str, Any] = dict(names=names, dtypes=dtypes, shapes=shapes, group_name=group_name, flush_cache=flush_cache)
+        if load_format is not None:
+            body["load_format"] = load_format
         if weight_version is not None:
             body["weight_version"] = weight_version
         self._post("/update_weights_from_distributed", body)
@@ -88,11 +99,23 @@ class RolloutServerClient:
     def flush_cache(self) -> None:
         self._post("/flush_cache")
 
-    def weight_version(self) -> str:
+    def generate_greedy(self, input_ids: list[int], max_new_tokens: int) -> tuple[list[int], list[float]]:
+        """Decode `max_new_tokens` greedily (EOS ignored); the tokens and their logprobs
+        (SGLang's /generate with return_logprob: meta_info.output_token_logprobs)."""
+        body = {"input_ids": input_ids, "return_logprob": True,
+                "sampling_params": {"temperature": 0, "max_new_tokens": max_new_tokens, "ignore_eos": True}}
+        answer = self._post("/generate", body)
+        try:
+            entries = answer["meta_info"]["output_token_logprobs"]
+            return [int(e[1]) for e in entries], [float(e[0]) for e in entries]
+        except (KeyError, TypeError, IndexError, ValueError) as exc:
+            raise RolloutServerError(f"{self.url}/generate: no output_token_logprobs in the answer: {exc}") from exc
+
+    def weight_version(self, timeout_s: float = 10.0) -> str:
         """The version the server is serving. SGLang moved it from /get_model_info to /model_info."""
         for route in ("/model_info", "/get_model_info"):
             try:
-                response = self._http.get(route, timeout=10.0)
+                response = self._http.get(route, timeout=timeout_s)
             except httpx.HTTPError as exc:
                 raise RolloutServerError(f"{self.url}{route}: {type(exc).__name__}: {exc}") from exc
             if response.status_code == 404:

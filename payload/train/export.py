@@ -1,26 +1,102 @@
-"""Periodic Hugging Face export of the policy, for SGLang (restarts, /update_weights_from_disk,
-the publisher's rollback) and for evaluation.
+"""Hugging Face export of the policy, for SGLang (restarts, /update_weights_from_disk, the
+publisher's rollback and catch-up) and for evaluation: config.json, bf16 safetensors shards and
+model.safetensors.index.json, the layout transformers and SGLang 0.5.23's DefaultModelLoader
+read (it loads the files the index's weight_map names).
 
-The trainer's weights are sharded (FSDP, EP), so the export streams full tensors from
-`parallel.full_hf_tensors` one at a time into safetensors shards on rank 0; no rank ever
-holds the whole model. The directory appears under its final name only when complete (rename),
-because rollout servers may load it at any moment. Tokenizer and generation files are copied
-from the base model so the directory can also start a fresh SGLang server.
+Every rank writes its own shards (`export_hf`): a MoE layer's experts are written by the ranks
+of one EP group (layer l by group l mod G, so all nodes write), each its own experts, with no
+gather at all; every other tensor is gathered (its FSDP shards, in bf16) and written by one rank
+in turn. A rank holds at most one shard file's tensors in host memory (`shard_bytes`), and
+writes it as soon as it is full. Rank 0 then names the files model-0000i-of-0000n, writes the
+index and renames the directory from `.partial` into place: rollout servers may load it at any
+moment, so it appears complete or not at all.
+
+At p5en-48's scale (payload/train/costs.py): Qwen3-30B-A3B is 61 GB bf16, 13 s at FSx's
+4.7 GB/s with 128 writers; Qwen3-235B-A22B 470 GB, 100 s (33 s at 14 GB/s). Host memory: one
+shard a rank (2 GiB by default) instead of the model (470 GB for 235B).
 """
 
 from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import torch
+import torch.distributed as dist
 from safetensors.torch import save_file
+from torch.distributed.tensor import DTensor
 
 from payload.model import Qwen3MoeConfig
 
-_WEIGHT_FILES = ("config.json", "model.safetensors", "model.safetensors.index.json")
+SHARD_BYTES = 2 * 2**30
+INDEX = "model.safetensors.index.json"
+_WEIGHT_FILES = ("config.json", "model.safetensors", INDEX)
+
+
+class ShardWriter:
+    """Streams named tensors into safetensors files of at most `shard_bytes` (a larger tensor
+    goes alone): only the file being filled is held in host memory."""
+
+    def __init__(self, directory: Path, prefix: str, shard_bytes: int = SHARD_BYTES, dtype: torch.dtype = torch.bfloat16):
+        self.directory, self.prefix, self.shard_bytes, self.dtype = directory, prefix, shard_bytes, dtype
+        self.files: list[str] = []
+        self.weight_map: dict[str, str] = {}
+        self.total_bytes = 0
+        self.peak_held_bytes = 0  # the most bytes of tensors held at once (the bound tests measure)
+        self._shard: dict[str, torch.Tensor] = {}
+        self._held = 0
+
+    def add(self, name: str, tensor: torch.Tensor) -> None:
+        nbytes = tensor.numel() * self.dtype.itemsize
+        if self._shard and self._held + nbytes > self.shard_bytes:
+            self.flush()
+        # A copy in host memory (safetensors refuses views sharing storage), cast on the way.
+        self._shard[name] = tensor.detach().to("cpu", dtype=self.dtype, copy=True).contiguous()
+        self._held += nbytes
+        self.total_bytes += nbytes
+        self.peak_held_bytes = max(self.peak_held_bytes, self._held)
+
+    def flush(self) -> None:
+        if not self._shard:
+            return
+        name = f"{self.prefix}-{len(self.files):05d}.safetensors"
+        save_file(self._shard, str(self.directory / name), metadata={"format": "pt"})
+        self.files.append(name)
+        self.weight_map.update(dict.fromkeys(self._shard, name))
+        self._shard, self._held = {}, 0
+
+
+def _finish(partial: Path, path: Path, files: list[str], weight_map: dict[str, str], total: int,
+            config: Qwen3MoeConfig, base_model: str | Path | None, dtype: torch.dtype) -> Path:
+    """Name the shards as Hugging Face does, write the index, config and tokenizer files, and
+    move the directory into place."""
+    final = ["model.safetensors"] if len(files) == 1 else [
+        f"model-{i:05d}-of-{len(files):05d}.safetensors" for i in range(1, len(files) + 1)]
+    renamed = dict(zip(files, final))
+    for old, new in renamed.items():
+        (partial / old).rename(partial / new)
+    if len(files) > 1:
+        index = {"metadata": {"total_size": total}, "weight_map": {n: renamed[f] for n, f in sorted(weight_map.items())}}
+        (partial / INDEX).write_text(json.dumps(index, indent=2) + "\n")
+    hf = config.to_hf_dict()
+    hf["torch_dtype"] = str(dtype).removeprefix("torch.")
+    (partial / "config.json").write_text(json.dumps(hf, indent=2) + "\n")
+    if base_model is not None:
+        for extra in Path(base_model).iterdir():
+            if extra.is_file() and extra.name not in _WEIGHT_FILES and not extra.name.endswith(".safetensors"):
+                shutil.copy2(extra, partial / extra.name)
+    shutil.rmtree(path, ignore_errors=True)
+    partial.rename(path)
+    return path
+
+
+def _fresh(path: Path) -> Path:
+    partial = path.with_name(path.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    return partial
 
 
 def write_hf_directory(
@@ -29,55 +105,74 @@ def write_hf_directory(
     path: str | Path,
     base_model: str | Path | None = None,
     dtype: torch.dtype = torch.bfloat16,
-    max_shard_bytes: int = 5 * 2**30,
+    shard_bytes: int = SHARD_BYTES,
 ) -> Path:
-    """Write `tensors` (HF names) as a checkpoint directory at `path`; returns `path`."""
+    """One process: write HF-named `tensors` as a checkpoint directory at `path`, streaming."""
+    path = Path(path)
+    partial = _fresh(path)
+    writer = ShardWriter(partial, "part", shard_bytes, dtype)
+    for name, tensor in tensors:
+        writer.add(name, tensor)
+    writer.flush()
+    return _finish(partial, path, writer.files, writer.weight_map, writer.total_bytes, config, base_model, dtype)
+
+
+@torch.no_grad()
+def owned_hf_tensors(model, world, dtype: torch.dtype) -> Iterator[tuple[str, torch.Tensor]]:
+    """The HF-named tensors this rank writes (collective: every rank drains it). Shards are
+    cast to `dtype` before any gather."""
+    from payload.train.parallel import EXPERT_PARAM
+
+    tied = model.config.tie_word_embeddings
+    ep_groups = world.world_size // world.ep_size
+    my_group = world.rank // world.ep_size  # rank = replica · S + edp_shard · P + ep_rank (parallel.py)
+    for index, (name, param) in enumerate(model.named_parameters()):
+        local = param.detach().to(dtype)
+        full = local.full_tensor() if isinstance(local, DTensor) else local  # this rank's EP slice, for experts
+        match = EXPERT_PARAM.match(name)
+        if not match:
+            if index % world.world_size == world.rank and not (tied and name == "lm_head.weight"):
+                yield name, full
+            continue
+        prefix, kind = match.groups()
+        experts = model.get_submodule(prefix)
+        layer = int(prefix.split(".")[2])
+        if layer % ep_groups != my_group:
+            continue
+        for i, tensor in enumerate(full):
+            e = experts.expert_offset + i
+            if kind == "gate_up_proj":
+                gate, up = tensor.split(experts.intermediate_size, dim=0)
+                yield f"{prefix}.{e}.gate_proj.weight", gate
+                yield f"{prefix}.{e}.up_proj.weight", up
+            else:
+                yield f"{prefix}.{e}.down_proj.weight", tensor
+
+
+def export_hf(
+    model,
+    world,
+    path: str | Path,
+    base_model: str | Path | None = None,
+    dtype: torch.dtype = torch.bfloat16,
+    shard_bytes: int = SHARD_BYTES,
+) -> ShardWriter:
+    """Every rank writes its shards of the model at `path` (collective); returns this rank's
+    writer (its files, bytes and peak host memory)."""
     path = Path(path)
     partial = path.with_name(path.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.mkdir(parents=True)
-
-    shards: list[dict[str, torch.Tensor]] = [{}]
-    files: list[str] = []
-    size = total = 0
-
-    def flush() -> None:
-        name = f"shard-{len(files):05d}.safetensors"
-        save_file(shards[-1], str(partial / name), metadata={"format": "pt"})
-        files.append(name)
-
-    weight_map: dict[str, int] = {}
-    for name, tensor in tensors:
-        tensor = tensor.detach().to("cpu", dtype=dtype, copy=True).contiguous()
-        nbytes = tensor.numel() * tensor.element_size()
-        if shards[-1] and size + nbytes > max_shard_bytes:
-            flush()
-            shards.append({})
-            size = 0
-        shards[-1][name] = tensor
-        weight_map[name] = len(shards) - 1
-        size += nbytes
-        total += nbytes
-    flush()
-    del shards
-
-    # HF's naming: a single file is model.safetensors, several are model-0000i-of-0000n.
-    final = ["model.safetensors"] if len(files) == 1 else [
-        f"model-{i:05d}-of-{len(files):05d}.safetensors" for i in range(1, len(files) + 1)
-    ]
-    for old, new in zip(files, final):
-        (partial / old).rename(partial / new)
-    if len(files) > 1:
-        index = {"metadata": {"total_size": total}, "weight_map": {n: final[i] for n, i in weight_map.items()}}
-        (partial / "model.safetensors.index.json").write_text(json.dumps(index, indent=2) + "\n")
-    hf = config.to_hf_dict()
-    hf["torch_dtype"] = str(dtype).removeprefix("torch.")
-    (partial / "config.json").write_text(json.dumps(hf, indent=2) + "\n")
-    if base_model is not None:
-        for extra in Path(base_model).iterdir():
-            if extra.is_file() and extra.name not in _WEIGHT_FILES and not extra.name.endswith(".safetensors"):
-                shutil.copy2(extra, partial / extra.name)
-
-    shutil.rmtree(path, ignore_errors=True)
-    partial.rename(path)
-    return path
+    if world.is_main:
+        _fresh(path)
+    dist.barrier()
+    writer = ShardWriter(partial, f"rank{world.rank:05d}", shard_bytes, dtype)
+    for name, tensor in owned_hf_tensors(model, world, dtype):
+        writer.add(name, tensor)
+    writer.flush()
+    written = [None] * world.world_size if world.is_main else None
+    dist.gather_object((writer.files, writer.weight_map, writer.total_bytes), written, dst=0)
+    if world.is_main:
+        files = [f for rank_files, _, _ in written for f in rank_files]
+        weight_map = {n: f for _, rank_map, _ in written for n, f in rank_map.items()}
+        _finish(partial, path, files, weight_map, sum(t for _, _, t in written), model.config, base_model, dtype)
+    dist.barrier()
+    return writer

@@ -28,6 +28,7 @@ import re
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 
 import torch
 import torch.distributed as dist
@@ -70,12 +71,13 @@ class World:
         return self.rank == 0
 
 
-def init_world(ep_size: int, shard_size: int | None = None) -> World:
+def init_world(ep_size: int, shard_size: int | None = None, timeout: timedelta | None = None) -> World:
     """Join (or, run outside torchrun, create) the default process group and build the meshes.
 
     `shard_size` None: one node's ranks (torchrun's LOCAL_WORLD_SIZE), else the whole world.
     torchrun sets RANK / WORLD_SIZE / LOCAL_RANK / MASTER_ADDR / MASTER_PORT; NCCL on GPUs, gloo
-    on CPU."""
+    on CPU. `timeout`: every collective's (default torch's 10 minutes); the trainer derives it
+    from its stall timeout (payload/train/costs.py Timeouts)."""
     if not dist.is_initialized():
         if "RANK" not in os.environ:
             with socket.socket() as s:
@@ -84,7 +86,7 @@ def init_world(ep_size: int, shard_size: int | None = None) -> World:
             os.environ.update(RANK="0", WORLD_SIZE="1", LOCAL_RANK="0", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
         if torch.cuda.is_available():
             torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
-        dist.init_process_group("nccl" if torch.cuda.is_available() else "gloo")
+        dist.init_process_group("nccl" if torch.cuda.is_available() else "gloo", timeout=timeout)
     rank, world_size = dist.get_rank(), dist.get_world_size()
     shard = shard_size or min(int(os.environ.get("LOCAL_WORLD_SIZE", world_size)), world_size)
     if ep_size < 1 or world_size % ep_size:
@@ -208,11 +210,14 @@ def global_expert_view(local: torch.Tensor, world: World, num_experts: int) -> t
 
 
 def _gather_experts(local: torch.Tensor, world: World) -> torch.Tensor | None:
-    """The full [E, ...] expert tensor on each EP group's first rank (None elsewhere)."""
+    """The full [E, ...] expert tensor on global rank 0 (None elsewhere): only rank 0's EP group
+    gathers; the other groups' leaders would receive it only to drop it."""
     full_local = local.full_tensor() if isinstance(local, DTensor) else local
     if world.ep_group is None:
         return full_local
     ep_ranks = dist.get_process_group_ranks(world.ep_group)
+    if 0 not in ep_ranks:
+        return None
     pieces = [torch.empty_like(full_local) for _ in ep_ranks] if world.rank == ep_ranks[0] else None
     dist.gather(full_local.contiguous(), pieces, dst=ep_ranks[0], group=world.ep_group)
     return torch.cat(pieces) if pieces is not None else None
@@ -224,21 +229,22 @@ def full_hf_tensors(
 ) -> Iterator[tuple[str, torch.Tensor]]:
     """Every weight as full, HF-named tensors (one at a time, for publishing and export).
 
-    Collective: every rank must drain the iterator; only rank 0 receives the tensors."""
+    Collective: every rank must drain the iterator; only rank 0 receives the tensors. With
+    `dtype` each rank casts its shard before the gather, so no full-precision tensor is ever
+    assembled and the gather moves half the bytes (bf16)."""
     tied = model.config.tie_word_embeddings
     for name, param in model.named_parameters():
         match = EXPERT_PARAM.match(name)
+        local = param.detach().to(dtype) if dtype else param
         if not match:
-            full = param.full_tensor() if isinstance(param, DTensor) else param
+            full = local.full_tensor() if isinstance(local, DTensor) else local
             if world.is_main and not (tied and name == "lm_head.weight"):
-                yield name, full.to(dtype) if dtype else full
+                yield name, full
             continue
-        gathered = _gather_experts(param, world)
+        gathered = _gather_experts(local, world)
         if not world.is_main:
             continue
         prefix, kind = match.groups()
-        if dtype:
-            gathered = gathered.to(dtype)
         size = model.config.moe_intermediate_size
         for e, tensor in enumerate(gathered):
             if kind == "gate_up_proj":

@@ -29,6 +29,7 @@ import os
 import shutil
 import time
 from dataclasses import asdict, dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
 import numpy as np
@@ -41,11 +42,12 @@ from payload.common.service import Service
 from payload.job import JobConfig
 from payload.queue.base import PolicyPointer, RolloutQueue
 from payload.queue.experience import ExperienceGroup, decode_group, encode_group
+from payload.sync.probe import PublishProbe
 from payload.sync.publisher import PublishError, WeightPublisher
 from payload.train.advantages import group_advantages
 from payload.train.batch import Sample, micro_batches, shard_for_rank
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
-from payload.train.export import write_hf_directory
+from payload.train.export import export_hf
 from payload.train.parallel import full_hf_tensors, init_world, parallelize
 from payload.train.step import LossConfig, build_optimizer, train_step
 from payload.train.watchdog import PhaseWatchdog
@@ -80,6 +82,9 @@ class TrainerMetrics:
         self.staleness = Gauge(signals.POLICY_STALENESS, h[signals.POLICY_STALENESS], registry=r)
         self.buffer = Gauge(signals.BUFFER_GROUPS, h[signals.BUFFER_GROUPS], registry=r)
         self.publish_failures = Counter("rl_trainer_publish_failures_total", "Weight publishes that failed (rolled back)", registry=r)
+        self.publish_check_failures = Counter(
+            "rl_trainer_publish_check_failures_total",
+            "Servers whose logprobs on the post-publish probe differed from the trainer's (rolled back)", registry=r)
         self.dropped = Counter("rl_trainer_groups_dropped_total", "Groups the trainer dropped, by reason", ["reason"], registry=r)
         self.step_values = {n: Gauge(f"rl_trainer_{n}", f"Last step's {n.replace('_', ' ')}", registry=r) for n in _STEP_GAUGES}
 
@@ -118,7 +123,13 @@ class Trainer:
 
         self.config = config
         job = config.job
-        self.world = world = init_world(job.parallel.expert_parallel_size, job.parallel.data_parallel_shard_size)
+        # A collective that outlives the phase watchdog is dead: fail it a little after.
+        collective_timeout = timedelta(seconds=config.stall_timeout_s + 300)
+        self.world = world = init_world(job.parallel.expert_parallel_size, job.parallel.data_parallel_shard_size,
+                                         timeout=collective_timeout)
+        # Rank 0 waits on the buffer (Redis) while the others wait for its batch: they wait in a
+        # CPU-side gloo broadcast, never in an NCCL collective (whose watchdog kills the job).
+        self._control = dist.new_group(backend="gloo", timeout=collective_timeout) if world.world_size > 1 else None
         self.metrics = TrainerMetrics()
         # Every rank handles SIGTERM (torchrun forwards it to each worker; without a handler the
         # other ranks die and cannot join the stop vote and the checkpoint); only the first
@@ -168,6 +179,7 @@ class Trainer:
         self.queue = queue
         self._owns_queue = queue is None
         self.publisher: WeightPublisher | None = None
+        self.probe = PublishProbe.Config().build(self.model.config.vocab_size)
         if world.is_main:
             self.queue = queue or config.queue.build()
             if config.rollout_servers:
@@ -221,6 +233,7 @@ class Trainer:
         while len(batch.groups) < job.batch.prompts_per_step:
             if self._stopping():
                 return None
+            self.checkpointer.poll()
             consumed = self.queue.consume(
                 self.config.consumer,
                 max_groups=job.batch.prompts_per_step - len(batch.groups),
@@ -261,7 +274,7 @@ class Trainer:
             payload = [None if batch is None else (batch.wait_s, batch.stale, batch.filtered, [encode_group(g) for g in batch.groups],
                                                    batch.final)]
         if self.world.world_size > 1:
-            dist.broadcast_object_list(payload, src=0)
+            dist.broadcast_object_list(payload, src=0, group=self._control)
         if payload[0] is None:
             return None
         if self.world.is_main:
@@ -288,33 +301,39 @@ class Trainer:
         if not self.config.rollout_servers:
             return 0.0
         started = time.monotonic()
+        # Shards are cast to the engine's dtype before they are gathered (no fp32 full tensors).
         tensors = full_hf_tensors(self.model, self.world, _DTYPES[self.config.job.model.dtype])
-        try:
-            if self.publisher is not None:
-                self.publisher.catch_up()
-                self.publisher.publish(tensors, version)
-        except PublishError as exc:
-            self.metrics.publish_failures.inc()
-            log.error("publishing version %d failed: %s", version, exc)
-        finally:
-            for _ in tensors:  # every rank takes part in every gather, even after a failure
+        answers = {}
+        if self.publisher is None:  # other ranks: take part in every gather
+            for _ in tensors:
                 pass
+        else:
+            try:
+                # Servers that are down are skipped and caught up in the background; the
+                # iterator is drained whatever happens.
+                answers = self.probe.ask([c for c in self.publisher.clients if c.url in self.publisher.publish(tensors, version)])
+            except PublishError as exc:
+                self.metrics.publish_failures.inc()
+                log.error("publishing version %d failed: %s", version, exc)
+        # Every rank: the servers' logprobs on a fixed probe against the trainer's (payload/sync/probe.py).
+        bad = self.probe.mismatches(answers, self.model, self.world.device, self._control)
+        if bad and self.publisher is not None:
+            self.metrics.publish_check_failures.inc(len(bad))
+            log.error("version %d is served WRONG (rolled back to the last export): %s", version, "; ".join(map(str, bad)))
+            self.publisher.roll_back([m.url for m in bad])
         return time.monotonic() - started
 
     def _export(self, step: int) -> None:
         path = self.export_dir / f"step-{step:08d}"
-        tensors = full_hf_tensors(self.model, self.world)
+        # Every rank writes its own shards, streaming (payload/train/export.py).
+        export_hf(self.model, self.world, path, self.config.job.model.path, _DTYPES[self.config.job.model.dtype])
         if self.world.is_main:
-            write_hf_directory(tensors, self.model.config, path, self.config.job.model.path, _DTYPES[self.config.job.model.dtype])
             if self.publisher is not None:
                 self.publisher.exported(str(path), step)
             self.queue.publish_policy(PolicyPointer(step, str(path)))
             exports = sorted(p for p in self.export_dir.glob("step-*") if p.name[5:].isdigit())
             for old in exports[: -self.config.job.checkpoint.keep_last]:
                 shutil.rmtree(old, ignore_errors=True)
-        else:
-            for _ in tensors:
-                pass
 
     # -- the loop -----------------------------------------------------------------------------
 
@@ -354,14 +373,21 @@ class Trainer:
             last = stopping or batch.final or (self.config.max_steps is not None and step >= self.config.max_steps)
             if step % job.checkpoint.interval_steps == 0 or last:
                 with self._phase("checkpoint"):
-                    self.checkpointer.save(self.model, self.optimizer, self.counters)
+                    # Asynchronous: staged in host memory, written while the next steps run
+                    # (waiting first for the previous write). On SIGTERM or the last step,
+                    # wait for this one: see payload/train/checkpoint.py for the grace period.
+                    self.checkpointer.save(self.model, self.optimizer, self.counters, wait=last)
                 saved_at = step
+            else:
+                self.checkpointer.poll()
             if self.world.is_main:
                 self._record(step, batch, samples, metrics, publish_s)
             if stopping or batch.final:
                 break
-        if saved_at != self.counters.step:
-            self.checkpointer.save(self.model, self.optimizer, self.counters)
+        with self._phase("checkpoint"):
+            if saved_at != self.counters.step:
+                self.checkpointer.save(self.model, self.optimizer, self.counters, wait=True)
+            self.checkpointer.wait()
         if self.watchdog:
             self.watchdog.enter("done")
         return self.counters
@@ -419,6 +445,7 @@ class Trainer:
             f.write(json.dumps(line, separators=(",", ":")) + "\n")
 
     def close(self) -> None:
+        self.checkpointer.close()
         if self.publisher is not None:
             self.publisher.close()
         if self.watchdog:

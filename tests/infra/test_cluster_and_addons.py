@@ -56,7 +56,9 @@ def test_fsx_lustre_persistent_2_in_the_node_zone(default):
     (fs,) = default.resources("AWS::FSx::FileSystem").values()
     props = fs["Properties"]
     assert props["LustreConfiguration"]["DeploymentType"] == "PERSISTENT_2"
-    assert props["StorageCapacity"] == 1200
+    # Sized for the job's Qwen3-30B-A3B checkpoints (environments/default.yaml, payload/train/costs.py).
+    assert props["StorageCapacity"] == 2400
+    assert props["LustreConfiguration"]["PerUnitStorageThroughput"] == 500
     subnet = default.template["Resources"][props["SubnetIds"][0]["Ref"]]
     assert subnet["Properties"]["AvailabilityZone"] == "us-east-2a"
 

@@ -78,6 +78,31 @@ CASES = {
         lambda d: d["job"]["batch"].update(micro_batch_size=0),
         "job.batch.micro_batch_size: 0: Input should be greater than or equal to 1",
     ),
+    # Storage is sized from the job (payload/train/costs.py): 4 x 366 GB checkpoints + 4 x 61 GB
+    # exports + the 61 GB base model of Qwen3-30B-A3B do not fit 1200 GiB.
+    "fsx too small for the checkpoints": (
+        lambda d: d["storage"].update(fsx_storage_gib=1200),
+        "storage.fsx_storage_gib 1200: Qwen3-30B-A3B needs 1,732 GiB (4 checkpoints of 366 GB and 4 HF exports of "
+        "61 GB for checkpoint.keep_last 3, plus the base model); use 2400 or more",
+    ),
+    "fsx too small for more kept checkpoints": (
+        lambda d: d["job"].update(checkpoint={"keep_last": 5}),
+        "storage.fsx_storage_gib 2400: Qwen3-30B-A3B needs 2,568 GiB (6 checkpoints",
+    ),
+    "fsx too slow for the checkpoint write": (
+        lambda d: d["storage"].update(fsx_throughput_mb_s_per_tib=125),
+        "storage: writing a Qwen3-30B-A3B checkpoint (366 GB) at 0.29 GB/s (2400 GiB x 125 MB/s/TiB) takes 1,251 s, "
+        "more than the 900 s the trainer's stall timeout and startup probe allow; it needs 0.41 GB/s",
+    ),
+    "235B checkpoint staged on two nodes": (
+        lambda d: (d["job"]["model"].update(path="/fsx/models/Qwen3-235B-A22B"),
+                   d["storage"].update(fsx_storage_gib=14400, fsx_throughput_mb_s_per_tib=1000)),
+        "pools.train: staging a Qwen3-235B-A22B checkpoint takes 1,411 GB of host memory per node over 2 nodes",
+    ),
+    "model of unknown size": (
+        lambda d: d["job"]["model"].update(path="/fsx/models/my-moe"),
+        "job.model.path '/fsx/models/my-moe': 'my-moe' is not a known architecture (one of Qwen3-30B-A3B, Qwen3-235B-A22B)",
+    ),
 }
 
 
@@ -98,6 +123,17 @@ def test_both_shipped_environments_are_valid():
     for name in ("default", "p5en-48"):  # Qwen3-30B-A3B: EP and FSDP inside a node, HSDP across nodes
         parallel = load_environment(name).job.parallel
         assert (parallel.expert_parallel_size, parallel.data_parallel_shard_size) == (8, 8)
+
+
+def test_235b_fits_where_the_sizing_says():
+    """The storage the p5en-48 file's comment gives for Qwen3-235B-A22B is accepted."""
+    data = yaml.safe_load((REPO / "environments" / "p5en-48.yaml").read_text())
+    data["job"]["model"]["path"] = "/fsx/models/Qwen3-235B-A22B"
+    with pytest.raises(EnvironmentError, match="storage.fsx_storage_gib 4800: Qwen3-235B-A22B needs 13,334 GiB"):
+        parse_environment(data, "p5en-48.yaml")
+    data["storage"] = {"fsx_storage_gib": 14400, "fsx_throughput_mb_s_per_tib": 1000}
+    costs = parse_environment(data, "p5en-48.yaml").costs()
+    assert round(costs.checkpoint.write_s) == 201 and costs.checkpoint.bytes == 12 * costs.architecture.parameters
 
 
 def run_app(tmp_path, context: dict) -> subprocess.CompletedProcess:

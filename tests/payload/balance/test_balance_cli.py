@@ -128,3 +128,28 @@ def test_bad_split_syntax_is_an_argparse_error(capsys):
         main(["plan", "--env", "default", *RATES, "--split", "half"])
     assert exc.value.code == 2
     assert "'half': expected TRAIN:ROLLOUT" in capsys.readouterr().err
+
+
+def test_plan_models_publish_checkpoint_and_export_when_not_measured(capsys):
+    """Without --publish-s the planner uses the modeled publish (payload/train/costs.py) and
+    prints the modeled data movements, for the job's model or another architecture."""
+    from payload.train.costs import ARCHITECTURES, model_costs
+
+    rates = RATES[:4]
+    code, out, err = run(capsys, "plan", "--env", "p5en-48", *rates, "--response-tokens-mean", "4000", "--json")
+    assert code == 0, err
+    answer = json.loads(out)
+    env = load_environment("p5en-48")
+    costs = env.costs()
+    assert answer["rates"]["publish_s"] == pytest.approx(costs.publish.seconds)
+    assert answer["data_movement"] == costs.as_dict()
+    code, out, _ = run(capsys, "plan", "--env", "p5en-48", *rates, "--response-tokens-mean", "4000",
+                       "--architecture", "Qwen3-235B-A22B")
+    assert code == 0
+    big = model_costs(ARCHITECTURES["Qwen3-235B-A22B"], train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000,
+                      keep_last=3)
+    assert "modeled for Qwen3-235B-A22B (235.1 B parameters) on 16 training nodes" in out
+    assert f"publish: 470 GB bf16 in {big.publish.buckets} buckets, {big.publish.seconds:.1f} s" in out
+    assert "FSx needed 13,334 GiB of 4,800" in out
+    code, _, err = run(capsys, "plan", "--env", "p5en-48", *rates, "--architecture", "Llama-70B")
+    assert code == 2 and err.strip() == "error: --architecture 'Llama-70B': known ones are Qwen3-30B-A3B, Qwen3-235B-A22B"

@@ -56,6 +56,7 @@ def test_all_to_all_contract(pool, ep_size, scenario):
         assert results[0]["rows"] > 0 and all(r["rows"] == 0 for r in results[1:])
 
 
+@pytest.mark.gpu
 def test_deepep_contract(pool):
     from payload.ep.deepep import deepep_unavailable_reason
 

@@ -69,7 +69,7 @@ def test_bad_arguments_are_named(kwargs, message):
         linear_logprobs(h, w, args["targets"], args["temperature"])
 
 
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="the compiled chunk kernels run on CUDA only")
+@pytest.mark.gpu  # the compiled chunk kernels run on CUDA only
 def test_cuda_compiled_chunks_equal_the_fp32_formula():
     h, w, targets, upstream = (t.cuda() for t in _case(n=300, d=64, v=1000, dtype=torch.bfloat16))
     h, w = h.detach().requires_grad_(), w.detach().requires_grad_()

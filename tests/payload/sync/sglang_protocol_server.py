@@ -1,9 +1,13 @@
 """A receiver with SGLang's weight-update semantics, served over real HTTP, for the publisher tests.
 
-It does what sglang/srt/model_executor/model_runner.py does on its side: join the group with
-the rank it is given, allocate every tensor of a bucket, receive them by broadcast from rank 0
-in `names` order, then load them one by one (a name it does not know fails the call *after*
-the earlier names are loaded: SGLang has no transaction). Weights live in a dict; GET
+It does what SGLang 0.5.23 does on its side (sglang/srt/managers/scheduler_components/
+weight_updater.py, model_runner_components/weight_updater.py, weight_sync/tensor_bucket.py): join
+the group with the rank it is given; refuse an update outside a begin/end_weight_update session
+(and a second begin); allocate every tensor of a bucket and receive them by broadcast from rank 0
+in `names` order, or, with load_format "flattened_bucket", allocate one uint8 tensor of all their
+bytes, receive it in one broadcast and view the tensors at their byte offsets (an offset not
+aligned to its dtype is refused); then load them one by one (a name it does not know fails the
+call *after* the earlier names are loaded: SGLang has no transaction). Weights live in a dict; GET
 /debug/weights returns them as safetensors bytes so the test can compare.
 
 Weight versions as sglang 0.5.23 handles them (srt/managers/tokenizer_control_mixin.py
@@ -35,7 +39,8 @@ from payload.sync.group import destroy_weights_update_group, init_weights_update
 
 torch.set_num_threads(1)
 app = FastAPI()
-state = {"weights": {}, "version": "default", "groups": {}, "events": [], "paused": False, "requests": []}
+state = {"weights": {}, "version": "default", "groups": {}, "events": [], "session": False, "paused": False,
+         "requests": []}
 lock = threading.Lock()
 
 
@@ -94,11 +99,27 @@ async def update_from_distributed(request: Request):
     body = await request.json()
     import anyio
 
+    if not state["session"]:
+        return fail("update_weights_from_distributed must run between begin_weight_update() and end_weight_update()")
+
     def receive():
         group = state["groups"][body["group_name"]]
-        tensors = [torch.empty(shape, dtype=getattr(torch, dtype)) for dtype, shape in zip(body["dtypes"], body["shapes"])]
-        for handle in [dist.broadcast(t, src=0, group=group, async_op=True) for t in tensors]:
-            handle.wait()
+        if body.get("load_format") == "flattened_bucket":
+            tensors, offset = [], 0
+            for dtype, shape in zip(body["dtypes"], body["shapes"]):
+                dtype = getattr(torch, dtype)
+                if offset % dtype.itemsize:
+                    return f"Unaligned received tensor: byte offset {offset}, dtype {dtype}"
+                size = torch.Size(shape).numel() * dtype.itemsize
+                tensors.append((offset, size, dtype, shape))
+                offset += size
+            flat = torch.empty(offset, dtype=torch.uint8)
+            dist.broadcast(flat, src=0, group=group)
+            tensors = [flat[o : o + n].view(dt).reshape(shape) for o, n, dt, shape in tensors]
+        else:
+            tensors = [torch.empty(shape, dtype=getattr(torch, dtype)) for dtype, shape in zip(body["dtypes"], body["shapes"])]
+            for handle in [dist.broadcast(t, src=0, group=group, async_op=True) for t in tensors]:
+                handle.wait()
         with lock:
             for name, tensor in zip(body["names"], tensors):
                 if name not in state["weights"]:
@@ -109,6 +130,24 @@ async def update_from_distributed(request: Request):
     error = await anyio.to_thread.run_sync(receive)
     state["events"].append("bucket" if error is None else "bucket-failed")
     return fail(error) if error else ok(updated(body))
+
+
+@app.post("/begin_weight_update")
+async def begin_weight_update():
+    if state["session"]:
+        return fail("a weight-update session is already open; call end_weight_update() first")
+    state["session"] = True
+    state["events"].append("begin")
+    return ok("Success")
+
+
+@app.post("/end_weight_update")
+async def end_weight_update():
+    if not state["session"]:
+        return fail("no weight-update session is open; call begin_weight_update() first")
+    state["session"] = False
+    state["events"].append("end")
+    return ok("Success")
 
 
 @app.post("/update_weights_from_disk")

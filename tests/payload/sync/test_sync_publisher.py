@@ -1,6 +1,7 @@
-"""WeightPublisher against a real HTTP server on loopback that receives over a real gloo group
-with SGLang's semantics (sglang_protocol_server.py): buckets, versions, pause/continue,
-rollback of a failed bucket to the last export, catch-up of a restarted server."""
+"""WeightPublisher against real HTTP servers on loopback that receive over a real gloo group
+with SGLang 0.5.23's semantics (sglang_protocol_server.py): begin/end sessions, flattened
+buckets (one broadcast each), versions, pause/continue, rollback of a failed bucket to the last
+export, a server that is down skipped and caught up from the export when it returns."""
 
 import os
 import subprocess
@@ -13,6 +14,7 @@ import pytest
 import torch
 from safetensors.torch import save_file
 
+from payload.sync.bucket import pack
 from payload.sync.publisher import PublishError, WeightPublisher, buckets
 from sglang_protocol_server import fetch_weights
 
@@ -110,7 +112,7 @@ def test_publish_reaches_every_server_in_buckets_with_one_version(initial):
             assert answer["meta_info"]["weight_version"] == "1"
             events = server.events()
             # 5 tensors of 512/128/128/128/512 bytes in 600-byte buckets: [512] [128·3] [512].
-            assert events == ["init", "pause:retract", "bucket", "bucket", "bucket", "continue"]
+            assert events == ["init", "pause:retract", "begin", "bucket", "bucket", "bucket", "end", "continue"]
         publisher.publish(weights(2).items(), version=2)
         assert all(s.version() == "2" for s in servers)
         # The group is kept between publishes: no second init.
@@ -134,7 +136,7 @@ def test_failed_bucket_rolls_back_to_the_export_and_resumes(initial, export_v0):
         for name, tensor in weights(100).items():
             torch.testing.assert_close(received[name], tensor, rtol=0, atol=0)
         assert server.version() == "0"
-        assert server.events()[-3:] == ["bucket-failed", "disk", "continue"]
+        assert server.events()[-4:] == ["bucket-failed", "end", "disk", "continue"]
         # The next publish forms a new group and succeeds.
         publisher.publish(weights(2).items(), version=2)
         assert server.version() == "2"
@@ -144,24 +146,65 @@ def test_failed_bucket_rolls_back_to_the_export_and_resumes(initial, export_v0):
         server.stop()
 
 
-def test_restarted_server_catches_up_from_disk_then_rejoins(initial, export_v0):
-    first = Server(initial)
-    publisher = make_publisher([first])
-    second = None
+def test_pack_is_sglangs_flattened_bucket_layout():
+    """Byte offsets as FlattenedTensorBucket.empty computes them; cast to the wire dtype."""
+    tensors = [("a", torch.randn(3, 5)), ("b", torch.randn(7)), ("c", torch.randn(2, 2, 2))]
+    packed = pack(tensors, torch.bfloat16)
+    assert packed.flat.dtype == torch.uint8 and packed.nbytes == 2 * (15 + 7 + 8)
+    assert packed.dtypes == ["bfloat16"] * 3 and packed.shapes == [[3, 5], [7], [2, 2, 2]]
+    offset = 0
+    for (name, original), (got_name, view) in zip(tensors, packed.tensors()):
+        expected = packed.flat[offset : offset + original.numel() * 2].view(torch.bfloat16).view(original.shape)
+        assert got_name == name and torch.equal(view, expected) and torch.equal(view, original.to(torch.bfloat16))
+        offset += original.numel() * 2
+
+
+def test_server_down_is_skipped_then_catches_up_from_the_export(initial, export_v0):
+    """One of two servers is down during a publish: the other gets the version, the publish
+    succeeds; when the down one returns (serving its launch weights) it is brought to the
+    latest export in the background, then rejoins and gets the next publish in full."""
+    up = Server(initial)
+    down = Server(initial)
+    publisher = make_publisher([up, down])
+    returned = None
     try:
         publisher.publish(weights(1).items(), version=1)
         publisher.exported(str(export_v0), version=0)
-        assert publisher.catch_up() == []
-        first.stop()
-        # The pod comes back at the same address, serving its launch weights.
-        second = Server(initial, port=first.port)
-        assert second.version() == "default"
-        assert publisher.catch_up() == [second.url]
-        assert second.version() == "0"
-        publisher.publish(weights(3).items(), version=3)
-        torch.testing.assert_close(fetch_weights(second.url)["lm_head.weight"], weights(3)["lm_head.weight"])
-        assert second.version() == "3"
+        down.stop()
+        started = time.monotonic()
+        assert publisher.publish(weights(2).items(), version=2) == [up.url]
+        assert time.monotonic() - started < 30  # no wait on the dead server beyond the probe
+        assert up.version() == "2"
+        for name, tensor in weights(2).items():
+            torch.testing.assert_close(fetch_weights(up.url)[name], tensor, rtol=0, atol=0)
+        # Back at the same address with its launch weights: behind, so not in this publish,
+        # caught up from the export in the background instead.
+        returned = Server(initial, port=down.port)
+        assert returned.version() == "default"
+        assert publisher.publish(weights(3).items(), version=3) == [up.url]
+        publisher.wait_for_catch_up(timeout_s=60)
+        assert returned.version() == "0" and "disk" in returned.events()
+        torch.testing.assert_close(fetch_weights(returned.url)["lm_head.weight"], weights(100)["lm_head.weight"])
+        # The next publish re-forms the group with it and brings it fully up to date.
+        assert publisher.publish(weights(4).items(), version=4) == [up.url, returned.url]
+        for server in (up, returned):
+            assert server.version() == "4"
+            for name, tensor in weights(4).items():
+                torch.testing.assert_close(fetch_weights(server.url)[name], tensor, rtol=0, atol=0)
     finally:
         publisher.close()
-        if second is not None:
-            second.stop()
+        up.stop()
+        (returned or down).stop()
+
+
+def test_update_outside_a_session_is_refused_like_sglang(initial):
+    """The fake holds 0.5.23's session rule (what made the old publisher fail on that release)."""
+    server = Server(initial)
+    try:
+        body = dict(names=["lm_head.weight"], dtypes=["float32"], shapes=[[16, 8]], group_name="g",
+                    load_format="flattened_bucket")
+        answer = httpx.post(f"{server.url}/update_weights_from_distributed", json=body)
+        assert answer.status_code == 400 and "between begin_weight_update() and end_weight_update()" in answer.json()["message"]
+        assert httpx.post(f"{server.url}/end_weight_update", json={}).status_code == 400
+    finally:
+        server.stop()

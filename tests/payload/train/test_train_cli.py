@@ -106,13 +106,14 @@ def test_kill_and_resume_auto_continue_bitwise(tmp_path, model_dir, redis_url):
     job_a = write_job(tmp_path / "a.yaml", model_dir, tmp_path / "ckpt-a")
     train(job_a, redis_url, "a", "--metrics-jsonl", str(tmp_path / "a.jsonl"))
 
-    # B: only 3 steps of experience, so it cannot finish; killed once step 3 has its groups.
+    # B: only 3 steps of experience, so it cannot finish; killed once step 3 has its groups and
+    # step 2's checkpoint, written in the background, is complete.
     fill(redis_url, "b", 0, 3 * PROMPTS_PER_STEP)
     job_b = write_job(tmp_path / "b.yaml", model_dir, tmp_path / "ckpt-b")
     proc = train(job_b, redis_url, "b", wait=False)
     step3 = tmp_path / "ckpt-b" / "replay" / "step-00000003.groups"
     deadline = time.monotonic() + 240
-    while not step3.exists():
+    while not (step3.exists() and (tmp_path / "ckpt-b" / "step-00000002" / ".metadata").is_file()):
         assert proc.poll() is None, proc.stdout.read()
         assert time.monotonic() < deadline
         time.sleep(0.1)

@@ -4,7 +4,10 @@ real gloo weight-update group), with experts gathered from both EP ranks.
 After a publish the engine's logprobs of its own greedy continuation equal the trainer's
 (same fp32 weights; the engine decodes incrementally with a KV cache, hence atol 1e-4) and the
 version increments. A bucket the engine rejects aborts the publish, and the engine is back on
-the last export (its logprobs are the exported policy's) until the next good publish.
+the last export (its logprobs are the exported policy's) until the next good publish. The
+post-publish probe (payload/sync/probe.py) passes a good sync and catches a silent corruption
+(experts flipped under their own names: every bucket loads, the version is right), after which
+the engine is rolled back to the export.
 """
 
 import httpx
@@ -13,6 +16,7 @@ import torch
 import torch.distributed as dist
 
 from payload.model import compute_logprobs, save_pretrained
+from payload.sync.probe import PublishProbe
 from payload.sync.publisher import PublishError, WeightPublisher
 from payload.train.batch import micro_batches, shard_for_rank
 from payload.train.export import write_hf_directory
@@ -101,6 +105,25 @@ def _publish_scenario(rank, world_size, url, export_dir):
         else:
             list(tensors)
         report["v2_trainer"] = _trainer_logprobs(model, world, report.get("v2", ([],))[0])
+        probe = PublishProbe.Config().build(model.config.vocab_size)
+        answers = probe.ask(publisher.clients) if world.is_main else {}
+        report["v2_check"] = [str(m) for m in probe.mismatches(answers, model, world.device, dist.group.WORLD)]
+
+        # A silent corruption: layer 0's experts flipped under their own names. Every bucket
+        # loads and the version is right; only the probe sees it.
+        tensors = full_hf_tensors(model, world)
+        answers = {}
+        if world.is_main:
+            flipped = ((n, t.flip(0) if n.startswith("model.layers.0.mlp.experts.") else t) for n, t in tensors)
+            publisher.publish(flipped, version=3)
+            answers = probe.ask(publisher.clients)
+        else:
+            list(tensors)
+        bad = probe.mismatches(answers, model, world.device, dist.group.WORLD)
+        report["v3_check"] = [m.url for m in bad]
+        if world.is_main:
+            publisher.roll_back([m.url for m in bad])
+            report["after_check"] = served(url)
     finally:
         if publisher is not None:
             publisher.close()
@@ -127,3 +150,11 @@ def test_publish_from_sharded_trainer_matches_engine_and_failed_bucket_rolls_bac
     assert version2 == "2"
     assert logprobs2 != logprobs1
     torch.testing.assert_close(torch.tensor(logprobs2), torch.tensor(report["v2_trainer"]), rtol=0, atol=1e-4)
+
+    # The post-publish probe passes a good sync, catches the flipped experts, and the rollback
+    # puts the engine back on the export of version 1.
+    assert report["v2_check"] == [] and other["v2_check"] == []
+    assert report["v3_check"] == other["v3_check"] == [engine.url]
+    ids_c, logprobs_c, version_c = report["after_check"]
+    assert version_c == "1" and ids_c == ids1
+    torch.testing.assert_close(torch.tensor(logprobs_c), torch.tensor(logprobs1), rtol=0, atol=1e-6)
