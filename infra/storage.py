@@ -5,6 +5,16 @@
 - S3: datasets and exported checkpoints that outlive the cluster (encrypted, TLS-only,
   versioned, access-logged).
 - ECR: the payload image, immutable tags (the job config pins tags; they must not move).
+
+Getting data onto the cluster: data repository associations link `/fsx/models` and
+`/fsx/datasets` to `s3://<bucket>/models/` and `s3://<bucket>/datasets/`. Objects written to
+S3 (`aws s3 cp`) appear in the file system within seconds (auto-import of new, changed and
+deleted objects); their bytes are fetched from S3 on first read (lazy import) and served from
+Lustre afterwards. Sizes: Qwen3-235B-A22B in bf16 is ~470 GB; the first read moves it at the
+file system's throughput (1.2 TiB x 250 MB/s/TiB = 300 MB/s: ~26 min; 4.8 TiB: ~7 min), every
+later read (32 rollout nodes, restarts) comes from Lustre. Preload a model before the job
+starts with `lfs hsm_restore` (README.md). Checkpoints stay on Lustre only (no association
+under /fsx/checkpoints): their write rate must not depend on S3.
 """
 
 from __future__ import annotations
@@ -17,6 +27,8 @@ from infra.network import Network
 
 # Lustre: 988 for the LNet service, 1018-1023 for client connections.
 LUSTRE_PORTS = (ec2.Port.tcp(988), ec2.Port.tcp_range(1018, 1023))
+# File system path (mounted under /fsx in pods) -> prefix of the artifacts bucket.
+DATA_REPOSITORIES = {"/models": "models/", "/datasets": "datasets/"}
 
 
 class Storage(Construct):
@@ -72,6 +84,21 @@ class Storage(Construct):
             lifecycle_rules=[s3.LifecycleRule(noncurrent_version_expiration=Duration.days(30))],
             removal_policy=RemovalPolicy.RETAIN,
         )
+        for path, prefix in DATA_REPOSITORIES.items():
+            fsx.CfnDataRepositoryAssociation(
+                self,
+                f"Repository{path.strip('/').title()}",
+                file_system_id=self.file_system.ref,
+                file_system_path=path,
+                data_repository_path=f"s3://{self.bucket.bucket_name}/{prefix}",
+                # Metadata of what is already in S3 is imported at creation; bytes on first read.
+                batch_import_meta_data_on_create=True,
+                s3=fsx.CfnDataRepositoryAssociation.S3Property(
+                    auto_import_policy=fsx.CfnDataRepositoryAssociation.AutoImportPolicyProperty(
+                        events=["NEW", "CHANGED", "DELETED"]
+                    )
+                ),
+            )
         self.repository = ecr.Repository(
             self,
             "PayloadImage",

@@ -10,6 +10,7 @@ from infra.environment import Environment
 from k8s.charts.acceptance import AcceptanceChart
 from k8s.charts.base import BaseChart
 from k8s.charts.buffer import BufferChart
+from k8s.charts.feeder import FeederChart
 from k8s.charts.monitoring import MonitoringChart
 from k8s.charts.rollout_servers import RolloutServersChart
 from k8s.charts.router import RouterChart
@@ -25,6 +26,7 @@ WORKLOAD_CHARTS = (
     ("rollout-servers", RolloutServersChart),
     ("router", RouterChart),
     ("workers", WorkersChart),
+    ("feeder", FeederChart),
     ("monitoring", MonitoringChart),
 )
 

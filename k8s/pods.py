@@ -28,6 +28,7 @@ ROLLOUT_SERVER = "rollout-server"
 ROUTER = "router"
 ROLLOUT_WORKER = "rollout-worker"
 VERIFIER = "verifier"
+FEEDER = "feeder"
 BUFFER = "buffer"
 # The opt-in acceptance jobs (dist/acceptance/).
 ACCEPTANCE = "acceptance"

@@ -22,6 +22,7 @@ from k8s.netpol import allow, from_components, from_prometheus
 from k8s.placement import Placement, cpu_resources
 from k8s.pods import (
     BUFFER,
+    FEEDER,
     NAMESPACE,
     PRIORITY_BUFFER,
     REDIS_EXPORTER_PORT,
@@ -146,7 +147,7 @@ class BufferChart(cdk8s.Chart):
             self,
             BUFFER,
             ingress=[
-                from_components(ROLLOUT_WORKER, VERIFIER, TRAINER, ROLLOUT_SERVER, port_numbers=(REDIS_PORT,)),
+                from_components(ROLLOUT_WORKER, VERIFIER, TRAINER, ROLLOUT_SERVER, FEEDER, port_numbers=(REDIS_PORT,)),
                 from_prometheus(REDIS_EXPORTER_PORT),
             ],
         )

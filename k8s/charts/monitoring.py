@@ -16,6 +16,7 @@ from k8s.dashboard import DASHBOARD_UID, DCGM_GPU_UTIL, dashboard_json
 from k8s.imports.com.coreos import monitoring as mon
 from k8s.pods import (
     BUFFER,
+    FEEDER,
     NAMESPACE,
     PART_OF,
     ROLLOUT_SERVER,
@@ -47,6 +48,7 @@ SCRAPES: dict[str, tuple[str, ...]] = {
     ROLLOUT_WORKER: ("metrics",),
     VERIFIER: ("metrics",),
     BUFFER: ("metrics",),
+    FEEDER: ("metrics",),
 }
 
 

@@ -44,6 +44,7 @@ Metrics JSONL (one JSON object per line, `kind` tells the record type):
     kind="train_step" — written by the trainer once per optimizer step (`TrainStepRecord`)
     kind="rollout"    — written by each rollout worker every few seconds (`RolloutRecord`),
                         counting what happened since that worker's previous record
+    kind="eval"       — written by the trainer per held-out evaluation (payload.train.evaluation)
 
 Fields are listed on the two dataclasses below; `to_json()` renders one line.
 """

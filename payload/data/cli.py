@@ -75,20 +75,22 @@ def run(args: argparse.Namespace) -> int:
         job = load_job_config(args.job_config)
         if job.data is None:
             raise DataError(f"{args.job_config or 'job config'}: job.data is not set (name the training set)")
-        feed = prepare_feed(job, args.cache_dir)
-        queue = build_queue(args.queue_url, args.namespace, job)
-    except (DataError, JobConfigError, QueueError) as exc:
+    except (DataError, JobConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    service = Service.Config(metrics_port=args.metrics_port, stall_timeout_s=300.0).build("feeder", registry).start()
-    metrics = FeederMetrics(registry)
-    metrics.filtered.set(feed.filtered)
-    feeder = Feeder.Config.of(job).build(feed.plan, feed.prompts, feed.dataset, queue, metrics)
-    service.set_ready(True)
+    # Serving (healthy, not ready) while a large dataset is converted and checked.
+    service = Service.Config(metrics_port=args.metrics_port, stall_timeout_s=900.0).build("feeder", registry).start()
+    queue = None
     try:
         try:
+            feed = prepare_feed(job, args.cache_dir)
+            queue = build_queue(args.queue_url, args.namespace, job)
+            metrics = FeederMetrics(registry)
+            metrics.filtered.set(feed.filtered)
+            feeder = Feeder.Config.of(job).build(feed.plan, feed.prompts, feed.dataset, queue, metrics)
+            service.set_ready(True)
             feeder.run(service.stopping, beat=service.beat)
-        except DataError as exc:
+        except (DataError, QueueError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
         if not args.exit_when_done:
@@ -96,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
             while not service.stopping.wait(5.0):
                 service.beat()
     finally:
-        queue.close()
+        if queue is not None:
+            queue.close()
         service.close()
     return 0

@@ -186,7 +186,9 @@ class Launcher:
         self.metrics_jsonl = self.output / "metrics.jsonl"
         self.children: list[Child] = []
         self.stop = threading.Event()
-        self.records: list[dict] = []
+        self.records: list[dict] = []  # the trainer's train_step records
+        self.evals: list[dict] = []  # its eval records (held-out set, before and after training)
+        self._lines_read = 0
         self.engine_version: str | None = None
         self.ports: dict[str, int] = {}
 
@@ -211,6 +213,10 @@ class Launcher:
                         # One slot: groups reach the engine one at a time, so its sampling stream (one
                         # seeded generator) and the buffer's order depend on --seed only.
                         "worker_concurrency": 1, "buffer_high_water_groups": 4 * c.prompts_per_step},
+            # The held-out set before the first step and after the last: group_size samples each
+            # at the training temperature (pass@1 and pass@group_size).
+            "eval": {"interval_steps": c.steps if eval_set else 0, "before_training": bool(eval_set),
+                     "temperature": c.temperature, "samples_per_prompt": c.group_size},
             "checkpoint": {"directory": str(self.output / "checkpoints"), "interval_steps": c.steps,
                            "export_interval_steps": c.steps + 1, "keep_last": 1},
             "data": {"train": str(train), "eval": None if eval_set is None else str(eval_set),
@@ -362,9 +368,11 @@ class Launcher:
     def _read_records(self) -> int:
         if self.metrics_jsonl.is_file():
             lines = self.metrics_jsonl.read_text().splitlines()
-            for line in lines[len(self.records):]:
-                if line.endswith("}"):
-                    self.records.append(json.loads(line) | {"_seen": time.monotonic()})
+            complete = [line for line in lines[self._lines_read:] if line.endswith("}")]
+            self._lines_read += len(complete)
+            for line in complete:
+                record = json.loads(line) | {"_seen": time.monotonic()}
+                (self.evals if record.get("kind") == "eval" else self.records).append(record)
         return len(self.records)
 
     def _shutdown(self) -> None:
@@ -409,6 +417,9 @@ class Launcher:
             "baseline_reward": rewards[0] if rewards else None,
             "final_reward": float(np.mean(tail)) if tail else None,
             "best_reward": max(rewards) if rewards else None,
+            # Mean reward on the held-out problems, by the policy of step 0 and of the last step.
+            "eval_before": next((e["mean_reward"] for e in self.evals if e["step"] == 0), None),
+            "eval_after": next((e["mean_reward"] for e in self.evals if e["step"] == len(self.records) > 0), None),
             "rewards": rewards,
             "wall_s": wall_s,
             "trained_tokens": tokens,

@@ -49,6 +49,8 @@ def summary_table(summary: dict) -> Table:
         ("mean reward, step 1 (initial policy)", _num(summary["baseline_reward"])),
         ("mean reward, last 3 steps", _num(summary["final_reward"])),
         ("best step reward", _num(summary["best_reward"])),
+        ("eval reward (held out), before → after",
+         f"{_num(summary['eval_before'])} → {_num(summary['eval_after'])}"),
         ("wall time", f"{summary['wall_s']:.0f} s"),
         ("trained response tokens / s (wall)", f"{summary['tokens_per_s']:.1f}"),
         ("tasks submitted / groups trained", f"{summary['tasks_submitted']} / {summary['groups_trained']}"),

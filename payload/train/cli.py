@@ -41,6 +41,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from payload.common.efa import EfaError, enforce_if_required
     from payload.common.service import configure_logging
     from payload.ep import EPConfigError
     from payload.job import JobConfigError, load_job_config
@@ -49,15 +50,16 @@ def run(args: argparse.Namespace) -> int:
     from payload.train.parallel import ParallelConfigError
     from payload.train.trainer import Trainer, TrainerConfigError
 
-    from payload.common.efa import EfaError, enforce_if_required
-
     configure_logging("trainer")
     try:
         enforce_if_required()  # before torch.distributed creates a communicator
     except EfaError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    user_errors = (JobConfigError, ParallelConfigError, ModelConfigError, EPConfigError, QueueError, TrainerConfigError)
+    from payload.data import DataError
+
+    user_errors = (JobConfigError, ParallelConfigError, ModelConfigError, EPConfigError, QueueError, TrainerConfigError,
+                   DataError)
     try:
         if args.max_steps is not None and args.max_steps < 1:
             raise TrainerConfigError(f"--max-steps {args.max_steps}: must be at least 1")

@@ -190,12 +190,24 @@ class Trainer:
                     dtype=job.model.dtype,
                     bucket_bytes=config.publish_bucket_mb << 20,
                 ).build()
+        self.evaluator = self._evaluator() if world.is_main else None
         self.counters = TrainCounters()
         self.resumed = False
         self._replayed_tasks: set[str] = set()
         self._resume()
 
     # -- start ------------------------------------------------------------------------------
+
+    def _evaluator(self):
+        from payload.train.evaluation import Evaluator
+
+        try:
+            config = Evaluator.Config.of(self.config.job, self.config.rollout_servers, self.config.metrics_jsonl)
+        except ValueError as exc:
+            raise TrainerConfigError(str(exc)) from None
+        eos = self.model.config.eos_token_id
+        stop_tokens = [] if eos is None else [eos] if isinstance(eos, int) else list(eos)
+        return config and config.build(self.metrics.registry, stop_tokens, self.service.stopping)
 
     def _resume(self) -> None:
         resume = self.config.resume
@@ -344,6 +356,8 @@ class Trainer:
         job = self.config.job
         self.service.set_ready(True)
         saved_at = self.counters.step
+        if self.evaluator and job.eval.before_training and self.counters.step == 0:
+            self.evaluator.run(0)
         while self.config.max_steps is None or self.counters.step < self.config.max_steps:
             step = self.counters.step + 1
             with self._phase("wait_experience"):
@@ -353,6 +367,8 @@ class Trainer:
             if not batch.groups:  # end of data, nothing left: export what the last step made
                 if self.counters.step and self.counters.step % job.checkpoint.export_interval_steps:
                     self._export(self.counters.step)
+                if self.evaluator:
+                    self.evaluator.after_step(self.counters.step, final=True)
                 break
             samples = self._samples(batch.groups)
             mine = shard_for_rank(samples, self.world.rank, self.world.world_size)
@@ -371,6 +387,8 @@ class Trainer:
                     self._export(step)
             stopping = self._agree_to_stop()
             last = stopping or batch.final or (self.config.max_steps is not None and step >= self.config.max_steps)
+            if self.evaluator:
+                self.evaluator.after_step(step, final=last)
             if step % job.checkpoint.interval_steps == 0 or last:
                 with self._phase("checkpoint"):
                     # Asynchronous: staged in host memory, written while the next steps run
@@ -445,6 +463,8 @@ class Trainer:
             f.write(json.dumps(line, separators=(",", ":")) + "\n")
 
     def close(self) -> None:
+        if self.evaluator is not None:
+            self.evaluator.close()
         self.checkpointer.close()
         if self.publisher is not None:
             self.publisher.close()

@@ -63,6 +63,20 @@ def test_fsx_lustre_persistent_2_in_the_node_zone(default):
     assert subnet["Properties"]["AvailabilityZone"] == "us-east-2a"
 
 
+def test_fsx_models_and_datasets_linked_to_the_bucket_with_auto_import(default):
+    (fs_id,) = default.resources("AWS::FSx::FileSystem")
+    bucket_id, _ = default.one("AWS::S3::Bucket", "/Storage/Artifacts/")
+    associations = {a["Properties"]["FileSystemPath"]: a["Properties"]
+                    for a in default.resources("AWS::FSx::DataRepositoryAssociation").values()}
+    assert set(associations) == {"/models", "/datasets"}
+    for path, props in associations.items():
+        assert props["FileSystemId"] == {"Ref": fs_id}
+        assert props["DataRepositoryPath"] == {"Fn::Join": ["", ["s3://", {"Ref": bucket_id}, f"{path}/"]]}
+        assert props["BatchImportMetaDataOnCreate"] is True
+        assert sorted(props["S3"]["AutoImportPolicy"]["Events"]) == ["CHANGED", "DELETED", "NEW"]
+        assert "AutoExportPolicy" not in props["S3"]
+
+
 def test_bucket_encrypted_versioned_tls_only(default):
     bucket_id, bucket = default.one("AWS::S3::Bucket", "/Storage/Artifacts/")
     props = bucket["Properties"]

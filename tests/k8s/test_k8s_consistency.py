@@ -183,7 +183,7 @@ def test_network_policy_defaults_to_deny(synthed):
     (redis_rule, _) = buffer["spec"]["ingress"]
     peers = {peer["podSelector"]["matchLabels"]["app.kubernetes.io/name"] for peer in redis_rule["from"]}
     # Rollout servers read the newest exported policy pointer when they restart.
-    assert peers == {"rollout-worker", "verifier", "trainer", "rollout-server"}
+    assert peers == {"rollout-worker", "verifier", "trainer", "rollout-server", "feeder"}
     servers = synthed.one("NetworkPolicy", "allow-rollout-server")
     peers = {
         peer["podSelector"]["matchLabels"]["app.kubernetes.io/name"]

@@ -124,7 +124,7 @@ def test_vendored_crds_cover_the_custom_kinds():
 
 def test_custom_resources_validate_against_vendored_crds(synthed):
     objects = [doc for doc in synthed.docs if doc["kind"] in CRD_KINDS]
-    assert len(synthed.kind("ServiceMonitor")) == 6 and len(synthed.kind("PrometheusRule")) == 1
+    assert len(synthed.kind("ServiceMonitor")) == 7 and len(synthed.kind("PrometheusRule")) == 1
     assert len(synthed.kind("JobSet")) == 1 and len(synthed.kind("LeaderWorkerSet")) == 1
     for doc in objects:
         errors = sorted(VALIDATORS[(doc["apiVersion"], doc["kind"])].iter_errors(doc), key=str)

@@ -16,7 +16,8 @@ EXPECTED_FILES = [
     "0003-rollout-servers.k8s.yaml",
     "0004-router.k8s.yaml",
     "0005-workers.k8s.yaml",
-    "0006-monitoring.k8s.yaml",
+    "0006-feeder.k8s.yaml",
+    "0007-monitoring.k8s.yaml",
 ]
 
 

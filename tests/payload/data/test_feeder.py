@@ -1,6 +1,7 @@
 """`python -m payload feed` against a real redis-server: exactly once across SIGKILL, paced by
 the trainer's reported version, end of data through the queue, and bad input submitting nothing."""
 
+import json
 import os
 import random
 import subprocess
@@ -114,8 +115,10 @@ def test_bad_dataset_exits_2_with_one_line_and_submits_nothing(tmp_path, redis_u
     proc = feed(write_job(tmp_path, train), redis_url, "bad")
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 2
-    [line] = err.strip().splitlines()
+    # One error line, after the JSON log lines of the health endpoint it serves while reading.
+    *logs, line = err.strip().splitlines()
     assert line == f"error: {train}: row 1: column 'question' must be a non-empty string, got a list"
+    assert all(json.loads(log)["service"] == "feeder" for log in logs) and "Traceback" not in err
     queue = RolloutQueue.Config(backend="redis", url=redis_url, namespace="bad").build()
     assert queue.feed_cursor() is None and queue.stats().tasks_waiting == 0
     queue.close()

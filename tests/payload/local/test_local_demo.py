@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+import redis
 
 from payload.local.launcher import processes_of_run as processes_of
 from tests.payload.queue.redis_server import started
@@ -50,7 +51,8 @@ def test_short_demo_learns_publishes_loses_nothing_and_leaves_no_process(tmp_pat
     assert done.returncode == 0, done.stdout + done.stderr
     assert str(run) in done.stdout  # the output folder is printed
     summary = json.loads((run / "summary.json").read_text())
-    records = [json.loads(line) for line in (run / "metrics.jsonl").read_text().splitlines()]
+    lines = (run / "metrics.jsonl").read_text().splitlines()
+    records = [r for r in map(json.loads, lines) if r["kind"] == "train_step"]
 
     assert [r["step"] for r in records] == list(range(1, steps + 1))
     assert summary["final_reward"] >= summary["baseline_reward"] + 0.3, summary["rewards"]
@@ -63,6 +65,21 @@ def test_short_demo_learns_publishes_loses_nothing_and_leaves_no_process(tmp_pat
     assert set(summary["children"]) == {"serve", "feed", "verify", "train-0", "train-1", "rollout"}
     assert (run / "reward.png").stat().st_size > 10_000
     assert processes_of(run) == []
+    assert_eval_held_out(run, summary, steps)
+
+
+def assert_eval_held_out(run, summary: dict, steps: int) -> None:
+    """The held-out problems were evaluated before the first step and after the last, on the
+    weights of those steps, and are not among the training problems."""
+    evals = [r for r in map(json.loads, (run / "metrics.jsonl").read_text().splitlines()) if r["kind"] == "eval"]
+    assert [(e["step"], e["weight_versions"]) for e in evals] == [(0, ["0"]), (steps, [str(steps)])]
+    assert summary["eval_before"] == evals[0]["mean_reward"] and summary["eval_after"] == evals[1]["mean_reward"]
+
+    def prompts(split: str) -> set[str]:
+        return {json.loads(line)["prompt"] for line in (run / "data" / f"{split}.jsonl").read_text().splitlines()}
+
+    held_out, train = prompts("eval"), prompts("train")
+    assert len(held_out) == 5 and len(train) == 20 and not held_out & train
     assert all(port_free(p) for p in summary["ports"].values()), summary["ports"]
 
 
@@ -82,7 +99,7 @@ def test_ctrl_c_on_redis_with_overlap_stops_everything_and_loses_no_task(tmp_pat
                                     cwd=REPO, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         metrics = run / "metrics.jsonl"
         deadline = time.monotonic() + 120
-        while not metrics.is_file() or metrics.read_text().count("\n") < 3:
+        while not metrics.is_file() or metrics.read_text().count("\n") < 4:  # the eval before training + 3 steps
             assert launcher.poll() is None and time.monotonic() < deadline, launcher.communicate()[0]
             time.sleep(0.1)
         assert len(processes_of(run)) >= 6  # serve, rollout, verify (+ its pool), two trainer ranks
@@ -93,7 +110,8 @@ def test_ctrl_c_on_redis_with_overlap_stops_everything_and_loses_no_task(tmp_pat
         assert processes_of(run) == []
         summary = json.loads((run / "summary.json").read_text())
         assert all(port_free(p) for p in summary["ports"].values()), summary["ports"]
-        records = [json.loads(line) for line in metrics.read_text().splitlines()]
+        lines = metrics.read_text().splitlines()
+        records = [r for r in map(json.loads, lines) if r["kind"] == "train_step"]
         assert 3 <= summary["steps"] == len(records) < 500
         assert all(r["staleness_max"] <= 1 for r in records)  # overlapping, never past the bound
         left = summary["queue_left"]
@@ -101,6 +119,17 @@ def test_ctrl_c_on_redis_with_overlap_stops_everything_and_loses_no_task(tmp_pat
         # buffer_fill counts the groups awaiting a verifier too (QueueStats).
         in_queue = left["tasks_waiting"] + left["tasks_in_flight"] + left["buffer_fill"]
         assert summary["tasks_submitted"] == summary["groups_trained"] + in_queue, summary
+        # Every group the trainer took (Redis marks each task id it ingests) is a training row:
+        # the eval set's prompts never enter the queue.
+        from payload.data.source import content_hash
+
+        namespace = json.loads((run / "specs" / "verify.json").read_text())["queue"]["namespace"]
+        client = redis.Redis.from_url(server.url)
+        taken = [key.decode().rsplit(":", 1)[1] for key in client.scan_iter(f"{{{namespace}}}:consumed:*")]
+        client.close()
+        fingerprint = content_hash([run / "data" / "train.jsonl"])
+        assert len(taken) >= summary["groups_trained"] > 0
+        assert all(t.startswith(f"{fingerprint}-e") and int(t.rsplit("-r", 1)[1]) < 20 for t in taken), taken
         assert not (run / "model").exists()  # --model is used as it is
     finally:
         server.close()
