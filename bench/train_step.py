@@ -2,6 +2,15 @@
 peak measured in the same run, peak memory.
 
     python bench/train_step.py [--layers 4] [--micro-batch-size 16 --micro-batches 1] [--compile] [--activation-checkpointing] [--profile]
+    python bench/train_step.py --compile --mix 48      # + a realistic length mix, packed against padded
+
+`--mix N`: after the fixed-shape step, N samples of a 512-token prompt and a lognormal
+response (sigma 1, mean 4096 tokens, cut at 16384), the same samples trained both ways on the
+same model: right-padded micro-batches of `--mix-micro-batch-size` samples sorted by length
+(the trainer's padded path), and packed micro-batches of about `--mix-token-budget` tokens
+(payload.train.batch.pack_micro_batches: no pad tokens, attention inside each sample through
+flex-attention). Both budgets hold at most ~34 k tokens per micro-batch, what the fixed shape
+uses. tokens/s counts real tokens only; MFU counts their FLOPs (attention per sample).
 
 The step is the trainer's own code path: `parallelize` (FSDP2 on a one-rank NCCL world,
 bf16 compute, fp32 master weights and gradient reduction; `--compile`: torch.compile per
@@ -27,6 +36,7 @@ import statistics
 import sys
 from pathlib import Path
 
+import numpy as np
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -58,6 +68,88 @@ def model_flops_per_token(cfg, context: float) -> float:
     return 6 * dense + 6 * cfg.num_hidden_layers * context * cfg.num_attention_heads * hd
 
 
+def lognormal_samples(n: int, vocab: int, seed: int = 0, prompt: int = 512, mean: float = 4096, cut: int = 16384):
+    from payload.train.batch import Sample
+
+    rng = np.random.default_rng(seed)
+    lengths = np.minimum(rng.lognormal(np.log(mean) - 0.5, 1.0, n), cut).astype(int) + 1
+    return [Sample(rng.integers(0, vocab, prompt), rng.integers(0, vocab, r), -rng.random(r) * 12, float(rng.random()),
+                   float(rng.standard_normal())) for r in lengths]
+
+
+def time_steps(step, warmup: int, steps: int) -> tuple[float, list[float], dict]:
+    times, metrics = [], {}
+    for i in range(warmup + steps):
+        torch.cuda.synchronize()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        metrics = step()
+        end.record()
+        end.synchronize()
+        if i >= warmup:
+            times.append(start.elapsed_time(end) / 1e3)
+    return statistics.median(times), times, metrics
+
+
+def sample_flops(cfg, lengths) -> float:
+    """Model FLOPs of sequences of these lengths (causal attention within each)."""
+    dense = model_flops_per_token(cfg, context=0)
+    attention = 6 * cfg.num_hidden_layers * cfg.num_attention_heads * cfg.head_dim
+    return sum(dense * n + attention * n * (n + 1) / 2 for n in lengths)
+
+
+def mix_benchmark(args, cfg, run, peak) -> dict:
+    """The lognormal mix, padded (the trainer's earlier path) against packed (its path now), on
+    one GPU and as the step of `--mix-ranks` data-parallel ranks. A multi-rank step lasts as
+    long as its slowest rank (every FSDP and expert collective waits for it), so it is timed
+    here as the slowest rank's share, each share trained alone on this GPU: equal-count
+    contiguous shares of right-padded micro-batches (shard_for_rank + micro_batches), against
+    token-balanced shares packed by the token budget (split_for_ranks + pack_micro_batches).
+    Communication is not in it (one GPU)."""
+    from payload.train.batch import micro_batches, pack_micro_batches, packed_micro_batch_count, shard_for_rank, split_for_ranks
+
+    mix = lognormal_samples(args.mix, cfg.vocab_size)
+    lengths = [s.num_tokens for s in mix]
+    real_tokens, mix_flops = sum(lengths), sample_flops(cfg, lengths)
+    out = {"samples": args.mix, "real_tokens": real_tokens, "response_mean": float(np.mean(lengths)) - 512,
+           "response_max": max(lengths) - 512}
+    for ranks in (1, args.mix_ranks):
+        padded_shares = [shard_for_rank(mix, r, ranks) for r in range(ranks)]
+        padded_count = -(-max(map(len, padded_shares)) // args.mix_micro_batch_size)
+        packed_shares = split_for_ranks(mix, ranks)
+        packed_count = max(packed_micro_batch_count(share, args.mix_token_budget) for share in packed_shares)
+        variants = {
+            "padded": [micro_batches(share, args.mix_micro_batch_size, padded_count) for share in padded_shares],
+            "packed": [pack_micro_batches(share, packed_count) for share in packed_shares],
+        }
+        row = out[f"ranks_{ranks}"] = {}
+        for kind, per_rank in variants.items():
+            torch.cuda.reset_peak_memory_stats()
+            try:
+                times = [time_steps(run(micro), args.warmup, args.steps)[0] for micro in per_rank]
+            except Exception as exc:  # report it and keep the other variant's figures
+                row[kind] = {"error": repr(exc)[:2000]}
+                print(f"mix {kind} x{ranks} failed: {exc!r}"[:4000], flush=True)
+                continue
+            step_s = max(times)
+            computed = sum(mb.input_ids_BT.numel() for micro in per_rank for mb in micro)
+            share_tokens = [sum(mb.num_tokens for mb in micro) for micro in per_rank]
+            row[kind] = {
+                "micro_batches_per_rank": len(per_rank[0]), "computed_tokens": computed,
+                "pad_fraction": 1 - real_tokens / computed, "rank_tokens_max_over_mean": max(share_tokens) / np.mean(share_tokens),
+                "rank_step_s": times, "step_s": step_s, "tokens_per_s": real_tokens / step_s,
+                "mfu": mix_flops / (step_s * ranks) / 1e12 / peak, "peak_memory_gib": torch.cuda.max_memory_allocated() / 2**30,
+            }
+            print(f"| {ranks} rank(s) | {kind} | {len(per_rank[0])} micro-batches/rank | pad {row[kind]['pad_fraction']:.1%} | "
+                  f"rank tokens max/mean {row[kind]['rank_tokens_max_over_mean']:.2f} | step {step_s * 1e3:.0f} ms | "
+                  f"{real_tokens / step_s:,.0f} tok/s | MFU {row[kind]['mfu']:.1%} | {row[kind]['peak_memory_gib']:.1f} GiB |",
+                  flush=True)
+        if all("tokens_per_s" in row.get(k, {}) for k in variants):
+            row["packed_over_padded"] = row["packed"]["tokens_per_s"] / row["padded"]["tokens_per_s"]
+            print(f"{ranks} rank(s): packed / padded tokens/s {row['packed_over_padded']:.2f}x", flush=True)
+    return out
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--layers", type=int, default=4)
@@ -70,6 +162,10 @@ def main() -> None:
     p.add_argument("--activation-checkpointing", action="store_true")
     p.add_argument("--compile", action="store_true", help="torch.compile each decoder layer (parallelize(compile_layers=True))")
     p.add_argument("--profile", action="store_true", help="print the CUDA kernels of one more step, by total time")
+    p.add_argument("--mix", type=int, default=0, help="samples of the lognormal length mix (0: fixed shape only)")
+    p.add_argument("--mix-micro-batch-size", type=int, default=2)
+    p.add_argument("--mix-token-budget", type=int, default=32768)
+    p.add_argument("--mix-ranks", type=int, default=8, help="data-parallel ranks whose step the mix is also timed as")
     p.add_argument("--out", default=os.environ.get("OUT", "."))
     args = p.parse_args()
 
@@ -102,18 +198,10 @@ def main() -> None:
         s.advantage = a
     micro = micro_batches(samples, args.micro_batch_size, args.micro_batches)
 
-    times = []
     torch.cuda.reset_peak_memory_stats()
-    for i in range(args.warmup + args.steps):
-        torch.cuda.synchronize()
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        metrics = train_step(model, optimizer, micro, loss, group=torch.distributed.group.WORLD, device=world.device)
-        end.record()
-        end.synchronize()
-        if i >= args.warmup:
-            times.append(start.elapsed_time(end) / 1e3)
-    step_s = statistics.median(times)
+    run = lambda micro: lambda: train_step(model, optimizer, micro, loss, group=torch.distributed.group.WORLD,  # noqa: E731
+                                           device=world.device)
+    step_s, times, metrics = time_steps(run(micro), args.warmup, args.steps)
     if args.profile:
         from torch.profiler import ProfilerActivity, profile
 
@@ -149,7 +237,10 @@ def main() -> None:
         "loss": metrics["loss"],
         "grad_norm": metrics["grad_norm"],
     }
-    name = f"train_step_L{args.layers}_{args.micro_batches}x{args.micro_batch_size}" + ("_ac" if args.activation_checkpointing else "") + ("_compiled" if args.compile else "") + ".json"
+    print(f"fixed shape: {step_s * 1e3:.0f} ms, MFU {result['mfu']:.1%}", flush=True)
+    if args.mix:
+        result["mix"] = mix_benchmark(args, cfg, run, peak)
+    name = f"train_step_L{args.layers}_{args.micro_batches}x{args.micro_batch_size}" + ("_ac" if args.activation_checkpointing else "") + ("_compiled" if args.compile else "") + (f"_mix{args.mix}" if args.mix else "") + ".json"
     Path(args.out, name).write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))
     print(f"| {result['config']} | AC {'on' if args.activation_checkpointing else 'off'} | {tokens} tok/step | "

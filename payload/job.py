@@ -58,6 +58,9 @@ class ParallelSection(_Section):
     # models whose 16 B/parameter of state does not fit one node (Qwen3-235B-A22B).
     data_parallel_shard_size: int | None = Field(default=None, ge=1)
     expert_parallel_across_nodes: bool = False
+    # Reduce-scatter gradients after every micro-batch instead of once per step: for models
+    # whose unsharded gradient does not fit next to the rest (Qwen3-235B-A22B; `payload plan`).
+    sync_gradients_every_micro_batch: bool = False
     ep_backend: Literal["auto", "deepep", "all_to_all", "local"] = "auto"
     # SGLang server layout per rollout replica.
     rollout_tensor_parallel_size: int = Field(default=8, ge=1)
@@ -122,6 +125,11 @@ class AlgorithmSection(_Section):
 
 class BatchSection(_Section):
     prompts_per_step: int = Field(default=256, ge=1)
+    # Packing (the default): each rank's samples go back to back into micro-batches of about
+    # this many tokens (no padding, attention inside each sample); fewer, fuller micro-batches
+    # than padding gives. Off: right-padded micro-batches of micro_batch_size samples.
+    packing: bool = True
+    micro_batch_tokens: int = Field(default=16384, ge=2)
     micro_batch_size: int = Field(default=4, ge=1)
     max_prompt_tokens: int = Field(default=2048, ge=1)
     max_response_tokens: int = Field(default=8192, ge=1)

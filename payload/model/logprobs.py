@@ -36,25 +36,28 @@ def _logit_grad(logits_cV: torch.Tensor, lse_c: torch.Tensor, grad_c: torch.Tens
 
 
 @functools.cache
-def _compiled(fn):
-    return torch.compile(fn, dynamic=False)
+def _compiled(fn, dynamic: bool):
+    return torch.compile(fn, dynamic=dynamic)
 
 
-def _fused(fn, on_cuda: bool):
+def _fused(fn, on_cuda: bool, full_chunk: bool = True):
     """On CUDA, `fn` compiled: each chunk's elementwise work becomes one pass over its bf16
     logits instead of five over fp32 ones (the cast, scale, exp, product and cast back of eager
-    mode move ~20 GB per 4096-row chunk of a 152 k vocabulary). Eager elsewhere."""
-    return _compiled(fn) if on_cuda else fn
+    mode move ~20 GB per 4096-row chunk of a 152 k vocabulary). Eager elsewhere. Full chunks
+    get kernels for their one shape; the last chunk of each micro-batch has a length of its
+    own (packed micro-batches vary), so it gets dynamic-shape kernels, compiled once, rather
+    than one recompilation per length until dynamo's recompile limit drops it to eager."""
+    return _compiled(fn, not full_chunk) if on_cuda else fn
 
 
 class _LinearLogprobs(torch.autograd.Function):
     @staticmethod
     def forward(ctx, h_ND, w_VD, targets_N, temperature, chunk_rows):
-        pick = _fused(_pick_and_logsumexp, h_ND.is_cuda)
         logprobs_N = torch.empty(h_ND.shape[0], dtype=torch.float32, device=h_ND.device)
         lse_N = torch.empty_like(logprobs_N)
         for start in range(0, h_ND.shape[0], chunk_rows):
             rows = slice(start, start + chunk_rows)
+            pick = _fused(_pick_and_logsumexp, h_ND.is_cuda, h_ND.shape[0] - start >= chunk_rows)
             logprobs_N[rows], lse_N[rows] = pick(h_ND[rows] @ w_VD.t(), targets_N[rows], temperature)
         ctx.save_for_backward(h_ND, w_VD, targets_N, lse_N)
         ctx.temperature, ctx.chunk_rows = temperature, chunk_rows
@@ -65,13 +68,13 @@ class _LinearLogprobs(torch.autograd.Function):
         h_ND, w_VD, targets_N, lse_N = ctx.saved_tensors
         temperature, chunk_rows = ctx.temperature, ctx.chunk_rows
         need_h, need_w = ctx.needs_input_grad[0], ctx.needs_input_grad[1]
-        logit_grad = _fused(_logit_grad, h_ND.is_cuda)
         grad_h = torch.empty_like(h_ND) if need_h else None
         grad_w = torch.zeros(w_VD.shape, dtype=torch.float32, device=w_VD.device) if need_w else None
         grad_N = grad_N.float()
         for start in range(0, h_ND.shape[0], chunk_rows):
             rows = slice(start, start + chunk_rows)
             # The chunk's logits again (one LM-head GEMM), straight into their gradient.
+            logit_grad = _fused(_logit_grad, h_ND.is_cuda, h_ND.shape[0] - start >= chunk_rows)
             g_cV = logit_grad(h_ND[rows] @ w_VD.t(), lse_N[rows], grad_N[rows], targets_N[rows], temperature)
             if need_h:
                 grad_h[rows] = g_cV @ w_VD

@@ -7,6 +7,7 @@ Module and parameter names are the HF ones (model.layers.N.self_attn.q_proj.weig
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import torch
@@ -125,9 +126,36 @@ class Attention(nn.Module):
             k, v = kv_cache.update(self.layer_id, k, v)
         if mask_BQS is None:
             out = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
+        elif not isinstance(mask_BQS, torch.Tensor):  # a flex-attention BlockMask (packed sequences, CUDA)
+            out = _flex_attention()(q, k, v, block_mask=mask_BQS, enable_gqa=True)
         else:
             out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask_BQS.unsqueeze(1), enable_gqa=True)
         return self.o_proj(out.transpose(1, 2).reshape(b, t, self.num_heads * self.head_dim))
+
+
+@functools.cache
+def _flex_attention():
+    """flex_attention compiled (its eager form materialises every score); lengths vary per
+    micro-batch, so the kernels are compiled for dynamic shapes once."""
+    from torch.nn.attention.flex_attention import flex_attention
+
+    return torch.compile(flex_attention, dynamic=True)
+
+
+def document_mask(cu_seqlens: torch.Tensor, t: int, device: torch.device):
+    """Causal attention inside each packed sequence [cu_seqlens[i], cu_seqlens[i+1]), none
+    across them: a flex-attention BlockMask on CUDA (blocks between sequences are skipped, so
+    attention costs Σ n_i², not N²), a boolean [1, T, T] mask for SDPA elsewhere."""
+    doc_T = torch.bucketize(torch.arange(t, device=device), cu_seqlens[1:].to(device), right=True)
+    if device.type == "cuda":
+        from torch.nn.attention.flex_attention import create_block_mask
+
+        def causal_within(b, h, q, kv):
+            return (doc_T[q] == doc_T[kv]) & (kv <= q)
+
+        return create_block_mask(causal_within, None, None, t, t, device=device)
+    pos = torch.arange(t, device=device)
+    return ((doc_T[:, None] == doc_T[None, :]) & (pos[None, :] <= pos[:, None]))[None]
 
 
 class DenseMLP(nn.Module):
@@ -230,6 +258,7 @@ class Qwen3MoeForCausalLM(nn.Module):
         logits_to_keep: int = 0,
         next_tokens: torch.Tensor | None = None,
         temperature: float = 1.0,
+        cu_seqlens: torch.Tensor | None = None,
     ) -> ModelOutput:
         """
         attention_mask: [B, S] with 1 for real tokens, 0 for padding, S = cached + new tokens
@@ -243,6 +272,9 @@ class Qwen3MoeForCausalLM(nn.Module):
         next_tokens: [B, T'] with T' <= T: return `logprobs`, log p(next_tokens[:, t] | tokens <= t)
             under softmax(logits / temperature), fused with the LM head (payload.model.logprobs)
             so that no [B, T, V] tensor exists; `logits` is then None.
+        cu_seqlens: [n + 1] int, packed sequences (B = 1): sequence i is tokens
+            [cu_seqlens[i], cu_seqlens[i+1]); positions restart at each (unless `position_ids`
+            is given) and no token attends across a boundary (`document_mask`).
         """
         b, t = input_ids_BT.shape
         past = 0
@@ -260,12 +292,20 @@ class Qwen3MoeForCausalLM(nn.Module):
                 f"{(b, t, num_moe, self.config.num_experts_per_tok)}"
             )
 
+        if cu_seqlens is not None:
+            if b != 1 or attention_mask is not None or kv_cache is not None:
+                raise ValueError("cu_seqlens (packed sequences) needs one row, no attention_mask and no kv_cache")
+            mask_BQS = document_mask(cu_seqlens, t, input_ids_BT.device)
+            if position_ids is None:
+                doc_T = torch.bucketize(torch.arange(t, device=input_ids_BT.device), cu_seqlens[1:].to(input_ids_BT.device), right=True)
+                position_ids = (torch.arange(t, device=input_ids_BT.device) - cu_seqlens.to(input_ids_BT.device)[doc_T])[None]
+        else:
+            mask_BQS = self._attention_mask(attention_mask, b, t, past, input_ids_BT.device)
         if position_ids is None:
             if attention_mask is not None:
                 position_ids = (attention_mask.long().cumsum(-1) - 1).clamp(min=0)[:, past:]
             else:
                 position_ids = torch.arange(past, past + t, device=input_ids_BT.device).expand(b, t)
-        mask_BQS = self._attention_mask(attention_mask, b, t, past, input_ids_BT.device)
         token_mask_BT = None if attention_mask is None else attention_mask[:, past:]
 
         x_BTD = self.model.embed_tokens(input_ids_BT)
@@ -325,14 +365,20 @@ def compute_logprobs(
     attention_mask: torch.Tensor | None = None,
     routed_experts: torch.Tensor | None = None,
     temperature: float = 1.0,
+    cu_seqlens: torch.Tensor | None = None,
+    position_ids: torch.Tensor | None = None,
 ) -> tuple[torch.Tensor, ModelOutput]:
     """log p(token t | tokens < t) for t = 1..T-1: [B, T-1] fp32, plus the model output (whose
-    `logits` is None: the logprobs come fused with the LM head)."""
+    `logits` is None: the logprobs come fused with the LM head). Packed (`cu_seqlens`): the
+    logprob at a sequence's last position predicts the next sequence's first token, which
+    nothing reads."""
     out = model(
         input_ids_BT,
         attention_mask=attention_mask,
+        position_ids=position_ids,
         routed_experts=routed_experts,
-        next_tokens=input_ids_BT[:, 1:],
+        next_tokens=input_ids_BT[:, 1:].long(),
         temperature=temperature,
+        cu_seqlens=cu_seqlens,
     )
     return out.logprobs, out

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import torch
 import torch.distributed as dist
 
+from torch.distributed.fsdp import FSDPModule
+
 from payload.model import Qwen3MoeForCausalLM, compute_logprobs
 from payload.train.batch import MicroBatch
 from payload.train.loss import Aggregation, grpo_loss, loss_denominator
@@ -45,6 +47,15 @@ def build_optimizer(model: torch.nn.Module, lr: float, weight_decay: float, devi
     return torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay, fused=device.type == "cuda")
 
 
+def _sync_gradients(model: FSDPModule, last: bool) -> None:
+    """Before each micro-batch: reduce gradients and reshard only around the last one."""
+    model.set_requires_gradient_sync(last)
+    model.set_reshard_after_backward(last)
+    for module in model.modules():  # the root keeps its own setting (it never reshards after forward)
+        if isinstance(module, FSDPModule) and module is not model:
+            module.set_reshard_after_forward(last, recurse=False)
+
+
 def train_step(
     model: Qwen3MoeForCausalLM,
     optimizer: torch.optim.Optimizer,
@@ -54,12 +65,19 @@ def train_step(
     reference: Qwen3MoeForCausalLM | None = None,
     device: torch.device = torch.device("cpu"),
     norm_group: dist.ProcessGroup | None = None,
+    sync_every_micro_batch: bool = False,
 ) -> dict[str, float]:
     """Forward/backward every micro-batch, clip, step. `group`: the data-parallel group the
     loss is normalised over (all trainer ranks), None for one process. `norm_group`: the ranks
     that together hold every gradient element once (World.replica_group under HSDP); default
     `group`. Returns the step's metrics over the whole global batch (the same numbers on every
-    rank)."""
+    rank).
+
+    Gradients are reduced once per step: before every micro-batch but the last, FSDP2 keeps
+    the parameters gathered and the gradients unsharded and accumulating (fp32) instead of
+    all-gathering and reduce-scattering per micro-batch. That holds this rank's whole unsharded
+    gradient (4 B × its parameters, experts its EP slice): `sync_every_micro_batch` trades the
+    traffic back for that memory (Qwen3-235B-A22B; `python -m payload plan`)."""
     started = time.perf_counter()
     model.train()
     denominator = loss_denominator([mb.loss_mask_BT1 for mb in micro], config.aggregation, group, device)
@@ -69,19 +87,31 @@ def train_step(
     # Kept on the device until the end: one host sync per step, not one per metric.
     totals = torch.zeros(len(_SHARES) + 2 * len(_MEANS) + 1, dtype=torch.float64, device=device)
     extremes = torch.full((2,), -math.inf, dtype=torch.float64, device=device)  # max ratio, -min ratio
-    for mb in micro:
+    defer = isinstance(model, FSDPModule) and not sync_every_micro_batch and len(micro) > 1
+    for index, mb in enumerate(micro):
+        if defer:
+            _sync_gradients(model, last=index == len(micro) - 1)
         totals[-1] += mb.num_tokens
         mb = mb.to(device)
         routed = mb.routed_experts_BTLK
-        # Micro-batches are right-padded, so under causal attention no real token sees a pad
-        # and positions are 0..n-1 either way: without a mask SDPA takes its flash kernel. The
-        # mask is needed only to keep pads out of the router's load-balancing statistics.
-        mask = mb.attention_mask_BT if config.router_aux_loss_coef > 0 else None
-        logprobs, out = compute_logprobs(model, mb.input_ids_BT, mask, routed, config.temperature)
+        # Padded micro-batches are right-padded, so under causal attention no real token sees a
+        # pad and positions are 0..n-1 either way: without a mask SDPA takes its flash kernel.
+        # The mask is needed only to keep pads out of the router's load-balancing statistics.
+        # Packed ones have no pads; their sequences' boundaries are cu_seqlens.
+        mask = mb.attention_mask_BT if config.router_aux_loss_coef > 0 and not mb.packed else None
+
+        def logprobs_of(m):
+            logprobs, out = compute_logprobs(m, mb.input_ids_BT, mask, routed, config.temperature,
+                                             mb.cu_seqlens, mb.position_ids_BT)
+            if mb.packed:  # each sample's shifted-frame logprobs out of the packed row: [B, L-1]
+                logprobs = logprobs[0][mb.unpack_BT1]
+            return logprobs, out
+
+        logprobs, out = logprobs_of(model)
         ref_logprobs = None
         if reference is not None and config.kl_coef > 0:
             with torch.no_grad():
-                ref_logprobs, _ = compute_logprobs(reference, mb.input_ids_BT, mask, routed, config.temperature)
+                ref_logprobs, _ = logprobs_of(reference)
         loss, metrics = grpo_loss(
             logprobs,
             logprobs.detach(),

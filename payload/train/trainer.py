@@ -4,8 +4,9 @@ Per step, on every rank (torchrun):
 
     wait_experience  rank 0 takes `prompts_per_step` groups from the buffer (dropping stale
                      ones, and equal-reward ones under DAPO filtering), writes them to the
-                     replay log, acknowledges them, and broadcasts them to every rank
-    train_step       group advantages; each rank trains on its share (train_step)
+                     replay log, acknowledges them, computes group advantages, splits the
+                     samples over the ranks by token count and scatters each rank its part
+    train_step       each rank packs its part into micro-batches and trains (train_step)
     publish          full HF-named weights to every rollout server (rank 0 sends, all gather)
     export           every checkpoint.export_interval_steps: an HF directory for restarts
     checkpoint       every checkpoint.interval_steps, and on SIGTERM or the last step
@@ -41,14 +42,15 @@ from payload.balance import signals
 from payload.common.service import Service
 from payload.job import JobConfig
 from payload.queue.base import PolicyPointer, RolloutQueue
-from payload.queue.experience import ExperienceGroup, decode_group, encode_group
+from payload.queue.experience import ExperienceGroup
 from payload.sync.probe import PublishProbe
 from payload.sync.publisher import PublishError, WeightPublisher
 from payload.train.advantages import group_advantages
-from payload.train.batch import Sample, micro_batches, shard_for_rank
+from payload.train.batch import MicroBatch, Sample, micro_batches, packed_for_rank, split_for_ranks
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
 from payload.train.export import export_hf
-from payload.train.parallel import full_hf_tensors, init_world, parallelize
+from payload.train.loading import load_sharded
+from payload.train.parallel import full_hf_tensors, init_world
 from payload.train.step import LossConfig, build_optimizer, train_step
 from payload.train.watchdog import PhaseWatchdog
 
@@ -119,8 +121,6 @@ class Trainer:
             return Trainer(self, queue)
 
     def __init__(self, config: Config, queue: RolloutQueue | None = None) -> None:
-        from payload.model import load_pretrained
-
         self.config = config
         job = config.job
         # A collective that outlives the phase watchdog is dead: fail it a little after.
@@ -140,23 +140,20 @@ class Trainer:
         self.service = service_config.build("trainer", self.metrics.registry).start()
         self.watchdog = PhaseWatchdog(self.service, self.metrics.registry) if serves else None
 
-        def load():
-            return load_pretrained(
-                job.model.path,
-                dtype=torch.float32,  # master weights; compute runs in job.model.dtype
-                device=world.device,
-                ep_group=world.ep_group,
-                ep_backend=job.parallel.ep_backend,
-                activation_checkpointing=job.model.activation_checkpointing,
-            )
-
         compute = None if job.model.dtype == "float32" else _DTYPES[job.model.dtype]
         compile_layers = job.model.compile_layers and world.device.type == "cuda"
-        self.model = parallelize(load(), world, job.parallel.ep_backend, compute, compile_layers)
+
+        def load():
+            # fp32 master shards built on meta and read rank by rank; compute runs in job.model.dtype.
+            model, read = load_sharded(job.model.path, world, job.parallel.ep_backend, compute, compile_layers,
+                                       activation_checkpointing=job.model.activation_checkpointing)
+            log.info("rank %d read %.2f GB of %s", world.rank, read / 1e9, job.model.path)
+            return model
+
+        self.model = load()
         self.reference = None
         if job.algorithm.kl_coef > 0:
-            reference = parallelize(load(), world, job.parallel.ep_backend, compute, compile_layers)
-            self.reference = reference.requires_grad_(False).eval()
+            self.reference = load().requires_grad_(False).eval()
         a = job.algorithm
         self.optimizer = build_optimizer(self.model, a.learning_rate, a.weight_decay, world.device)
         self.loss = LossConfig(
@@ -280,31 +277,42 @@ class Trainer:
         self.queue.ack(entry_ids)
         return batch
 
-    def _broadcast(self, batch: Batch | None) -> Batch | None:
-        payload = [None]
-        if self.world.is_main:
-            payload = [None if batch is None else (batch.wait_s, batch.stale, batch.filtered, [encode_group(g) for g in batch.groups],
-                                                   batch.final)]
-        if self.world.world_size > 1:
-            dist.broadcast_object_list(payload, src=0, group=self._control)
-        if payload[0] is None:
-            return None
-        if self.world.is_main:
-            return batch
-        wait_s, stale, filtered, encoded, final = payload[0]
-        return Batch([decode_group(b) for b in encoded], wait_s, stale, filtered, final)
+    def _scatter(self, batch: Batch | None) -> tuple[list[Sample], int, bool] | None:
+        """Rank 0 splits the step's samples over the ranks by token count and sends each rank
+        only its own part (numpy arrays, pickled once per rank) with the step's group count
+        and whether it is the data's last; None everywhere: stop."""
+        world = self.world
+        parts = [None] * world.world_size
+        if batch is not None:
+            shares = split_for_ranks(self._samples(batch.groups), world.world_size) if batch.groups else [[]] * world.world_size
+            parts = [(share, len(batch.groups), batch.final) for share in shares]
+        if world.world_size == 1:
+            return parts[0]
+        mine = [None]
+        # On the CPU-side gloo group: the other ranks wait here while rank 0 waits on the buffer.
+        dist.scatter_object_list(mine, parts if world.is_main else None, src=0, group=self._control)
+        return mine[0]
+
+    def _micro_batches(self, mine: list[Sample]) -> list[MicroBatch]:
+        batch, world = self.config.job.batch, self.world
+        group = dist.group.WORLD if world.world_size > 1 else None
+        if batch.packing:
+            return packed_for_rank(mine, batch.micro_batch_tokens, group, world.device)
+        count = torch.tensor([max(math.ceil(len(mine) / batch.micro_batch_size), 1)], device=world.device)
+        if group is not None:
+            dist.all_reduce(count, op=dist.ReduceOp.MAX, group=group)
+        return micro_batches(mine, batch.micro_batch_size, int(count.item()))
 
     def _samples(self, groups: list[ExperienceGroup]) -> list[Sample]:
+        """Rank 0: every sample of the step with its group's advantage, arrays kept as they are."""
         a = self.config.job.algorithm
         rewards = torch.tensor(np.concatenate([g.rewards_G for g in groups]), dtype=torch.float32)
-        advantages = group_advantages(rewards, a.group_size, a.advantage_scale).tolist()
+        advantages = group_advantages(rewards, a.group_size, a.advantage_scale).numpy()
         samples = []
         for group in groups:
-            prompt = group.prompt_tokens_P.tolist()
             for s in group.samples:
-                routed = None if s.routed_experts_SLK is None else torch.from_numpy(s.routed_experts_SLK.astype(np.int64))
-                samples.append(Sample(prompt, s.token_ids_T.tolist(), s.logprobs_T.tolist(), float(s.reward),
-                                      advantages[len(samples)], routed))
+                samples.append(Sample(group.prompt_tokens_P, s.token_ids_T, s.logprobs_T, float(s.reward),
+                                      float(advantages[len(samples)]), s.routed_experts_SLK))
         return samples
 
     # -- weights out --------------------------------------------------------------------------
@@ -361,32 +369,32 @@ class Trainer:
         while self.config.max_steps is None or self.counters.step < self.config.max_steps:
             step = self.counters.step + 1
             with self._phase("wait_experience"):
-                batch = self._broadcast(self._take_groups(step) if self.world.is_main else None)
-            if batch is None:  # SIGTERM while waiting
+                batch = self._take_groups(step) if self.world.is_main else None
+                received = self._scatter(batch)
+            if received is None:  # SIGTERM while waiting
                 break
-            if not batch.groups:  # end of data, nothing left: export what the last step made
+            mine, groups, final = received
+            if not groups:  # end of data, nothing left: export what the last step made
                 if self.counters.step and self.counters.step % job.checkpoint.export_interval_steps:
                     self._export(self.counters.step)
                 if self.evaluator:
                     self.evaluator.after_step(self.counters.step, final=True)
                 break
-            samples = self._samples(batch.groups)
-            mine = shard_for_rank(samples, self.world.rank, self.world.world_size)
-            count = math.ceil(math.ceil(len(samples) / self.world.world_size) / job.batch.micro_batch_size)
             with self._phase("train_step"):
-                metrics = train_step(self.model, self.optimizer, micro_batches(mine, job.batch.micro_batch_size, count),
-                                     self.loss, group=dist.group.WORLD, reference=self.reference, device=self.world.device,
-                                     norm_group=self.world.replica_group)
-            self.counters = TrainCounters(step, step, self.counters.groups_consumed + len(batch.groups))
+                metrics = train_step(self.model, self.optimizer, self._micro_batches(mine), self.loss,
+                                     group=dist.group.WORLD, reference=self.reference, device=self.world.device,
+                                     norm_group=self.world.replica_group,
+                                     sync_every_micro_batch=job.parallel.sync_gradients_every_micro_batch)
+            self.counters = TrainCounters(step, step, self.counters.groups_consumed + groups)
             with self._phase("publish"):
                 publish_s = self._publish(step)
             if self.world.is_main:  # the feeder paces itself by this
                 self.queue.report_progress(step)
-            if step % job.checkpoint.export_interval_steps == 0 or batch.final:
+            if step % job.checkpoint.export_interval_steps == 0 or final:
                 with self._phase("export"):
                     self._export(step)
             stopping = self._agree_to_stop()
-            last = stopping or batch.final or (self.config.max_steps is not None and step >= self.config.max_steps)
+            last = stopping or final or (self.config.max_steps is not None and step >= self.config.max_steps)
             if self.evaluator:
                 self.evaluator.after_step(step, final=last)
             if step % job.checkpoint.interval_steps == 0 or last:
@@ -399,8 +407,8 @@ class Trainer:
             else:
                 self.checkpointer.poll()
             if self.world.is_main:
-                self._record(step, batch, samples, metrics, publish_s)
-            if stopping or batch.final:
+                self._record(step, batch, metrics, publish_s)
+            if stopping or final:
                 break
         with self._phase("checkpoint"):
             if saved_at != self.counters.step:
@@ -416,9 +424,10 @@ class Trainer:
             dist.all_reduce(flag, op=dist.ReduceOp.MAX)
         return bool(flag.item())
 
-    def _record(self, step: int, batch: Batch, samples: list[Sample], metrics: dict, publish_s: float) -> None:
+    def _record(self, step: int, batch: Batch, metrics: dict, publish_s: float) -> None:
         m = self.metrics
-        tokens = sum(len(s.response_ids) for s in samples)
+        lengths = [len(s.token_ids_T) for g in batch.groups for s in g.samples]
+        tokens = sum(lengths)
         busy = metrics["step_seconds"]
         staleness = [step - 1 - g.policy_version for g in batch.groups]
         buffer_groups = self.queue.buffer_fill()
@@ -433,8 +442,7 @@ class Trainer:
         m.buffer.set(buffer_groups)
         m.dropped.labels("stale").inc(batch.stale)
         m.dropped.labels("filtered").inc(batch.filtered)
-        lengths = [len(s.response_ids) for s in samples]
-        extra = dict(metrics, mean_reward=float(np.mean([s.reward for s in samples])),
+        extra = dict(metrics, mean_reward=float(np.mean(np.concatenate([g.rewards_G for g in batch.groups]))),
                      response_length_mean=float(np.mean(lengths)), response_length_max=max(lengths),
                      groups_dropped_filtered=batch.filtered)
         for name, gauge in m.step_values.items():

@@ -21,7 +21,7 @@ import torch
 import torch.distributed as dist
 
 from payload.model import iter_hf_tensors
-from payload.train.batch import micro_batches, shard_for_rank
+from payload.train.batch import micro_batches, packed_for_rank, shard_for_rank, split_for_ranks
 from payload.train.parallel import full_hf_tensors, init_world, parallelize
 from payload.train.step import LossConfig, train_step
 from test_train_parallel import ATOL, CONFIG, LR, MICRO, STEPS, make_optimizer
@@ -43,7 +43,7 @@ def micro_count(n, world):
     return math.ceil(math.ceil(n / world) / MICRO)
 
 
-def _distributed(rank, world_size, kind, ep):
+def _distributed(rank, world_size, kind, ep, packed=False):
     world = init_world(ep_size=ep, shard_size=NODE)
     assert world.dense_mesh.mesh_dim_names == ("dp_replicate", "dp_shard")
     model = parallelize(tiny_model(), world, ep_backend="all_to_all")
@@ -51,18 +51,20 @@ def _distributed(rank, world_size, kind, ep):
     history = []
     for step in range(STEPS):
         samples = batch(step, prompts=PROMPTS)
-        mine = shard_for_rank(samples, rank, world_size)
-        metrics = train_step(model, optimizer, micro_batches(mine, MICRO, micro_count(len(samples), world_size)),
-                             CONFIG, group=dist.group.WORLD, norm_group=world.replica_group)
+        if packed:  # the trainer's path: token-balanced shares, packed by a token budget
+            micro = packed_for_rank(split_for_ranks(samples, world_size)[rank], 12, dist.group.WORLD)
+        else:
+            micro = micro_batches(shard_for_rank(samples, rank, world_size), MICRO, micro_count(len(samples), world_size))
+        metrics = train_step(model, optimizer, micro, CONFIG, group=dist.group.WORLD, norm_group=world.replica_group)
         history.append((metrics["grad_norm"], metrics["loss"]))
     placements = {str(p.placements) for p in model.parameters()}
     weights = {name: t.clone() for name, t in full_hf_tensors(model, world)}
     return history, weights, placements
 
 
-@pytest.mark.parametrize("kind,ep", [("sgd", 2), ("adamw", 2), ("sgd", 4)])
-def test_two_nodes_of_four_hsdp_with_expert_parallel_match_one_process(pool, kind, ep):
-    results = pool.run(_distributed, kind, ep)
+@pytest.mark.parametrize("kind,ep,packed", [("sgd", 2, False), ("adamw", 2, False), ("sgd", 4, False), ("sgd", 2, True)])
+def test_two_nodes_of_four_hsdp_with_expert_parallel_match_one_process(pool, kind, ep, packed):
+    results = pool.run(_distributed, kind, ep, packed)
     history, weights, placements = results[0]
     assert all(r[0] == history for r in results)  # the same global numbers on every rank
     assert all(r[1] == {} for r in results[1:])
@@ -109,3 +111,37 @@ def test_hsdp_checkpoint_round_trip(pool, tmp_path):
     assert trained.keys() == loaded.keys()
     for name in trained:
         assert torch.equal(trained[name], loaded[name]), name
+
+
+def _load(rank, world_size, path):
+    from payload.train.loading import load_sharded
+
+    world = init_world(ep_size=2, shard_size=NODE)
+    model, read = load_sharded(path, world, ep_backend="all_to_all")
+    kept = sum(p.to_local().numel() for p in model.parameters())
+    return read, kept, dict(full_hf_tensors(model, world))
+
+
+def test_sharded_loading_reads_each_byte_once_per_replica(pool, tmp_path):
+    """Meta build, shard, then each rank reads only its own rows of the bf16 safetensors."""
+    from safetensors import safe_open
+
+    from payload.model import save_pretrained
+
+    save_pretrained(tiny_model(seed=3).to(torch.bfloat16), tmp_path, max_shard_bytes=64 << 10)
+    assert len(list(tmp_path.glob("model-*.safetensors"))) > 1  # an index and several files
+    on_disk = {}
+    for file in tmp_path.glob("model-*.safetensors"):
+        with safe_open(str(file), framework="pt") as f:
+            on_disk.update({name: f.get_tensor(name) for name in f.keys()})
+    total = sum(t.numel() * t.element_size() for t in on_disk.values())
+
+    results = pool.run(_load, str(tmp_path))
+    for read, kept, _ in results:
+        assert read == 2 * kept  # bf16 on disk: exactly the rows it keeps, nothing else
+    for node in range(WORLD // NODE):
+        assert sum(read for read, _, _ in results[node * NODE : (node + 1) * NODE]) == total
+    loaded = results[0][2]
+    assert loaded.keys() == on_disk.keys()
+    for name, tensor in on_disk.items():
+        assert loaded[name].dtype == torch.float32 and torch.equal(loaded[name], tensor.float()), name
