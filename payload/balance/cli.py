@@ -2,6 +2,7 @@
 
     python -m payload plan --env p5en-48 --rollout-tokens-per-s 20000 --trainer-tokens-per-s 50000 --publish-s 15
     python -m payload plan --env default --from-metrics run/metrics.jsonl --measured-split 1:1
+    python -m payload plan --env p5en-48 --model-config bench/models/qwen3-235b-a22b.config.json
     python -m payload simulate --env p5en-48 --from-metrics run/metrics.jsonl --split 16:32 --steps 40
 """
 
@@ -54,6 +55,9 @@ def register(subparsers) -> None:
         "train + rollout nodes, and recommend the fastest one inside the pools' limits.",
     )
     _inputs(plan)
+    plan.add_argument("--model-config", metavar="CONFIG.json",
+                      help="a Qwen3-MoE config.json: also print the trainer's per-GPU memory and per-link traffic "
+                      "for it under the environment's layout (alone when no rates are given)")
     plan.set_defaults(run=run_plan)
     sim = subparsers.add_parser(
         "simulate",
@@ -126,10 +130,28 @@ def _user_errors():
     return BalanceError, EnvFileError, JobConfigError
 
 
+def _print_footprint(args: argparse.Namespace) -> int:
+    from infra.environment import load_environment
+    from payload.model.config import ModelConfigError
+    from payload.train.footprint import job_footprint, load_model_config, print_footprint
+
+    try:
+        env = load_environment(args.env)
+        config = load_model_config(args.model_config)
+    except (*_user_errors(), ModelConfigError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print_footprint(args.model_config, env, *job_footprint(config, env), sys.stdout)
+    return 0
+
+
 def run_plan(args: argparse.Namespace) -> int:
     from payload.balance.planner import make_plan
     from payload.balance.report import plan_json, print_costs, print_plan
 
+    rates = (args.from_metrics, args.rollout_tokens_per_s, args.trainer_tokens_per_s, args.publish_s)
+    if args.model_config and all(r is None for r in rates):
+        return _print_footprint(args)
     try:
         env, spec, measured, current = _load(args)
         pools = env.pools
@@ -150,7 +172,7 @@ def run_plan(args: argparse.Namespace) -> int:
     else:
         print_plan(plan, spec, measured, env.name)
         print_costs(costs, env, args.architecture or env.architecture_name())
-    return 0
+    return _print_footprint(args) if args.model_config else 0
 
 
 def run_simulate(args: argparse.Namespace) -> int:

@@ -44,22 +44,6 @@ def register(subparsers) -> None:
     p.set_defaults(run=run)
 
 
-def build_queue(url: str | None, namespace: str, job):
-    """The queue a feed URL names: redis://..., or the local launcher's shared memory queue."""
-    from payload.queue.base import QueueError, RolloutQueue
-
-    if not url:
-        raise QueueError(f"--queue-url is required (or set ${QUEUE_URL_ENV})")
-    if url.startswith("local://"):
-        from payload.local.shared_queue import SharedQueue
-
-        return SharedQueue.from_url(url)
-    if not url.startswith(("redis://", "rediss://")):
-        raise QueueError(f"--queue-url {url!r}: expected redis://host:port/db")
-    return RolloutQueue.Config(backend="redis", url=url, namespace=namespace,
-                               high_water_groups=job.rollout.buffer_high_water_groups).build()
-
-
 def run(args: argparse.Namespace) -> int:
     from prometheus_client import CollectorRegistry
 
@@ -68,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     from payload.data.feeder import Feeder, FeederMetrics, prepare_feed
     from payload.job import JobConfigError, load_job_config
     from payload.queue.base import QueueError
+    from payload.queue.url import open_queue
 
     configure_logging("feeder", args.log_level)
     registry = CollectorRegistry()
@@ -84,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         try:
             feed = prepare_feed(job, args.cache_dir)
-            queue = build_queue(args.queue_url, args.namespace, job)
+            queue = open_queue(args.queue_url, args.namespace,
+                               high_water_groups=job.rollout.buffer_high_water_groups)
             metrics = FeederMetrics(registry)
             metrics.filtered.set(feed.filtered)
             feeder = Feeder.Config.of(job).build(feed.plan, feed.prompts, feed.dataset, queue, metrics)

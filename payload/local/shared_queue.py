@@ -61,10 +61,6 @@ class QueueServer:
         host, port = self.address
         return f"local://{host}:{port}?authkey={self.authkey.hex()}&high_water_groups={config.high_water_groups}"
 
-    def spec(self, config: RolloutQueue.Config) -> dict:
-        """What a child needs to connect (JSON-safe)."""
-        return {"address": list(self.address), "authkey": self.authkey.hex(),
-                "high_water_groups": config.high_water_groups}
 
 
 class SharedQueue(RolloutQueue):

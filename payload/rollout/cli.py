@@ -120,6 +120,10 @@ def _queue(args, job, required: bool):
         if required:
             raise CliError(f"--queue-url is required (or set ${QUEUE_URL_ENV})")
         return None
+    if args.queue_url.startswith("local://"):  # the local launcher's in-memory queue
+        from payload.queue.url import open_queue
+
+        return open_queue(args.queue_url)
     return RolloutQueue.Config(
         backend="redis",
         url=args.queue_url,

@@ -21,7 +21,8 @@ def register(subparsers) -> None:
     )
     p.add_argument("--job", help="job config YAML (default: $RL_JOB_CONFIG or /etc/rl/job.yaml)")
     p.add_argument("--queue", default=os.environ.get(QUEUE_URL_ENV, "redis://localhost:6379/0"),
-                   help=f"experience buffer: redis://host:port/db, or 'memory' (an empty in-process buffer); "
+                   help=f"experience buffer: redis://host:port/db, local://... (the local launcher's), or 'memory' "
+                   "(an empty in-process buffer); "
                    f"default ${QUEUE_URL_ENV}")
     p.add_argument("--namespace", default="rl", help="queue key prefix (one RL job per namespace)")
     p.add_argument("--consumer", default="trainer", help="buffer consumer name (keep it across restarts)")
@@ -66,7 +67,13 @@ def run(args: argparse.Namespace) -> int:
         if args.publish_bucket_mb < 1:
             raise TrainerConfigError(f"--publish-bucket-mb {args.publish_bucket_mb}: must be at least 1")
         job = load_job_config(args.job)
-        if args.queue == "memory":
+        shared = None
+        if args.queue.startswith("local://"):
+            from payload.queue.url import open_queue
+
+            queue = RolloutQueue.Config(backend="memory")  # rank 0 is handed the launcher's queue instead
+            shared = open_queue(args.queue) if int(os.environ.get("RANK", "0")) == 0 else None
+        elif args.queue == "memory":
             queue = RolloutQueue.Config(backend="memory", high_water_groups=job.rollout.buffer_high_water_groups)
         elif args.queue.startswith(("redis://", "rediss://")):
             queue = RolloutQueue.Config(backend="redis", url=args.queue, namespace=args.namespace,
@@ -86,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
             max_steps=args.max_steps if args.max_steps is not None else job.data and job.data.total_steps,
             consumer=args.consumer,
         )
-        trainer = config.build()
+        trainer = config.build(queue=shared)
     except user_errors as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -66,6 +66,85 @@ def test_short_demo_learns_publishes_loses_nothing_and_leaves_no_process(tmp_pat
     assert (run / "reward.png").stat().st_size > 10_000
     assert processes_of(run) == []
     assert_eval_held_out(run, summary, steps)
+    assert_commands_are_the_manifests(summary, tmp_path)
+
+
+# What may differ between a container of dist/ and the same command on one machine (either side
+# may leave them to their defaults): addresses, paths, names, sizes and times (the cluster passes
+# most of them through the environment).
+LOCAL_ONLY_FLAGS = {
+    "--queue-url", "--queue", "--namespace", "--server-url", "--rollout-servers", "--host", "--port",
+    "--metrics-port",  # addresses
+    "--model-path", "--cache-dir", "--metrics-jsonl",  # paths
+    "--name",  # consumer identity
+    "--max-steps", "--max-batch-size", "--processes", "--publish-bucket-mb",  # sizes
+    "--poll-s", "--drain-timeout-s", "--request-timeout-s", "--stall-timeout-s",  # times
+    "--seed",  # the embedded engine's sampling seed
+}
+
+
+def payload_command(command: list[str]) -> tuple[str, list[str]] | None:
+    """(subcommand, its arguments) of a `python -m payload` / `torchrun ... -m payload` command."""
+    for i in range(len(command) - 1):
+        if command[i] == "-m" and command[i + 1] == "payload":
+            return command[i + 2], command[i + 3:]
+    return None
+
+
+def flags(args: list[str]) -> dict[str, str | bool]:
+    """--flag value / --flag=value pairs, up to a `--` (what follows is SGLang's own)."""
+    args = args[: args.index("--")] if "--" in args else args
+    out: dict[str, str | bool] = {}
+    i = 0
+    while i < len(args):
+        if "=" in args[i]:
+            key, value = args[i].split("=", 1)
+            out[key] = value
+            i += 1
+        elif i + 1 < len(args) and not args[i + 1].startswith("--"):
+            out[args[i]] = args[i + 1]
+            i += 2
+        else:
+            out[args[i]] = True
+            i += 1
+    return out
+
+
+def containers(node) -> list[dict]:
+    if isinstance(node, dict):
+        found = list(node["containers"]) if isinstance(node.get("containers"), list) else []
+        return found + [c for value in node.values() for c in containers(value)]
+    if isinstance(node, list):
+        return [c for value in node for c in containers(value)]
+    return []
+
+
+def assert_commands_are_the_manifests(summary: dict, tmp_path) -> None:
+    """Every payload container command of the default environment's dist/ is a command this run
+    started, with the same arguments apart from addresses, paths, names and sizes; and the run
+    started no payload command the cluster does not run. The one substitution: the embedded
+    engine (`serve --engine local`) stands in for SGLang (`serve --engine sglang`)."""
+    import yaml
+
+    from k8s.main import synth
+
+    dist = tmp_path / "dist"
+    synth("default", tmp_path / "no-outputs.json", dist)
+    cluster = [parsed for path in sorted(dist.glob("*.k8s.yaml")) for doc in yaml.safe_load_all(path.read_text())
+               for c in containers(doc) if (parsed := payload_command(c.get("command", []) + c.get("args", [])))]
+    local: dict[str, dict] = {}
+    for child in summary["children"].values():
+        sub, args = payload_command(child["command"])
+        assert local.setdefault(sub, flags(args)) == flags(args)  # both trainer ranks alike
+    assert {sub for sub, _ in cluster} == set(local) == {"serve", "rollout", "verify", "feed", "train"}
+    for sub, args in cluster:
+        on_cluster, here = flags(args), local[sub]
+        for flag, value in on_cluster.items():
+            if flag == "--engine":
+                assert (value, here[flag]) == ("sglang", "local")
+            elif flag not in LOCAL_ONLY_FLAGS:
+                assert here.get(flag) == value, (sub, flag)
+        assert set(here) - set(on_cluster) <= LOCAL_ONLY_FLAGS, (sub, set(here) - set(on_cluster))
 
 
 def assert_eval_held_out(run, summary: dict, steps: int) -> None:
@@ -123,7 +202,7 @@ def test_ctrl_c_on_redis_with_overlap_stops_everything_and_loses_no_task(tmp_pat
         # the eval set's prompts never enter the queue.
         from payload.data.source import content_hash
 
-        namespace = json.loads((run / "specs" / "verify.json").read_text())["queue"]["namespace"]
+        namespace = summary["namespace"]
         client = redis.Redis.from_url(server.url)
         taken = [key.decode().rsplit(":", 1)[1] for key in client.scan_iter(f"{{{namespace}}}:consumed:*")]
         client.close()
