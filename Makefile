@@ -15,7 +15,7 @@ export AWS_EC2_METADATA_DISABLED := true
 export CDK_DISABLE_VERSION_CHECK := true
 export CDK_DISABLE_CLI_TELEMETRY := true
 
-.PHONY: setup redis-server synth infra manifests scale test demo clean
+.PHONY: setup redis-server synth infra manifests image scale test demo clean
 
 setup: $(STAMPS)/python $(STAMPS)/node redis-server
 
@@ -60,6 +60,16 @@ infra: setup
 manifests: setup
 	@RL_ENV=$(ENV) $(PYTHON) -m k8s.main
 	@echo "Kubernetes manifests for environment '$(ENV)' in dist/"
+
+## make image [ENV=name]: build the payload image (linux/amd64) and push it to the ECR repository
+## named in cdk-outputs.json, at the tag job.images.payload pins. Needs docker buildx and AWS credentials.
+image: setup
+	@set -euo pipefail; \
+	ref=$$($(PYTHON) -m k8s.image $(ENV)); \
+	registry=$${ref%%/*}; region=$$(echo "$$registry" | cut -d. -f4); \
+	aws ecr get-login-password --region "$$region" | docker login --username AWS --password-stdin "$$registry"; \
+	docker buildx build --platform linux/amd64 --tag "$$ref" --push .; \
+	echo "pushed $$ref"
 
 ## make scale ENV=name POOL=train|rollout [NODES=n]: size a GPU pool (created empty by cdk deploy)
 scale: setup

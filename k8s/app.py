@@ -7,6 +7,7 @@ from pathlib import Path
 import cdk8s
 
 from infra.environment import Environment
+from k8s.charts.acceptance import AcceptanceChart
 from k8s.charts.base import BaseChart
 from k8s.charts.buffer import BufferChart
 from k8s.charts.feeder import FeederChart
@@ -40,4 +41,11 @@ def build_app(environment: Environment, outputs: DeployOutputs, outdir: Path) ->
         # The namespace, identities and volumes first: `kubectl apply -f dist/` takes the
         # files in name order, and cdk8s numbers them in dependency order.
         chart_class(app, name, ctx).add_dependency(base)
+    return app
+
+
+def build_acceptance_app(environment: Environment, outputs: DeployOutputs, outdir: Path) -> cdk8s.App:
+    """The opt-in acceptance jobs (k8s/charts/acceptance.py), applied after dist/ itself."""
+    app = cdk8s.App(outdir=str(outdir))
+    AcceptanceChart(app, "acceptance", Context(environment, outputs))
     return app

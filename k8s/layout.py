@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from infra.environment import Environment
 from k8s.placement import GpuShare, LayoutError, Placement
+from payload.rollout import sglang_args
 
 
 @dataclass(frozen=True)
@@ -60,11 +61,6 @@ class RolloutLayout:
         ep = environment.job.parallel.rollout_expert_parallel_size
         if nodes == 0:
             raise LayoutError("pools.rollout.desired_size is 0: the rollout servers need at least one node")
-        if tp % ep:
-            raise LayoutError(
-                f"job.parallel.rollout_expert_parallel_size {ep} must divide rollout_tensor_parallel_size {tp} "
-                "(SGLang places expert parallelism inside the tensor-parallel group)"
-            )
         if tp >= gpus:
             if tp % gpus:
                 raise LayoutError(
@@ -77,13 +73,23 @@ class RolloutLayout:
                     f"pools.rollout.desired_size {nodes} must be a multiple of {group_size} "
                     f"(nodes per SGLang replica at rollout_tensor_parallel_size {tp})"
                 )
+            _check_sglang_layout(tp, ep, group_size)
             return cls(GpuShare(placement, gpus), group_size, nodes // group_size, tp, ep)
         if gpus % tp:
             raise LayoutError(
                 f"job.parallel.rollout_tensor_parallel_size {tp} must divide {gpus} "
                 f"(the GPUs of one {placement.pool.instance_type}) or be a multiple of it"
             )
+        _check_sglang_layout(tp, ep, 1)
         return cls(GpuShare(placement, tp), 1, nodes * (gpus // tp), tp, ep)
+
+
+def _check_sglang_layout(tp: int, ep: int, nodes: int) -> None:
+    """SGLang's own ep/tp rules for a replica of `nodes` nodes (payload.rollout.sglang_args)."""
+    try:
+        sglang_args.moe_a2a_backend(tp, ep, nodes)
+    except sglang_args.LayoutError as exc:
+        raise LayoutError(str(exc)) from None
 
 
 def gpu_pods_per_node(environment: Environment) -> dict[str, int]:

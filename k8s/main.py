@@ -22,11 +22,13 @@ REPO = Path(__file__).resolve().parent.parent
 
 def synth(env_name: str, outputs_path: Path, outdir: Path) -> str | None:
     """Write the manifests to `outdir`; return the placeholder note, if any."""
-    from k8s.app import build_app  # jsii starts its node runtime on import
+    from k8s.app import build_acceptance_app, build_app  # jsii starts its node runtime on import
 
     environment = load_environment(env_name)
     outputs, note = load_outputs(outputs_path, environment)
     build_app(environment, outputs, outdir).synth()
+    # Opt-in: `kubectl apply -f dist/` does not descend into it.
+    build_acceptance_app(environment, outputs, outdir / "acceptance").synth()
     return note
 
 

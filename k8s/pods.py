@@ -30,6 +30,8 @@ ROLLOUT_WORKER = "rollout-worker"
 VERIFIER = "verifier"
 FEEDER = "feeder"
 BUFFER = "buffer"
+# The opt-in acceptance jobs (dist/acceptance/).
+ACCEPTANCE = "acceptance"
 
 # Every payload process serves Prometheus /metrics and /healthz, /readyz on this port.
 METRICS_PORT = 9400

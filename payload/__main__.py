@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "payload.data.cli",  # feed
     "payload.balance.cli",  # plan, simulate
     "payload.local.cli",  # local (the whole loop on one machine)
+    "payload.accept.cli",  # accept-nccl, accept-sglang (dist/acceptance/)
 )
 
 

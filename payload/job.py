@@ -268,9 +268,12 @@ class ImagesSection(_Section):
     # The payload image (trainer, workers, verifiers, embedded engine). `{ecr}` is replaced
     # with the ECR repository URI from cdk-outputs.json.
     payload: str = "{ecr}:0.1.0"
-    sglang: str = "lmsysorg/sglang:v0.5.6-cu129"
+    # SGLang's own CUDA 13 image of the pinned release (torch 2.14.1, sgl-deep-ep 0.1.2.post1);
+    # the Dockerfile builds the payload image on it (a test holds them equal).
+    sglang: str = "lmsysorg/sglang:v0.5.23-cu130"
     redis: str = "redis:8.2.2-alpine"
-    router: str = "lmsysorg/sgl-model-gateway:v0.2.3"
+    # The model gateway image of the sglang-router 0.3.2 release (the parser the tests use).
+    router: str = "lmsysorg/sgl-model-gateway:v0.3.2"
     # Prometheus exporter sidecar of the Redis experience buffer.
     redis_exporter: str = "oliver006/redis_exporter:v1.74.0"
 

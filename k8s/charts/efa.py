@@ -6,9 +6,10 @@ GPUDirect RDMA and the NCCL protocol per platform itself. Legacy settings still 
 around are left out on purpose: FI_EFA_USE_DEVICE_RDMA (now detected), NCCL_PROTO=simple and
 NCCL_ALGO (the plugin tunes them per instance type; forcing them costs bandwidth on p5en),
 FI_EFA_FORK_SAFE (the plugin sets it when the kernel needs it), NCCL_TREE_THRESHOLD.
-NCCL_NET is not pinned either: the plugin's network name changed across releases ("AWS
-Libfabric", then "OFI"), so pinning it breaks image upgrades; a fallback to sockets is caught
-by the trainer's transport metric and the NcclSocketFallback alert instead.
+NCCL_NET is not written here: the plugin's network name changed across releases ("AWS
+Libfabric", then "OFI"). RL_REQUIRE_EFA=1 makes the payload check the pod's EFA devices,
+driver and GDRCopy and pin NCCL_NET to the name the image's own plugin registers
+(payload/common/efa.py), so no communicator can fall back to sockets.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 from cdk8s_plus_33 import k8s
 
 from k8s.pods import env
+from payload.common.efa import DEEPEP_EFA_ENV
 
 # (name, value, why): rendered as container env vars; tests assert the socket exclusion.
 EFA_ENV: tuple[tuple[str, str, str], ...] = (
@@ -26,16 +28,19 @@ EFA_ENV: tuple[tuple[str, str, str], ...] = (
         "bootstrap/out-of-band TCP only on the pod's VPC interface: never loopback, docker or veth "
         "bridges, nor the Pod Identity agent's link-local interface (pod-id-link0)",
     ),
-    ("NCCL_DEBUG", "INFO", "NCCL logs the transport it chose ('NET/OFI' vs 'NET/Socket'); the trainer exports it"),
-    ("NCCL_DEBUG_SUBSYS", "INIT,NET", "only the init and network lines, not per-collective noise"),
+    ("NCCL_DEBUG", "WARN", "warnings and errors only; the transport is enforced by NCCL_NET (payload.common.efa)"),
     (
         "NVSHMEM_REMOTE_TRANSPORT",
         "libfabric",
         "DeepEP's internode kernels run on NVSHMEM; on AWS its remote transport is libfabric (no InfiniBand verbs)",
     ),
     ("NVSHMEM_LIBFABRIC_PROVIDER", "efa", "and that transport's provider is EFA"),
+    ("RL_REQUIRE_EFA", "1", "the payload's start-up EFA check: devices, driver, gdrdrv, NCCL_NET pinned to aws-ofi-nccl"),
 )
 
 
-def efa_env() -> list[k8s.EnvVar]:
-    return [env(name, value) for name, value, _ in EFA_ENV]
+def efa_env(deepep_across_nodes: bool = False) -> list[k8s.EnvVar]:
+    """EFA_ENV; with `deepep_across_nodes`, also the check of what DeepEP v2 needs from the
+    host for internode traffic (EFA driver >= 3.3.0, GDRCopy's gdrdrv)."""
+    extra = [env(DEEPEP_EFA_ENV, "1")] if deepep_across_nodes else []
+    return [*(env(name, value) for name, value, _ in EFA_ENV), *extra]

@@ -17,7 +17,9 @@ from k8s.charts.efa import efa_env
 from k8s.context import Context
 from k8s.imports.io.x_k8s import leaderworkerset as lws
 from k8s.netpol import allow, from_components, from_prometheus, to_aws_apis, to_components
+from payload.rollout.sglang_args import server_args
 from k8s.pods import (
+    ACCEPTANCE,
     BUFFER,
     METRICS_PORT,
     REDIS_PORT,
@@ -63,17 +65,9 @@ class RolloutServersChart(cdk8s.Chart):
         super().__init__(scope, id, namespace=NAMESPACE)
         layout = ctx.rollout
         placement = layout.share.placement
-        sglang_args = [
-            "--model-path", ctx.job.model.path,
-            "--dtype", ctx.job.model.dtype,
-            "--tp-size", str(layout.tensor_parallel),
-            "--ep-size", str(layout.expert_parallel),
-            "--enable-metrics",
-            "--host", "0.0.0.0",
-            "--port", str(SGLANG_PORT),
-        ]  # fmt: skip
-        if layout.expert_parallel > 1:
-            sglang_args += ["--moe-a2a-backend", "deepep"]
+        sglang_args = server_args(
+            ctx.job, model_path=ctx.job.model.path, host="0.0.0.0", port=SGLANG_PORT, nodes=layout.group_size
+        )
         if layout.group_size > 1:
             # LeaderWorkerSet injects the leader's address and each pod's index in the group.
             sglang_args += [
@@ -87,17 +81,21 @@ class RolloutServersChart(cdk8s.Chart):
             if leader:
                 probes = dict(
                     # Weights from FSx, DeepEP buffers and CUDA graph capture: up to 30 minutes.
+                    # SGLang's /health answers 503 until then and never generates under `serve`.
                     startup_probe=http_probe("/health", "http", period=10, failures=180, timeout=10),
-                    # /health_generate runs one decode step: ready means able to serve rollouts.
-                    readiness_probe=http_probe("/health_generate", "http", period=30, failures=2, timeout=25),
-                    liveness_probe=http_probe("/health", "http", period=20, failures=3, timeout=10),
+                    # `serve`'s supervisor: ready = caught up with the newest policy and
+                    # /health_generate answered (able to serve a rollout now).
+                    readiness_probe=http_probe("/readyz", "metrics", period=15, failures=2),
+                    # Its watchdog: beaten while /health answers, so a weight publish (generation
+                    # paused for minutes) never kills a server; a hang past 30 min does.
+                    liveness_probe=http_probe("/healthz", "metrics", period=30, failures=4),
                 )
             container = k8s.Container(
                 name="sglang",
                 image=ctx.job.images.payload,
                 command=["python", "-m", "payload", "serve", "--engine", "sglang", "--", *sglang_args],
                 # The queue URL: a restarted server reads the newest exported policy pointer from it.
-                env=[*payload_env(ctx.outputs.bucket_name), *queue_env(), *efa_env()],
+                env=[*payload_env(ctx.outputs.bucket_name), *queue_env(), *efa_env(deepep_across_nodes="--moe-a2a-backend" in sglang_args)],
                 ports=[
                     port("http", SGLANG_PORT),
                     port("metrics", METRICS_PORT),
@@ -157,15 +155,16 @@ class RolloutServersChart(cdk8s.Chart):
             ROLLOUT_SERVER,
             ingress=[
                 from_components(ROUTER, port_numbers=(SGLANG_PORT,)),
-                # Weight updates: HTTP control calls and the NCCL broadcast group.
-                from_components(TRAINER),
+                # Weight updates: HTTP control calls and the NCCL broadcast group (the trainer's,
+                # and the SGLang smoke test's of dist/acceptance/).
+                from_components(TRAINER, ACCEPTANCE),
                 # Ranks of one multi-node replica, on any port (NCCL bootstrap, dist-init).
                 from_components(ROLLOUT_SERVER),
                 from_prometheus(SGLANG_PORT, METRICS_PORT),
             ],
             egress=[
                 to_components(ROLLOUT_SERVER),
-                to_components(TRAINER),
+                to_components(TRAINER, ACCEPTANCE),
                 to_components(BUFFER, port_numbers=(REDIS_PORT,)),
                 *to_aws_apis(),
             ],

@@ -3,7 +3,9 @@
 One replica: cache-aware routing keeps its prefix tree in process, and a second router
 would halve every prefix hit; a restart costs only cache affinity, the workers retry.
 The servers are listed statically: LeaderWorkerSet leader names are stable and the count
-comes from the environment, so no Kubernetes API access (and no RBAC) is needed.
+comes from the environment, so no Kubernetes API access (and no RBAC) is needed. Readiness is
+the gateway's own /readiness, which answers 503 until some worker is healthy: ready means it
+can route.
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ from k8s.pods import (
 )
 
 
+# Above the rollout servers' startup budget (1800 s) with room for a slow FSx read.
+ROUTER_WORKER_STARTUP_TIMEOUT_S = 3600
+
+
 class RouterChart(cdk8s.Chart):
     def __init__(self, scope: Construct, id: str, ctx: Context) -> None:
         super().__init__(scope, id, namespace=NAMESPACE)
@@ -51,6 +57,14 @@ class RouterChart(cdk8s.Chart):
                 "python3", "-m", "sglang_router.launch_router",
                 "--worker-urls", *server_urls(ctx.rollout.replicas),
                 "--policy", "cache_aware",
+                # Static workers are registered by a background job that polls each one until this
+                # timeout: longer than a server's start (weights from FSx + CUDA graphs, the
+                # rollout servers' startup probe allows 30 minutes), so a late server still joins.
+                "--worker-startup-timeout-secs", str(ROUTER_WORKER_STARTUP_TIMEOUT_S),
+                # SGLang's /health does not generate (the servers set
+                # SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=0): a server paused for a weight
+                # publish stays routable and its requests wait instead of failing over.
+                "--health-check-endpoint", "/health",
                 "--host", "0.0.0.0",
                 "--port", str(ROUTER_PORT),
                 "--prometheus-host", "0.0.0.0",

@@ -266,7 +266,7 @@ class Qwen3MoeForCausalLM(nn.Module):
         position_ids: [B, T]; by default counted over the real tokens (cumsum of the mask), so a
             left-padded sequence gets the same positions as it would unpadded.
         routed_experts: [B, T, L_moe, K] expert ids per MoE layer to use instead of the router's
-            top-k (routing replay; SGLang's `return_routed_experts` layout, L_moe = MoE layers).
+            top-k (routing replay: SGLang's `return_routed_experts` rows of the MoE layers).
         kv_cache: a KVCache; the new tokens' keys and values are appended to it.
         logits_to_keep: compute logits for the last N positions only (0: all).
         next_tokens: [B, T'] with T' <= T: return `logprobs`, log p(next_tokens[:, t] | tokens <= t)

@@ -149,7 +149,8 @@ def _user_errors() -> tuple[type[Exception], ...]:
     from payload.rewards.base import VerifierError
 
     errors = [CliError, JobConfigError, QueueError, VerifierError]
-    for module, name in (("payload.model.config", "ModelConfigError"), ("payload.rollout.engine", "EngineError")):
+    for module, name in (("payload.model.config", "ModelConfigError"), ("payload.rollout.engine", "EngineError"),
+                         ("payload.common.efa", "EfaError")):
         if module in sys.modules:
             errors.append(getattr(sys.modules[module], name))
     return tuple(errors)
@@ -177,7 +178,9 @@ def _guarded(run):
 def run_serve(args) -> int:
     import subprocess
 
+    from payload.common.efa import enforce_if_required
     from payload.rollout.serve import (
+        SGLANG_ENV,
         LocalServer,
         Supervisor,
         flag_value,
@@ -203,6 +206,7 @@ def run_serve(args) -> int:
     url = f"http://127.0.0.1:{args.port}"
     process = local = None
     if args.engine == "sglang":
+        enforce_if_required()  # pins NCCL_NET before SGLang creates any NCCL communicator
         if args.sglang_args:
             command = [sys.executable, "-m", "sglang.launch_server",
                        *passthrough_args(args.sglang_args, model_path=model_path, weight_version=version)]
@@ -211,7 +215,7 @@ def run_serve(args) -> int:
         else:
             command = sglang_command(job, model_path=model_path, host=args.host, port=args.port,
                                      weight_version=version)
-        process = subprocess.Popen(command)
+        process = subprocess.Popen(command, env={**os.environ, **SGLANG_ENV})
     else:
         from payload.rollout.engine import Engine
 
@@ -247,17 +251,18 @@ def run_rollout(args) -> int:
                  "request_timeout_s", "max_attempts", "verifier_processes"):
         _positive("--" + name.replace("_", "-"), getattr(args, name))
     job = _job(args)
-    routed_shape = None
+    routed_shape = routed_layers = None
     if job.rollout.return_routed_experts:
         from payload.model import Qwen3MoeConfig
 
         model = Qwen3MoeConfig.from_pretrained(job.model.path)
-        routed_shape = (len(model.moe_layer_ids), model.num_experts_per_tok)
+        routed_shape = (model.num_hidden_layers, model.num_experts_per_tok)
+        routed_layers = tuple(model.moe_layer_ids)
     service = _service(args, "rollout-worker")
     queue = _queue(args, job, required=True)
     client = SGLangClient.Config(
         url=args.server_url, timeout_s=args.request_timeout_s, max_attempts=args.max_attempts,
-        return_routed_experts=job.rollout.return_routed_experts, routed_experts_shape=routed_shape,
+        return_routed_experts=job.rollout.return_routed_experts, routed_experts_shape=routed_shape, routed_experts_layers=routed_layers,
     ).build()
     sampling = SamplingParams(
         temperature=job.rollout.temperature, top_p=job.rollout.top_p,

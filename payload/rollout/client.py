@@ -6,7 +6,10 @@ G samples and shares the prompt's prefix cache. Fields follow sglang/srt/manager
 
     {"text", "output_ids", "meta_info": {"finish_reason": {"type": "stop"|"length"|"abort", ...},
      "output_token_logprobs": [[logprob, token_id, text|null], ...], "weight_version",
-     "routed_experts": base64 of int32 [prompt + output - 1, layers * top_k]}}
+     "routed_experts": base64 of int32 [prompt + output - 1, num_hidden_layers, top_k]}}
+
+(sglang 0.5.23's srt/state_capturer: one row per decoder layer, MoE or not; the client keeps
+the MoE layers' rows, the ones the trainer replays.)
 
 Failures are sorted by whose fault they are. The server's (connection refused, timeout,
 HTTP 5xx/429, a body that is not that shape): retried with exponential backoff and full
@@ -85,15 +88,17 @@ class SGLangClient:
         backoff_base_s: float = 0.5
         backoff_cap_s: float = 30.0
         return_routed_experts: bool = False
-        # [layers, top_k] to reshape routed experts into; required with return_routed_experts.
+        # [num_hidden_layers, top_k] to reshape routed experts into; required with return_routed_experts.
         routed_experts_shape: tuple[int, int] | None = None
+        # The MoE layers among them (the rows kept); None keeps every layer.
+        routed_experts_layers: tuple[int, ...] | None = None
 
         def build(self) -> "SGLangClient":
             return SGLangClient(self)
 
     def __init__(self, config: Config) -> None:
         if config.return_routed_experts and config.routed_experts_shape is None:
-            raise ValueError("return_routed_experts needs routed_experts_shape (moe layers, top_k)")
+            raise ValueError("return_routed_experts needs routed_experts_shape (num_hidden_layers, top_k)")
         self.config = config
         self.url = config.url.rstrip("/")
         self._http = httpx.Client(base_url=self.url, timeout=httpx.Timeout(config.timeout_s, connect=10.0))
@@ -183,6 +188,8 @@ class SGLangClient:
             layers, top_k = self.config.routed_experts_shape
             flat = np.frombuffer(base64.b64decode(meta["routed_experts"]), dtype="<i4")
             routed = flat.reshape(prompt_len + len(output_ids) - 1, layers, top_k)
+            if self.config.routed_experts_layers is not None:
+                routed = routed[:, list(self.config.routed_experts_layers)]
         return Generation(
             token_ids_T=np.asarray(output_ids, dtype=np.int32),
             logprobs_T=np.asarray([float(e[0]) for e in entries], dtype=np.float32),

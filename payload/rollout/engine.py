@@ -376,7 +376,7 @@ class Engine:
         with self._weights_lock:
             out = self.model(ids_BT, attention_mask=mask_BS[:, :width], kv_cache=cache, logits_to_keep=1)
         if want_routes and out.routed_experts is not None:
-            routes = out.routed_experts.cpu().numpy()
+            routes = self._sglang_route_layout(out.routed_experts.cpu().numpy())
             for i, (seq, ctx) in enumerate(zip(batch, contexts)):
                 if seq.return_routed_experts:
                     seq.routed.append(routes[i, width - len(ctx):])
@@ -412,6 +412,15 @@ class Engine:
                 for i in active:
                     if batch[i].return_routed_experts:
                         batch[i].routed.append(routes[i : i + 1])
+
+    def _sglang_route_layout(self, routes_BTMK: np.ndarray) -> np.ndarray:
+        """[B, T, num_hidden_layers, K] as sglang 0.5.23 returns routed experts: one row per
+        decoder layer, zeros for the dense ones (its capture buffer starts zeroed)."""
+        config = self.model.config
+        b, t, _, k = routes_BTMK.shape
+        routes_BTLK = np.zeros((b, t, config.num_hidden_layers, k), dtype=routes_BTMK.dtype)
+        routes_BTLK[:, :, list(config.moe_layer_ids)] = routes_BTMK
+        return routes_BTLK
 
     def _sample(self, logits_BV: torch.Tensor, batch: list[_Sequence]) -> tuple[torch.Tensor, torch.Tensor]:
         opts = [s.options for s in batch]

@@ -8,9 +8,13 @@ The supervisor makes a (re)started server current before it serves, and keeps it
   current policy from its first request, not the base model;
 - every `poll_s`, if the pointer is ahead of what the server reports (it missed a publish,
   or was not in the weight-update group yet), it calls /update_weights_from_disk;
-- it probes /health_generate; each answer beats the watchdog behind /healthz, so a server
-  whose generation hangs is restarted by the kubelet;
-- /readyz turns ready once the server answers and is caught up.
+- liveness (/healthz, the watchdog): beaten while SGLang's /health answers, which with
+  SGLANG_ENV never generates (sglang 0.5.23's /health runs a generation unless
+  SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION=0, and a generation waits out a weight publish).
+  A server whose /health_generate has failed for `hung_after_s` (longer than any publish)
+  stops being beaten, so a hung scheduler is still restarted by the kubelet;
+- readiness (/readyz): caught up with the pointer and /health_generate answered (able to
+  serve a rollout now).
 """
 
 from __future__ import annotations
@@ -27,33 +31,20 @@ import httpx
 from payload.common.service import Service
 from payload.job import JobConfig
 from payload.queue.base import PolicyPointer, RolloutQueue
+from payload.rollout.sglang_args import server_args
 from payload.sync.client import RolloutServerClient, RolloutServerError
 
 log = logging.getLogger(__name__)
 
+# SGLang's environment under `serve`: /health answers without generating (the kubelet's
+# startup probe and the router's health checks call it; neither may wait out a publish).
+SGLANG_ENV = {"SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION": "0"}
+
 
 def sglang_command(job: JobConfig, *, model_path: str, host: str, port: int, weight_version: str) -> list[str]:
-    """`python -m sglang.launch_server ...` for one rollout replica of this job."""
-    p = job.parallel
-    command = [
-        sys.executable, "-m", "sglang.launch_server",
-        "--model-path", model_path,
-        # Exports from the trainer carry weights and config only; the tokenizer is the base model's.
-        "--tokenizer-path", job.model.path,
-        "--host", host,
-        "--port", str(port),
-        "--dtype", job.model.dtype,
-        "--tp-size", str(p.rollout_tensor_parallel_size),
-        "--ep-size", str(p.rollout_expert_parallel_size),
-        "--weight-version", weight_version,
-        "--enable-metrics",
-    ]
-    if p.rollout_expert_parallel_size > 1:
-        # DeepEP all-to-all over NVLink/EFA for the expert-parallel MoE layers.
-        command += ["--moe-a2a-backend", "deepep"]
-    if job.rollout.return_routed_experts:
-        command.append("--enable-return-routed-experts")
-    return command
+    """`python -m sglang.launch_server ...` for one single-node rollout replica of this job."""
+    return [sys.executable, "-m", "sglang.launch_server",
+            *server_args(job, model_path=model_path, host=host, port=port), "--weight-version", weight_version]
 
 
 def flag_value(args: list[str], flag: str) -> str | None:
@@ -93,6 +84,9 @@ class Supervisor:
         url: str = "http://127.0.0.1:30000"
         poll_s: float = 30.0
         start_timeout_s: float = 1800.0  # a 30B checkpoint from FSx and CUDA graph capture take minutes
+        # Generation failing this long is a hang, not a publish (235B in bf16 is 470 GB: a
+        # publish over EFA takes minutes, a rollback from FSx a few more).
+        hung_after_s: float = 1800.0
 
     def __init__(self, config: Config, service: Service, queue: RolloutQueue | None,
                  process: subprocess.Popen | None = None) -> None:
@@ -151,11 +145,11 @@ class Supervisor:
             return False
         return True
 
-    def probe(self) -> bool:
+    def _answers(self, route: str) -> bool:
         try:
-            return self._http.get("/health_generate").status_code == 200
+            return self._http.get(route).status_code == 200
         except httpx.HTTPError as exc:
-            log.warning("health_generate failed: %s", exc)
+            log.warning("%s failed: %s", route, exc)
             return False
 
     def run(self) -> int:
@@ -163,15 +157,20 @@ class Supervisor:
             code = self._server_exited()
             log.error("the rollout server did not come up (exit code %s)", code)
             return code or 1
+        last_served = time.monotonic()
         while not self.service.stopping.is_set():
             code = self._server_exited()
             if code is not None:
                 log.error("the rollout server exited with code %s", code)
                 return code or 1
             current = self.catch_up()
-            if self.probe():
+            serving = self._answers("/health_generate")
+            now = time.monotonic()
+            if serving:
+                last_served = now
+            if self._answers("/health") and now - last_served < self.config.hung_after_s:
                 self.service.beat()
-            self.service.set_ready(current)
+            self.service.set_ready(current and serving)
             self.service.stopping.wait(self.config.poll_s)
         return 0
 

@@ -42,6 +42,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from payload.common.efa import EfaError, enforce_if_required
     from payload.common.service import configure_logging
     from payload.ep import EPConfigError
     from payload.job import JobConfigError, load_job_config
@@ -51,6 +52,11 @@ def run(args: argparse.Namespace) -> int:
     from payload.train.trainer import Trainer, TrainerConfigError
 
     configure_logging("trainer")
+    try:
+        enforce_if_required()  # before torch.distributed creates a communicator
+    except EfaError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     from payload.data import DataError
 
     user_errors = (JobConfigError, ParallelConfigError, ModelConfigError, EPConfigError, QueueError, TrainerConfigError,

@@ -191,7 +191,8 @@ def test_network_policy_defaults_to_deny(synthed):
         for peer in rule["from"]
         if "podSelector" in peer
     }
-    assert peers == {"router", "trainer", "rollout-server"}
+    # `acceptance`: the SGLang smoke test of dist/acceptance/ hosts a weight-update group too.
+    assert peers == {"router", "trainer", "rollout-server", "acceptance"}
 
 
 def test_buffer_is_durable(synthed):

@@ -7,6 +7,7 @@ import pytest
 
 from payload.job import JobConfig
 from payload.rollout.serve import flag_value, passthrough_args, sglang_command
+from payload.rollout.sglang_args import LayoutError, moe_a2a_backend, server_args
 from tests.payload.rollout.helpers import REPO, env
 
 
@@ -21,13 +22,30 @@ def test_sglang_command_follows_the_job_layout():
     command = sglang_command(job, model_path="/fsx/ckpt/hf/12", host="0.0.0.0", port=30000, weight_version="12")
     assert command[1:3] == ["-m", "sglang.launch_server"]
     for flag, value in [("--model-path", "/fsx/ckpt/hf/12"), ("--tokenizer-path", job.model.path), ("--tp-size", "8"),
-                        ("--ep-size", "8"), ("--moe-a2a-backend", "deepep"), ("--weight-version", "12"),
-                        ("--port", "30000")]:
+                        ("--ep-size", "8"), ("--weight-version", "12"), ("--port", "30000")]:
         assert flag_value(command, flag) == value, flag
     assert "--enable-metrics" in command and "--enable-return-routed-experts" in command
+    # Expert parallelism inside one node stays on SGLang's NVLink default; no DeepEP.
+    assert "--moe-a2a-backend" not in command
     single = sglang_command(JobConfig.model_validate({"parallel": {"rollout_expert_parallel_size": 1}}),
                             model_path="m", host="h", port=1, weight_version="0")
     assert "--moe-a2a-backend" not in single and "--enable-return-routed-experts" not in single
+
+
+def test_expert_parallelism_across_nodes_uses_deepep_v2_in_hybrid_mode():
+    job = JobConfig.model_validate({"parallel": {"rollout_tensor_parallel_size": 16, "rollout_expert_parallel_size": 16}})
+    args = server_args(job, model_path="m", host="h", port=1, nodes=2)
+    assert flag_value(args, "--moe-a2a-backend") == "deepep_v2" and flag_value(args, "--deepep-v2-mode") == "hybrid"
+
+
+@pytest.mark.parametrize("tp, ep, nodes, message", [
+    (16, 8, 2, "rollout_expert_parallel_size 8 must equal rollout_tensor_parallel_size 16 when a replica spans 2 nodes"),
+    (8, 3, 1, "rollout_expert_parallel_size 3 must divide rollout_tensor_parallel_size 8"),
+])
+def test_layouts_sglang_would_break_are_one_line_errors(tp, ep, nodes, message):
+    with pytest.raises(LayoutError, match=message) as info:
+        moe_a2a_backend(tp, ep, nodes)
+    assert "\n" not in str(info.value)
 
 
 def test_passthrough_args_start_from_the_newest_export():
@@ -63,9 +81,3 @@ def test_bad_input_is_one_line_and_exit_code_2(args, message):
     assert result.returncode == 2, result.stderr
     assert result.stderr.startswith(message) and result.stderr.count("\n") == 1, result.stderr
     assert "Traceback" not in result.stderr
-
-
-def test_dockerfile_builds_on_the_pinned_sglang_image():
-    dockerfile = (REPO / "Dockerfile").read_text()
-    [base] = [line.split()[1] for line in dockerfile.splitlines() if line.startswith("FROM ")]
-    assert base == JobConfig().images.sglang

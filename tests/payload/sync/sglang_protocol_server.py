@@ -10,9 +10,21 @@ aligned to its dtype is refused); then load them one by one (a name it does not 
 call *after* the earlier names are loaded: SGLang has no transaction). Weights live in a dict; GET
 /debug/weights returns them as safetensors bytes so the test can compare.
 
+Weight versions as sglang 0.5.23 handles them (srt/managers/tokenizer_control_mixin.py
+`update_weights_from_distributed`, srt/managers/tokenizer_manager.py `update_weights_from_disk`,
+`pause_generation`): a weight update moves the served version only when it succeeded *and*
+carried a `weight_version`, whether or not generation is paused (a paused server skips the
+update lock, nothing else); pause and continue never touch it. /model_info and every
+/generate response's meta_info report it. (0.5.6 dropped the version while paused; the
+publisher always pauses, so that release would fail these tests.)
+Every request body is kept for GET /debug/requests: the contract tests check them against
+the release's own request classes.
+
     python sglang_protocol_server.py PORT INITIAL.safetensors
 """
 
+import asyncio
+import json
 import sys
 import threading
 
@@ -27,7 +39,8 @@ from payload.sync.group import destroy_weights_update_group, init_weights_update
 
 torch.set_num_threads(1)
 app = FastAPI()
-state = {"weights": {}, "version": "default", "groups": {}, "events": [], "session": False}
+state = {"weights": {}, "version": "default", "groups": {}, "events": [], "session": False, "paused": False,
+         "requests": []}
 lock = threading.Lock()
 
 
@@ -37,6 +50,22 @@ def ok(message="ok"):
 
 def fail(message):
     return JSONResponse({"success": False, "message": message}, status_code=400)
+
+
+def updated(body, message="ok"):
+    """SGLang's rule: the version moves with a successful update that names one."""
+    if body.get("weight_version") is not None:
+        state["version"] = body["weight_version"]
+        message += f" Weight version updated to {body['weight_version']}."
+    return message
+
+
+@app.middleware("http")
+async def record(request: Request, call_next):
+    if request.method == "POST":
+        raw = await request.body()
+        state["requests"].append({"route": request.url.path, "body": json.loads(raw) if raw else {}})
+    return await call_next(request)
 
 
 @app.post("/init_weights_update_group")
@@ -96,13 +125,11 @@ async def update_from_distributed(request: Request):
                 if name not in state["weights"]:
                     return f"unknown parameter {name}"
                 state["weights"][name].copy_(tensor)
-            if body.get("weight_version") is not None:
-                state["version"] = body["weight_version"]
         return None
 
     error = await anyio.to_thread.run_sync(receive)
     state["events"].append("bucket" if error is None else "bucket-failed")
-    return fail(error) if error else ok()
+    return fail(error) if error else ok(updated(body))
 
 
 @app.post("/begin_weight_update")
@@ -126,29 +153,52 @@ async def end_weight_update():
 @app.post("/update_weights_from_disk")
 async def update_from_disk(request: Request):
     body = await request.json()
-    loaded = load_file(f"{body['model_path']}/model.safetensors")
+    try:
+        loaded = load_file(f"{body['model_path']}/model.safetensors")
+    except OSError as exc:
+        state["events"].append("disk-failed")
+        return JSONResponse({"success": False, "message": f"Failed to update weights: {exc}", "num_paused_requests": 0},
+                            status_code=400)
     with lock:
         state["weights"] = loaded
-        state["version"] = body.get("weight_version") or state["version"]
+        message = updated(body)
     state["events"].append("disk")
-    return ok()
+    return JSONResponse({"success": True, "message": message, "num_paused_requests": 0})
 
 
 @app.post("/pause_generation")
 async def pause(request: Request):
-    state["events"].append(f"pause:{(await request.json()).get('mode')}")
-    return ok()
+    state["paused"] = True
+    state["events"].append(f"pause:{(await request.json()).get('mode', 'abort')}")
+    return JSONResponse({"message": "Generation paused successfully.", "status": "ok"})
 
 
 @app.post("/continue_generation")
 async def resume():
+    state["paused"] = False
     state["events"].append("continue")
-    return ok()
+    return JSONResponse({"message": "Generation continued successfully.", "status": "ok"})
+
+
+@app.post("/generate")
+async def generate(request: Request):
+    """One greedy token per prompt; meta_info carries the served version, as 0.5.23's does."""
+    body = await request.json()
+    while state["paused"]:  # the real server holds new requests until continue_generation
+        await asyncio.sleep(0.05)
+    return [{"text": "", "output_ids": [0], "meta_info": {
+        "finish_reason": {"type": "length", "length": 1}, "weight_version": state["version"],
+        "output_token_logprobs": [[0.0, 0, None]]}} for _ in body["input_ids"]]
 
 
 @app.get("/model_info")
 async def model_info():
     return {"weight_version": state["version"]}
+
+
+@app.get("/debug/requests")
+async def requests():
+    return state["requests"]
 
 
 @app.get("/debug/weights")

