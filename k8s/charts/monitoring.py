@@ -30,9 +30,6 @@ from payload.balance import signals
 # kube-prometheus-stack's Prometheus selects ServiceMonitors and rules by its release label.
 PROMETHEUS_RELEASE_LABELS = {"release": "kube-prometheus-stack"}
 SCRAPE_INTERVAL = "15s"
-# The trainer's gauge (1 = inter-node collectives on NCCL's socket transport, parsed from
-# NCCL's INIT log); to join payload.balance.signals once the trainer exports it.
-NCCL_SOCKET_TRANSPORT = "rl_trainer_nccl_socket_transport"
 # dcgm-exporter attaches the GPU's pod; scraped through its Service, those become exported_*.
 GPU_UTIL = DCGM_GPU_UTIL
 # The label and value kube-prometheus-stack's Grafana sidecar loads dashboards by (infra/addons.py).
@@ -62,7 +59,12 @@ def _fraction(part: str, parts: tuple[str, ...], window: str) -> str:
 
 
 def alert_rules(ctx: Context) -> list[tuple[str, str, str, str, str]]:
-    """(alert, expr, for, severity, summary) for every failure mode the seed hit."""
+    """(alert, expr, for, severity, summary) for every failure mode the seed hit.
+
+    No alert for NCCL falling back to TCP sockets: every EFA pod's start-up check
+    (payload/common/efa.py) pins NCCL_NET to aws-ofi-nccl's network, so NCCL fails to
+    initialise instead of running slowly, and the pod's crash is what operators see.
+    """
     trainer_parts = (signals.TRAINER_BUSY_SECONDS, signals.TRAINER_IDLE_SECONDS, signals.TRAINER_PUBLISH_SECONDS)
     rollout_parts = (signals.ROLLOUT_BUSY_SECONDS, signals.ROLLOUT_IDLE_SECONDS)
     steps = signals.TRAINER_STEPS
@@ -129,13 +131,6 @@ def alert_rules(ctx: Context) -> list[tuple[str, str, str, str, str]]:
             "15m",
             "warning",
             "Rollout server GPUs below 10% utilisation",
-        ),
-        (
-            "RlNcclSocketFallback",
-            f"max({NCCL_SOCKET_TRANSPORT}) > 0",
-            "1m",
-            "critical",
-            "NCCL fell back to TCP sockets instead of EFA: collectives run an order of magnitude slower",
         ),
     ]
 
