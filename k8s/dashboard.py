@@ -42,6 +42,10 @@ def panels(max_staleness: int, buffer_high_water: int) -> list[tuple[str, str, s
     gpu_pods = f'exported_namespace="{NAMESPACE}", exported_pod=~"({TRAINER}|{ROLLOUT_SERVER})-.*"'
     return [
         ("Learning", "Mean reward per step", "short", [(f"max({MEAN_REWARD})", "reward")]),
+        ("Learning", "Held-out eval by data source", "short", [
+            (f"max by (data_source) ({signals.EVAL_MEAN_REWARD})", "{{data_source}} mean reward"),
+            (f"max by (data_source) ({signals.EVAL_PASS_AT_1})", "{{data_source}} pass@1"),
+        ]),
         ("Learning", "Policy staleness (samples trained on)", "short", [
             (f"max({signals.POLICY_STALENESS})", "staleness"), (str(max_staleness), "rollout.max_staleness"),
         ]),

@@ -22,6 +22,9 @@ named with their exported `_total` suffix; prometheus_client accepts the full na
       rl_policy_version                    gauge    version of the weights last published
       rl_policy_staleness                  gauge    mean (trainer version - sample version) of the last batch
       rl_buffer_groups                     gauge    groups waiting in the experience buffer
+      rl_eval_mean_reward                  gauge    held-out eval mean reward, label `data_source`
+      rl_eval_pass_at_1 / rl_eval_pass_at_k  gauge  held-out eval pass@1 / pass@k, label `data_source`
+      rl_eval_step                         gauge    policy step of the newest evaluation
 
     Rollout worker (one series per worker; sum() over workers)
       rl_rollout_groups_produced_total     counter  groups durably written to the buffer
@@ -64,6 +67,11 @@ TRAINER_STEPS = "rl_trainer_steps_total"
 POLICY_VERSION = "rl_policy_version"
 POLICY_STALENESS = "rl_policy_staleness"
 BUFFER_GROUPS = "rl_buffer_groups"
+# Prometheus: the trainer's held-out evaluation (payload.train.evaluation), per data source
+EVAL_MEAN_REWARD = "rl_eval_mean_reward"
+EVAL_PASS_AT_1 = "rl_eval_pass_at_1"
+EVAL_PASS_AT_K = "rl_eval_pass_at_k"
+EVAL_STEP = "rl_eval_step"
 
 # Prometheus: rollout workers
 ROLLOUT_GROUPS_PRODUCED = "rl_rollout_groups_produced_total"

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from prometheus_client import CollectorRegistry, Gauge
 
+from payload.balance import signals
 from payload.data.prompts import Prompt
 from payload.job import JobConfig
 from payload.queue.experience import ExperienceGroup, Sample
@@ -87,12 +88,13 @@ class Evaluator:
                                        stop_token_ids=list(stop_token_ids))
         self.clients = [SGLangClient.Config(url=url).build() for url in config.servers]
         self.rewards = RewardPool.Config(processes=1).build()
-        self.mean_reward = Gauge("rl_eval_mean_reward", "Eval set mean reward, by data source", ["data_source"],
+        self.mean_reward = Gauge(signals.EVAL_MEAN_REWARD, "Eval set mean reward, by data source", ["data_source"],
                                  registry=registry)
-        self.pass_at_1 = Gauge("rl_eval_pass_at_1", "Eval set pass@1, by data source", ["data_source"], registry=registry)
-        self.pass_at_k = Gauge("rl_eval_pass_at_k", "Eval set pass@k (k = eval.samples_per_prompt), by data source",
+        self.pass_at_1 = Gauge(signals.EVAL_PASS_AT_1, "Eval set pass@1, by data source", ["data_source"],
+                               registry=registry)
+        self.pass_at_k = Gauge(signals.EVAL_PASS_AT_K, "Eval set pass@k (k = eval.samples_per_prompt), by data source",
                                ["data_source"], registry=registry)
-        self.step = Gauge("rl_eval_step", "Policy step of the newest evaluation", registry=registry)
+        self.step = Gauge(signals.EVAL_STEP, "Policy step of the newest evaluation", registry=registry)
         self._thread: threading.Thread | None = None
         self.records: list[dict] = []
 

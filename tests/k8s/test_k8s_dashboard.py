@@ -21,7 +21,7 @@ def test_rows_cover_the_three_dimensions_and_the_job(synthed):
     rows = [p["title"] for p in board["panels"] if p["type"] == "row"]
     assert rows == ["Learning", "Balance", "Accelerators", "Memory pressure", "Network"]
     exprs = " ".join(t["expr"] for p in board["panels"] for t in p.get("targets", []))
-    for metric in (MEAN_REWARD, signals.POLICY_STALENESS, signals.BUFFER_GROUPS, signals.TRAINER_IDLE_SECONDS,
+    for metric in (MEAN_REWARD, signals.EVAL_MEAN_REWARD, signals.EVAL_PASS_AT_1, signals.POLICY_STALENESS, signals.BUFFER_GROUPS, signals.TRAINER_IDLE_SECONDS,
                    signals.ROLLOUT_IDLE_SECONDS, signals.TRAINER_PUBLISH_SECONDS, "DCGM_FI_DEV_GPU_UTIL",
                    "DCGM_FI_DEV_FB_USED", "sglang:token_usage", "sglang:num_queue_reqs", "node_efa_tx_bytes_total",
                    "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL"):
@@ -43,7 +43,7 @@ def test_job_metrics_are_ones_the_payload_registers():
     """Every rl_* name on the dashboard is exported by the trainer or the rollout workers."""
     from payload.train import trainer
 
-    board_names = set(re.findall(r"\brl_[a-z_]+", json.dumps([p.get("targets") for p in dashboard_panels()])))
+    board_names = set(re.findall(r"\brl_[a-z0-9_]+", json.dumps([p.get("targets") for p in dashboard_panels()])))
     registered = {value for name, value in vars(signals).items() if name.isupper() and isinstance(value, str)}
     registered |= {f"rl_trainer_{name}" for name in trainer._STEP_GAUGES}
     assert board_names and board_names <= registered, board_names - registered
