@@ -21,7 +21,8 @@ from payload.model.qwen3_moe import Qwen3MoeForCausalLM
 
 SAFETENSORS_INDEX = "model.safetensors.index.json"
 SAFETENSORS_SINGLE = "model.safetensors"
-_EXPERT_PARAM = re.compile(r"^(model\.layers\.\d+\.mlp\.experts)\.(gate_up_proj|down_proj)$")
+# A stacked expert parameter (moe.GroupedExperts) and its layer prefix / kind.
+EXPERT_PARAM = re.compile(r"^(model\.layers\.\d+\.mlp\.experts)\.(gate_up_proj|down_proj)$")
 
 
 def iter_hf_tensors(model: Qwen3MoeForCausalLM) -> Iterator[tuple[str, torch.Tensor]]:
@@ -30,20 +31,24 @@ def iter_hf_tensors(model: Qwen3MoeForCausalLM) -> Iterator[tuple[str, torch.Ten
     for name, param in model.state_dict(keep_vars=False).items():
         if tied and name == "lm_head.weight":
             continue
-        match = _EXPERT_PARAM.match(name)
+        match = EXPERT_PARAM.match(name)
         if not match:
             yield name, param
             continue
         prefix, kind = match.groups()
-        experts = model.get_submodule(prefix)
-        for local, tensor in enumerate(param):
-            e = experts.expert_offset + local
-            if kind == "gate_up_proj":
-                gate, up = tensor.split(experts.intermediate_size, dim=0)
-                yield f"{prefix}.{e}.gate_proj.weight", gate
-                yield f"{prefix}.{e}.up_proj.weight", up
-            else:
-                yield f"{prefix}.{e}.down_proj.weight", tensor
+        yield from hf_expert_tensors(model.get_submodule(prefix), prefix, kind, param)
+
+
+def hf_expert_tensors(experts, prefix: str, kind: str, stacked: torch.Tensor) -> Iterator[tuple[str, torch.Tensor]]:
+    """(HF name, view) per expert of one stacked parameter holding `experts`' local experts."""
+    for local, tensor in enumerate(stacked):
+        e = experts.expert_offset + local
+        if kind == "gate_up_proj":
+            gate, up = tensor.split(experts.intermediate_size, dim=0)
+            yield f"{prefix}.{e}.gate_proj.weight", gate
+            yield f"{prefix}.{e}.up_proj.weight", up
+        else:
+            yield f"{prefix}.{e}.down_proj.weight", tensor
 
 
 def expected_hf_shapes(model: Qwen3MoeForCausalLM) -> dict[str, tuple[int, ...]]:
@@ -80,28 +85,34 @@ def load_hf_state_dict(model: Qwen3MoeForCausalLM, tensors: Mapping[str, torch.T
         target.copy_(tensor)
 
 
+def open_safetensors(path: Path) -> tuple[dict[str, str], dict[str, object]]:
+    """(tensor name -> file, file -> lazy safetensors handle) of a checkpoint directory,
+    sharded (with its index) or single-file; nothing is read yet."""
+    from safetensors import safe_open
+
+    index = path / SAFETENSORS_INDEX
+    if index.is_file():
+        weight_map = json.loads(index.read_text())["weight_map"]
+    elif (path / SAFETENSORS_SINGLE).is_file():
+        weight_map = None
+    else:
+        raise ModelConfigError(f"{path}: no {SAFETENSORS_SINGLE} or {SAFETENSORS_INDEX}")
+    files = sorted(set(weight_map.values())) if weight_map else [SAFETENSORS_SINGLE]
+    handles = {}
+    for file in files:
+        if not (path / file).is_file():
+            raise ModelConfigError(f"{path}: shard {file} listed in {SAFETENSORS_INDEX} does not exist")
+        handles[file] = safe_open(str(path / file), framework="pt")
+    if weight_map is None:
+        weight_map = dict.fromkeys(handles[SAFETENSORS_SINGLE].keys(), SAFETENSORS_SINGLE)
+    return weight_map, handles
+
+
 class _SafetensorsDirectory(Mapping):
     """HF-named tensors of a checkpoint directory, read on access."""
 
     def __init__(self, path: Path) -> None:
-        from safetensors import safe_open
-
-        index = path / SAFETENSORS_INDEX
-        if index.is_file():
-            weight_map = json.loads(index.read_text())["weight_map"]
-        elif (path / SAFETENSORS_SINGLE).is_file():
-            weight_map = None
-        else:
-            raise ModelConfigError(f"{path}: no {SAFETENSORS_SINGLE} or {SAFETENSORS_INDEX}")
-        files = sorted(set(weight_map.values())) if weight_map else [SAFETENSORS_SINGLE]
-        self._handles = {}
-        for file in files:
-            if not (path / file).is_file():
-                raise ModelConfigError(f"{path}: shard {file} listed in {SAFETENSORS_INDEX} does not exist")
-            self._handles[file] = safe_open(str(path / file), framework="pt")
-        if weight_map is None:
-            weight_map = {name: SAFETENSORS_SINGLE for name in self._handles[SAFETENSORS_SINGLE].keys()}
-        self._weight_map = weight_map
+        self._weight_map, self._handles = open_safetensors(path)
 
     def __getitem__(self, name: str) -> torch.Tensor:
         return self._handles[self._weight_map[name]].get_tensor(name)

@@ -29,6 +29,7 @@ from safetensors.torch import save_file
 from torch.distributed.tensor import DTensor
 
 from payload.model import Qwen3MoeConfig
+from payload.model.checkpoint import EXPERT_PARAM, hf_expert_tensors
 
 SHARD_BYTES = 2 * 2**30
 INDEX = "model.safetensors.index.json"
@@ -121,8 +122,6 @@ def write_hf_directory(
 def owned_hf_tensors(model, world, dtype: torch.dtype) -> Iterator[tuple[str, torch.Tensor]]:
     """The HF-named tensors this rank writes (collective: every rank drains it). Shards are
     cast to `dtype` before any gather."""
-    from payload.train.parallel import EXPERT_PARAM
-
     tied = model.config.tie_word_embeddings
     ep_groups = world.world_size // world.ep_size
     my_group = world.rank // world.ep_size  # rank = replica · S + edp_shard · P + ep_rank (parallel.py)
@@ -139,14 +138,7 @@ def owned_hf_tensors(model, world, dtype: torch.dtype) -> Iterator[tuple[str, to
         layer = int(prefix.split(".")[2])
         if layer % ep_groups != my_group:
             continue
-        for i, tensor in enumerate(full):
-            e = experts.expert_offset + i
-            if kind == "gate_up_proj":
-                gate, up = tensor.split(experts.intermediate_size, dim=0)
-                yield f"{prefix}.{e}.gate_proj.weight", gate
-                yield f"{prefix}.{e}.up_proj.weight", up
-            else:
-                yield f"{prefix}.{e}.down_proj.weight", tensor
+        yield from hf_expert_tensors(experts, prefix, kind, full)
 
 
 def export_hf(

@@ -19,7 +19,6 @@ GPU holds the rank's 29 GB fp32 shard, not the 146 GB the unsharded build needed
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -28,7 +27,7 @@ from torch.distributed.tensor import DTensor
 from torch.distributed.tensor._utils import compute_local_shape_and_global_offset
 
 from payload.model import ModelConfigError, Qwen3MoeConfig, Qwen3MoeForCausalLM
-from payload.model.checkpoint import SAFETENSORS_INDEX, SAFETENSORS_SINGLE
+from payload.model.checkpoint import open_safetensors
 from payload.train.parallel import EXPERT_PARAM, World, parallelize
 
 _EXPERT_NAME = re.compile(r"^(model\.layers\.\d+\.mlp\.experts)\.(\d+)\.(gate|up|down)_proj\.weight$")
@@ -39,25 +38,8 @@ class SafetensorsSlices:
     it returns (what a rank read from the file system)."""
 
     def __init__(self, path: str | Path) -> None:
-        from safetensors import safe_open
-
         path = Path(path)
-        index = path / SAFETENSORS_INDEX
-        if index.is_file():
-            weight_map = json.loads(index.read_text())["weight_map"]
-        elif (path / SAFETENSORS_SINGLE).is_file():
-            weight_map = None
-        else:
-            raise ModelConfigError(f"{path}: no {SAFETENSORS_SINGLE} or {SAFETENSORS_INDEX}")
-        files = sorted(set(weight_map.values())) if weight_map else [SAFETENSORS_SINGLE]
-        self._handles = {}
-        for file in files:
-            if not (path / file).is_file():
-                raise ModelConfigError(f"{path}: shard {file} listed in {SAFETENSORS_INDEX} does not exist")
-            self._handles[file] = safe_open(str(path / file), framework="pt")
-        if weight_map is None:
-            weight_map = dict.fromkeys(self._handles[SAFETENSORS_SINGLE].keys(), SAFETENSORS_SINGLE)
-        self.weight_map: dict[str, str] = weight_map
+        self.weight_map, self._handles = open_safetensors(path)
         self.source = str(path)
         self.bytes_read = 0
 

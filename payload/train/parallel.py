@@ -24,7 +24,6 @@ replica's S ranks. Checkpoints see the experts as one global [E, ...] tensor lai
 from __future__ import annotations
 
 import os
-import re
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -37,8 +36,7 @@ from torch.distributed.fsdp import FSDPModule, MixedPrecisionPolicy, fully_shard
 from torch.distributed.tensor import DTensor, Replicate, Shard
 
 from payload.model import Qwen3MoeForCausalLM
-
-EXPERT_PARAM = re.compile(r"^(model\.layers\.\d+\.mlp\.experts)\.(gate_up_proj|down_proj)$")
+from payload.model.checkpoint import EXPERT_PARAM
 
 
 class ParallelConfigError(ValueError):
