@@ -132,12 +132,12 @@ def _user_errors():
 
 def _print_footprint(args: argparse.Namespace) -> int:
     from infra.environment import load_environment
-    from payload.model.config import ModelConfigError
-    from payload.train.footprint import job_footprint, load_model_config, print_footprint
+    from payload.model.config import ModelConfigError, Qwen3MoeConfig
+    from payload.train.footprint import job_footprint, print_footprint
 
     try:
         env = load_environment(args.env)
-        config = load_model_config(args.model_config)
+        config = Qwen3MoeConfig.from_pretrained(args.model_config)
     except (*_user_errors(), ModelConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

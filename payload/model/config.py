@@ -162,13 +162,16 @@ class Qwen3MoeConfig:
 
     @classmethod
     def from_pretrained(cls, path: str | Path) -> "Qwen3MoeConfig":
-        config_path = Path(path) / "config.json"
+        """From a Hugging Face checkpoint directory, or a config.json file on its own."""
+        config_path = Path(path) if Path(path).is_file() else Path(path) / "config.json"
         if not config_path.is_file():
-            raise ModelConfigError(f"{config_path} does not exist (not a Hugging Face checkpoint directory)")
+            raise ModelConfigError(f"{path}: no such config.json, nor a Hugging Face checkpoint directory holding one")
         try:
             data = json.loads(config_path.read_text())
         except json.JSONDecodeError as exc:
             raise ModelConfigError(f"{config_path}: not valid JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise ModelConfigError(f"{config_path}: expected a JSON object")
         return cls.from_hf_dict(data, str(config_path))
 
 

@@ -80,27 +80,6 @@ class Footprint:
         return self.link_gb(link) * 1e9 / (NVLINK_BYTES_PER_S if link == "NVLink" else EFA_BYTES_PER_S_PER_GPU)
 
 
-def load_model_config(path: str):
-    """A Qwen3MoeConfig from a config.json file (or a checkpoint directory holding one)."""
-    import json
-    from pathlib import Path
-
-    from payload.model.config import ModelConfigError, Qwen3MoeConfig
-
-    file = Path(path)
-    if file.is_dir():
-        file = file / "config.json"
-    if not file.is_file():
-        raise ModelConfigError(f"--model-config {path}: no such file")
-    try:
-        data = json.loads(file.read_text())
-    except json.JSONDecodeError as exc:
-        raise ModelConfigError(f"{file}: not valid JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise ModelConfigError(f"{file}: expected a JSON object")
-    return Qwen3MoeConfig.from_hf_dict(data, str(file))
-
-
 def parameter_counts(config) -> tuple[float, float, float]:
     """(all parameters, expert parameters, one decoder layer's dense parameters) of a Qwen3MoeConfig."""
     d, hd = config.hidden_size, config.head_dim
