@@ -163,9 +163,10 @@ class Qwen3MoeConfig:
     @classmethod
     def from_pretrained(cls, path: str | Path) -> "Qwen3MoeConfig":
         """From a Hugging Face checkpoint directory, or a config.json file on its own."""
-        config_path = Path(path) if Path(path).is_file() else Path(path) / "config.json"
+        config_path = Path(path) if Path(path).suffix == ".json" else Path(path) / "config.json"
         if not config_path.is_file():
-            raise ModelConfigError(f"{path}: no such config.json, nor a Hugging Face checkpoint directory holding one")
+            raise ModelConfigError(f"{config_path} does not exist (neither a config.json file nor a Hugging Face "
+                                   "checkpoint directory holding one)")
         try:
             data = json.loads(config_path.read_text())
         except json.JSONDecodeError as exc:
