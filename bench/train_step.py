@@ -9,8 +9,9 @@ response (sigma 1, mean 4096 tokens, cut at 16384), the same samples trained bot
 same model: right-padded micro-batches of `--mix-micro-batch-size` samples sorted by length
 (the trainer's padded path), and packed micro-batches of about `--mix-token-budget` tokens
 (payload.train.batch.pack_micro_batches: no pad tokens, attention inside each sample through
-flex-attention). Both budgets hold at most ~34 k tokens per micro-batch, what the fixed shape
-uses. tokens/s counts real tokens only; MFU counts their FLOPs (attention per sample).
+FlashAttention's varlen kernel, payload.model.packed). Both budgets hold at most ~34 k tokens
+per micro-batch, what the fixed shape uses. tokens/s counts real tokens only; MFU counts their
+FLOPs (attention per sample).
 
 The step is the trainer's own code path: `parallelize` (FSDP2 on a one-rank NCCL world,
 bf16 compute, fp32 master weights and gradient reduction; `--compile`: torch.compile per

@@ -7,7 +7,6 @@ Module and parameter names are the HF ones (model.layers.N.self_attn.q_proj.weig
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import torch
@@ -18,6 +17,7 @@ from torch.utils.checkpoint import checkpoint
 from payload.model.config import Qwen3MoeConfig
 from payload.model.logprobs import linear_logprobs
 from payload.model.moe import RouterStats, SparseMoeBlock, load_balancing_loss
+from payload.model.packed import PackedSequences
 
 
 class RMSNorm(nn.Module):
@@ -114,7 +114,7 @@ class Attention(nn.Module):
         self,
         x_BTD: torch.Tensor,
         rope: tuple[torch.Tensor, torch.Tensor],
-        mask_BQS: torch.Tensor | None,
+        mask_BQS: torch.Tensor | PackedSequences | None,
         kv_cache: KVCache | None,
     ) -> torch.Tensor:
         b, t, _ = x_BTD.shape
@@ -126,36 +126,11 @@ class Attention(nn.Module):
             k, v = kv_cache.update(self.layer_id, k, v)
         if mask_BQS is None:
             out = F.scaled_dot_product_attention(q, k, v, is_causal=True, enable_gqa=True)
-        elif not isinstance(mask_BQS, torch.Tensor):  # a flex-attention BlockMask (packed sequences, CUDA)
-            out = _flex_attention()(q, k, v, block_mask=mask_BQS, enable_gqa=True)
+        elif isinstance(mask_BQS, PackedSequences):
+            out = mask_BQS.attend(q, k, v)
         else:
             out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask_BQS.unsqueeze(1), enable_gqa=True)
         return self.o_proj(out.transpose(1, 2).reshape(b, t, self.num_heads * self.head_dim))
-
-
-@functools.cache
-def _flex_attention():
-    """flex_attention compiled (its eager form materialises every score); lengths vary per
-    micro-batch, so the kernels are compiled for dynamic shapes once."""
-    from torch.nn.attention.flex_attention import flex_attention
-
-    return torch.compile(flex_attention, dynamic=True)
-
-
-def document_mask(cu_seqlens: torch.Tensor, t: int, device: torch.device):
-    """Causal attention inside each packed sequence [cu_seqlens[i], cu_seqlens[i+1]), none
-    across them: a flex-attention BlockMask on CUDA (blocks between sequences are skipped, so
-    attention costs Σ n_i², not N²), a boolean [1, T, T] mask for SDPA elsewhere."""
-    doc_T = torch.bucketize(torch.arange(t, device=device), cu_seqlens[1:].to(device), right=True)
-    if device.type == "cuda":
-        from torch.nn.attention.flex_attention import create_block_mask
-
-        def causal_within(b, h, q, kv):
-            return (doc_T[q] == doc_T[kv]) & (kv <= q)
-
-        return create_block_mask(causal_within, None, None, t, t, device=device)
-    pos = torch.arange(t, device=device)
-    return ((doc_T[:, None] == doc_T[None, :]) & (pos[None, :] <= pos[:, None]))[None]
 
 
 class DenseMLP(nn.Module):
@@ -274,7 +249,7 @@ class Qwen3MoeForCausalLM(nn.Module):
             so that no [B, T, V] tensor exists; `logits` is then None.
         cu_seqlens: [n + 1] int, packed sequences (B = 1): sequence i is tokens
             [cu_seqlens[i], cu_seqlens[i+1]); positions restart at each (unless `position_ids`
-            is given) and no token attends across a boundary (`document_mask`).
+            is given) and no token attends across a boundary (payload.model.packed; pass them on the CPU).
         """
         b, t = input_ids_BT.shape
         past = 0
@@ -295,10 +270,9 @@ class Qwen3MoeForCausalLM(nn.Module):
         if cu_seqlens is not None:
             if b != 1 or attention_mask is not None or kv_cache is not None:
                 raise ValueError("cu_seqlens (packed sequences) needs one row, no attention_mask and no kv_cache")
-            mask_BQS = document_mask(cu_seqlens, t, input_ids_BT.device)
+            mask_BQS = PackedSequences.of(cu_seqlens, t, input_ids_BT.device)
             if position_ids is None:
-                doc_T = torch.bucketize(torch.arange(t, device=input_ids_BT.device), cu_seqlens[1:].to(input_ids_BT.device), right=True)
-                position_ids = (torch.arange(t, device=input_ids_BT.device) - cu_seqlens.to(input_ids_BT.device)[doc_T])[None]
+                position_ids = mask_BQS.positions(t)[None]
         else:
             mask_BQS = self._attention_mask(attention_mask, b, t, past, input_ids_BT.device)
         if position_ids is None:
