@@ -81,11 +81,6 @@ def processes_of_run(output: Path) -> list[int]:
     return pids
 
 
-def _as_train_flags(queue_args: list[str]) -> list[str]:
-    # `train` names its queue flag --queue (the other commands --queue-url).
-    return ["--queue" if a == "--queue-url" else a for a in queue_args]
-
-
 def _has_chat_template(model_path: Path) -> bool:
     """Whether the model's tokenizer ships a chat template (then prompts go through it)."""
     if (model_path / "chat_template.jinja").is_file():
@@ -325,7 +320,7 @@ class Launcher:
             self._payload("feed", "feed", *queue_args, "--cache-dir", str(self.output / "cache"), "--metrics-port", "0")
             # torchrun's environment for two ranks on this machine (the JobSet runs torchrun).
             trainers = [
-                self._payload(f"train-{rank}", "train", *_as_train_flags(queue_args), "--rollout-servers", engine_url,
+                self._payload(f"train-{rank}", "train", *queue_args, "--rollout-servers", engine_url,
                               "--publish-bucket-mb", "64", "--metrics-jsonl", str(self.metrics_jsonl),
                               "--metrics-port", "0", "--max-steps", str(c.steps),
                               RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE="2", MASTER_ADDR="127.0.0.1",

@@ -19,8 +19,8 @@ def register(subparsers) -> None:
         description="Consume experience from the buffer, train the MoE policy (FSDP2 + expert parallel), "
         "publish weights to the rollout servers, checkpoint.",
     )
-    p.add_argument("--job", help="job config YAML (default: $RL_JOB_CONFIG or /etc/rl/job.yaml)")
-    p.add_argument("--queue", default=os.environ.get(QUEUE_URL_ENV, "redis://localhost:6379/0"),
+    p.add_argument("--job-config", help="job config YAML (default: $RL_JOB_CONFIG or /etc/rl/job.yaml)")
+    p.add_argument("--queue-url", default=os.environ.get(QUEUE_URL_ENV, "redis://localhost:6379/0"),
                    help=f"experience buffer: redis://host:port/db, local://... (the local launcher's), or 'memory' "
                    "(an empty in-process buffer); "
                    f"default ${QUEUE_URL_ENV}")
@@ -66,20 +66,20 @@ def run(args: argparse.Namespace) -> int:
             raise TrainerConfigError(f"--max-steps {args.max_steps}: must be at least 1")
         if args.publish_bucket_mb < 1:
             raise TrainerConfigError(f"--publish-bucket-mb {args.publish_bucket_mb}: must be at least 1")
-        job = load_job_config(args.job)
+        job = load_job_config(args.job_config)
         shared = None
-        if args.queue.startswith("local://"):
+        if args.queue_url.startswith("local://"):
             from payload.queue.url import open_queue
 
             queue = RolloutQueue.Config(backend="memory")  # rank 0 is handed the launcher's queue instead
-            shared = open_queue(args.queue) if int(os.environ.get("RANK", "0")) == 0 else None
-        elif args.queue == "memory":
+            shared = open_queue(args.queue_url) if int(os.environ.get("RANK", "0")) == 0 else None
+        elif args.queue_url == "memory":
             queue = RolloutQueue.Config(backend="memory", high_water_groups=job.rollout.buffer_high_water_groups)
-        elif args.queue.startswith(("redis://", "rediss://")):
-            queue = RolloutQueue.Config(backend="redis", url=args.queue, namespace=args.namespace,
+        elif args.queue_url.startswith(("redis://", "rediss://")):
+            queue = RolloutQueue.Config(backend="redis", url=args.queue_url, namespace=args.namespace,
                                         high_water_groups=job.rollout.buffer_high_water_groups)
         else:
-            raise TrainerConfigError(f"--queue {args.queue!r}: expected redis://host:port/db or 'memory'")
+            raise TrainerConfigError(f"--queue-url {args.queue_url!r}: expected redis://host:port/db or 'memory'")
         config = Trainer.Config(
             job=job,
             queue=queue,

@@ -84,7 +84,7 @@ def test_a_library_that_is_no_nccl_plugin_is_refused(tmp_path):
 
 def test_trainer_exits_at_once_when_a_pod_requires_efa_without_it():
     # This machine has no EFA: `train` fails before any process group, one line, exit 1.
-    result = subprocess.run([sys.executable, "-m", "payload", "train", "--job", "/nonexistent.yaml"],
+    result = subprocess.run([sys.executable, "-m", "payload", "train", "--job-config", "/nonexistent.yaml"],
                             env={**env(), "RL_REQUIRE_EFA": "1", "HOSTNAME": "trainer-0-0-abc"}, cwd=REPO,
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 1

@@ -73,7 +73,7 @@ def test_short_demo_learns_publishes_loses_nothing_and_leaves_no_process(tmp_pat
 # may leave them to their defaults): addresses, paths, names, sizes and times (the cluster passes
 # most of them through the environment).
 LOCAL_ONLY_FLAGS = {
-    "--queue-url", "--queue", "--namespace", "--server-url", "--rollout-servers", "--host", "--port",
+    "--queue-url", "--namespace", "--server-url", "--rollout-servers", "--host", "--port",
     "--metrics-port",  # addresses
     "--model-path", "--cache-dir", "--metrics-jsonl",  # paths
     "--name",  # consumer identity

@@ -86,7 +86,7 @@ def fill(url: str, namespace: str, first: int, count: int, equal_reward_every: i
 
 
 def train(job: Path, url: str, namespace: str, *extra: str, wait: bool = True, **env_vars: str):
-    command = [sys.executable, "-m", "payload", "train", "--job", str(job), "--queue", url, "--namespace", namespace,
+    command = [sys.executable, "-m", "payload", "train", "--job-config", str(job), "--queue-url", url, "--namespace", namespace,
                "--metrics-port", "0", "--max-steps", "4", *extra]
     env = dict(os.environ, PYTHONPATH=str(REPO), OMP_NUM_THREADS="1", **env_vars)
     proc = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -157,8 +157,8 @@ def test_bad_job_config_exits_2_naming_the_field(tmp_path, model_dir, change, me
     for section, values in change.items():
         job[section].update(values)
     (tmp_path / "job.yaml").write_text(yaml.safe_dump(job))
-    result = subprocess.run([sys.executable, "-m", "payload", "train", "--job", str(tmp_path / "job.yaml"),
-                             "--queue", "memory", "--metrics-port", "0"],
+    result = subprocess.run([sys.executable, "-m", "payload", "train", "--job-config", str(tmp_path / "job.yaml"),
+                             "--queue-url", "memory", "--metrics-port", "0"],
                             cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO)), capture_output=True, text=True,
                             timeout=120)
     assert result.returncode == 2, result.stderr
