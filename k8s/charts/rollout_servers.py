@@ -123,7 +123,8 @@ class RolloutServersChart(cdk8s.Chart):
 
         leader_template = None
         if layout.group_size > 1:
-            # Only the leader serves HTTP; the other ranks would fail its probes.
+            # Only the leader serves SGLang's API and takes the probes; the other nodes answer
+            # placeholder health routes and run `serve` as followers (payload.rollout.serve).
             leader_template = custom_resource_pod_template(lws.LeaderWorkerSetSpecLeaderWorkerTemplateLeaderTemplate, pod(leader=True))
         lws.LeaderWorkerSet(
             self,

@@ -186,6 +186,7 @@ def run_serve(args) -> int:
         flag_value,
         launch_start_weights,
         passthrough_args,
+        replica_nodes,
         sglang_command,
     )
 
@@ -197,7 +198,8 @@ def run_serve(args) -> int:
     if args.engine == "local" and args.sglang_args:
         raise CliError("arguments after `--` are for --engine sglang")
     base_path = args.model_path or flag_value(args.sglang_args, "--model-path") or job.model.path
-    model_path, version = launch_start_weights(base_path, queue)
+    nodes, node_rank = replica_nodes(args.sglang_args)
+    model_path, version = launch_start_weights(base_path, queue, nodes=nodes)
     if args.engine == "local":
         from payload.model.config import Qwen3MoeConfig
 
@@ -222,7 +224,7 @@ def run_serve(args) -> int:
         engine = Engine.Config(model_path=model_path, dtype=args.dtype, device=args.device,
                                max_batch_size=args.max_batch_size, seed=args.seed, weight_version=version).build()
         local = LocalServer(engine, args.host, args.port).start()
-    supervisor = Supervisor(Supervisor.Config(url=url, poll_s=args.poll_s), service, queue, process)
+    supervisor = Supervisor(Supervisor.Config(url=url, poll_s=args.poll_s, follower=node_rank > 0), service, queue, process)
     try:
         return supervisor.run()
     finally:

@@ -15,6 +15,13 @@ The supervisor makes a (re)started server current before it serves, and keeps it
   stops being beaten, so a hung scheduler is still restarted by the kubelet;
 - readiness (/readyz): caught up with the pointer and /health_generate answered (able to
   serve a rollout now).
+
+A replica spanning several nodes (LeaderWorkerSet, `--nnodes`) runs one `serve` per node. Its
+leader (node rank 0) is supervised as above. The other nodes serve only SGLang's placeholder
+/health and /health_generate (sglang 0.5.23 `launch_dummy_health_check_server`): their weights
+change only through the leader, so their supervisor never catches up (`follower`). And the
+group starts from the base model, the leader then loading the newest export into every rank:
+each node reading the pointer itself could start two nodes of one replica on two versions.
 """
 
 from __future__ import annotations
@@ -87,6 +94,8 @@ class Supervisor:
         # Generation failing this long is a hang, not a publish (235B in bf16 is 470 GB: a
         # publish over EFA takes minutes, a rollback from FSx a few more).
         hung_after_s: float = 1800.0
+        # A node of a multi-node replica other than its leader: no catch-up of its own.
+        follower: bool = False
 
     def __init__(self, config: Config, service: Service, queue: RolloutQueue | None,
                  process: subprocess.Popen | None = None) -> None:
@@ -163,7 +172,7 @@ class Supervisor:
             if code is not None:
                 log.error("the rollout server exited with code %s", code)
                 return code or 1
-            current = self.catch_up()
+            current = self.config.follower or self.catch_up()
             serving = self._answers("/health_generate")
             now = time.monotonic()
             if serving:
@@ -179,9 +188,16 @@ class Supervisor:
         self._http.close()
 
 
-def launch_start_weights(job_model_path: str, queue: RolloutQueue | None, base_version: int = 0) -> tuple[str, str]:
-    """(model path, weight version) a server should start from: the newest export, else the base."""
-    pointer = None if queue is None else queue.latest_policy()
+def replica_nodes(sglang_args: list[str]) -> tuple[int, int]:
+    """(nodes of this SGLang replica, this node's rank in it) from its `--nnodes`/`--node-rank`."""
+    return int(flag_value(sglang_args, "--nnodes") or 1), int(flag_value(sglang_args, "--node-rank") or 0)
+
+
+def launch_start_weights(job_model_path: str, queue: RolloutQueue | None, base_version: int = 0,
+                         nodes: int = 1) -> tuple[str, str]:
+    """(model path, weight version) a server should start from: the newest export, else the base;
+    always the base for a replica of several nodes (see the module's docstring)."""
+    pointer = None if queue is None or nodes > 1 else queue.latest_policy()
     if pointer is not None and pointer.version > base_version:
         return pointer.path, str(pointer.version)
     return job_model_path, str(base_version)

@@ -27,12 +27,14 @@ TOOL_VENV = REPO / ".venv" / "tools" / "sglang"
 def tool_python() -> Path:
     python = TOOL_VENV / "bin" / "python"
     stamp = TOOL_VENV / "requirements.sha256"
-    digest = hashlib.sha256(PINS.read_bytes()).hexdigest()
+    main_site = "\n".join(site.getsitepackages()) + "\n"
+    # Rebuilt when the pins change or the main venv moved (the .pth names its path).
+    digest = hashlib.sha256(PINS.read_bytes() + main_site.encode()).hexdigest()
     if not python.exists() or not stamp.exists() or stamp.read_text() != digest:
         subprocess.run([sys.executable, "-m", "venv", "--clear", str(TOOL_VENV)], check=True)
         [tool_site] = (TOOL_VENV / "lib").glob("python3*/site-packages")
         # Appended after the tool venv's own packages: the release's pins win where both have one.
-        (tool_site / "zz_main_venv.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+        (tool_site / "zz_main_venv.pth").write_text(main_site)
         subprocess.run(
             [str(TOOL_VENV / "bin" / "pip"), "install", "--quiet", "--disable-pip-version-check", "--no-deps",
              "-r", str(PINS)],

@@ -2,8 +2,10 @@
 project generates with the release's own code, and prints the verdicts as JSON.
 
 stdin: {"server_args": [[arg, ...], ...], "router_args": [[arg, ...], ...],
-        "requests": [{"route": "/update_weights_from_distributed", "body": {...}}, ...]}
---out FILE: {"server_args": [...], "router_args": [...], "requests": [...]}, one verdict per input.
+        "requests": [{"route": "/update_weights_from_distributed", "body": {...}}, ...],
+        "placeholder_routes": true}
+--out FILE: {"server_args": [...], "router_args": [...], "requests": [...]}, one verdict per input,
+        and "placeholder_routes": the routes a multi-node replica's non-leader node serves.
 
 - server arguments: `sglang.srt.server_args.prepare_server_args`, the parser `sglang serve`
   and `python -m sglang.launch_server` use, then SGLang's own a2a post-process rule
@@ -40,6 +42,8 @@ import pydantic
 SGLANG = Path(importlib.util.find_spec("sglang").submodule_search_locations[0])
 IO_STRUCT = SGLANG / "srt" / "managers" / "io_struct.py"
 HTTP_SERVER = SGLANG / "srt" / "entrypoints" / "http_server.py"
+ENGINE = SGLANG / "srt" / "entrypoints" / "engine.py"
+COMMON = SGLANG / "srt" / "utils" / "common.py"
 
 
 def route_classes() -> dict[str, str]:
@@ -63,6 +67,22 @@ def route_classes() -> dict[str, str]:
             for path in paths:
                 routes[path] = ast.unparse(annotation)
     return routes
+
+
+def placeholder_routes() -> list[str]:
+    """The routes a non-leader node of a multi-node replica answers: the engine starts
+    `launch_dummy_health_check_server` there instead of the HTTP server (read from source)."""
+    if "launch_dummy_health_check_server(" not in ENGINE.read_text():
+        raise SystemExit(f"{ENGINE} no longer starts launch_dummy_health_check_server")
+    for node in ast.walk(ast.parse(COMMON.read_text())):
+        if isinstance(node, ast.FunctionDef) and node.name == "launch_dummy_health_check_server":
+            return sorted(
+                d.args[0].value
+                for handler in ast.walk(node) if isinstance(handler, ast.AsyncFunctionDef)
+                for d in handler.decorator_list
+                if isinstance(d, ast.Call) and d.args and isinstance(d.args[0], ast.Constant)
+            )
+    raise SystemExit(f"launch_dummy_health_check_server is not in {COMMON}")
 
 
 def io_struct_module(class_names: set[str]) -> types.ModuleType:
@@ -166,6 +186,7 @@ def main() -> None:
         "server_args": [judge_server_args(a) for a in todo.get("server_args", [])],
         "router_args": [judge_router_args(a) for a in todo.get("router_args", [])],
         "requests": judge_requests(todo.get("requests", [])),
+        "placeholder_routes": placeholder_routes() if todo.get("placeholder_routes") else None,
     }
     out_path.write_text(json.dumps(out, default=str))
 

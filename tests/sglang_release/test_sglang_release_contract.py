@@ -278,3 +278,21 @@ def test_cpu_environment_pins_follow_the_release(release):
     readme = (REPO / "README.md").read_text()
     assert f"torch {pins['torch']}" in readme and f"torch {ours['torch']}" in readme
     assert "sgl-deep-ep" in pins and JobConfig().images.sglang.endswith(f"v{version('sglang')}-cu130")
+
+
+def test_non_leader_nodes_serve_what_their_supervisor_asks(release):
+    """A multi-node replica's other nodes run `serve` as followers (payload.rollout.serve): every
+    route a follower's supervisor requests is one the release serves on such a node, and the
+    placeholder the supervisor's own test runs against serves exactly the release's routes."""
+    from payload.queue.base import PolicyPointer, RolloutQueue
+    from tests.payload.rollout.test_serve_replica_nodes import PLACEHOLDER_ROUTES, supervise
+
+    served = set(release({"placeholder_routes": True})["placeholder_routes"])
+    assert served == PLACEHOLDER_ROUTES
+    queue = RolloutQueue.Config(backend="memory").build()
+    queue.publish_policy(PolicyPointer(7, "/fsx/ckpt/hf/7"))  # an export the servers have not loaded
+    _, _, follower_requests = supervise(follower=True, queue=queue)
+    asked = {path for _, path in follower_requests}
+    assert asked and asked <= served
+    _, _, leader_requests = supervise(follower=False, queue=queue)
+    assert {path for _, path in leader_requests} - served  # a leader's routes are not there
