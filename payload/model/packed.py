@@ -11,12 +11,17 @@ the one padded SDPA uses.
 
 from __future__ import annotations
 
-import functools
 import inspect
 from dataclasses import dataclass
 
 import torch
 import torch.nn.functional as F
+from torch.nn.attention.varlen import varlen_attn
+
+# The keyword that admits fewer KV heads than query heads: torch 2.13+ asks for
+# `enable_gqa=True`; 2.11 has no such flag and hands the heads to FlashAttention as they are,
+# which supports grouped-query heads itself.
+_GQA = {"enable_gqa": True} if "enable_gqa" in inspect.signature(varlen_attn).parameters else {}
 
 
 @dataclass(frozen=True)
@@ -54,21 +59,11 @@ class PackedSequences:
         if self.mask_1TT is not None:
             return F.scaled_dot_product_attention(q_BHTD, k_BHTD, v_BHTD, attn_mask=self.mask_1TT.unsqueeze(1), enable_gqa=True)
         q, k, v = (x[0].transpose(0, 1) for x in (q_BHTD, k_BHTD, v_BHTD))  # [T, H, D]
-        varlen_attn, gqa = _varlen()
         out_THD = varlen_attn(q, k, v, self.cu_seqlens, self.cu_seqlens, self.max_len, self.max_len,
-                              window_size=(-1, 0), **gqa)  # (-1, 0): causal
+                              window_size=(-1, 0), **_GQA)  # (-1, 0): causal
         return out_THD.transpose(0, 1)[None]
 
 
 def _sample_of_token(cu_seqlens: torch.Tensor, t: int) -> torch.Tensor:
     return torch.bucketize(torch.arange(t, device=cu_seqlens.device), cu_seqlens[1:], right=True)
 
-
-@functools.cache
-def _varlen():
-    """torch's varlen_attn and the keyword that admits fewer KV heads than query heads: torch
-    2.13+ asks for `enable_gqa=True`; 2.11 has no such flag and hands the heads to
-    FlashAttention as they are, which supports grouped-query heads itself."""
-    from torch.nn.attention.varlen import varlen_attn
-
-    return varlen_attn, ({"enable_gqa": True} if "enable_gqa" in inspect.signature(varlen_attn).parameters else {})
