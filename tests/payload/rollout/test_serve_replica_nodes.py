@@ -58,17 +58,17 @@ def queue_with_export():
 
 
 def supervise(follower: bool, queue) -> tuple[int, int, list]:
-    """Run a supervisor against the placeholder for over a second (longer than the watchdog's
+    """Run a supervisor against the placeholder for 2.5 s (longer than the watchdog's
     stall timeout): the HTTP status of its /readyz and /healthz then, and what it asked."""
     placeholder = Placeholder()
-    service = Service(Service.Config(metrics_port=0, metrics_host="127.0.0.1", stall_timeout_s=0.5), "serve-test",
+    service = Service(Service.Config(metrics_port=0, metrics_host="127.0.0.1", stall_timeout_s=1.0), "serve-test",
                       CollectorRegistry())
     service.start(handle_signals=False)
     supervisor = Supervisor(Supervisor.Config(url=placeholder.url, poll_s=0.05, follower=follower), service, queue)
     thread = threading.Thread(target=supervisor.run, daemon=True)
     thread.start()
     try:
-        time.sleep(1.5)
+        time.sleep(2.5)
         probes = [httpx.get(f"http://127.0.0.1:{service.port}{route}").status_code for route in ("/readyz", "/healthz")]
     finally:
         service.stopping.set()

@@ -45,7 +45,7 @@ class FaultInjector:
             if fault == "hang":
                 import asyncio
 
-                await asyncio.sleep(1.0)  # past the client's timeout: it has given up by now
+                await asyncio.sleep(6.0)  # past the client's timeout: it has given up by now
                 return Response(status_code=504)
             async with httpx.AsyncClient(base_url=upstream, timeout=30) as client:
                 upstream_response = await client.post("/generate", content=body)
@@ -86,7 +86,7 @@ def queue(request):
 
 def run_worker(queue, injector, until, timeout_s=20.0, **client_overrides):
     registry = CollectorRegistry()
-    client = SGLangClient.Config(**{"url": injector.url, "timeout_s": 0.5, "max_attempts": 4, "backoff_base_s": 0.01,
+    client = SGLangClient.Config(**{"url": injector.url, "timeout_s": 3.0, "max_attempts": 4, "backoff_base_s": 0.01,
                                     "backoff_cap_s": 0.05, **client_overrides}).build()
     worker = RolloutWorker(
         RolloutWorker.Config(name="w", concurrency=1, sampling=SamplingParams(max_new_tokens=4), inline_verifier=False,
