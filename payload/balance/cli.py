@@ -2,7 +2,7 @@
 
     python -m payload plan --env p5en-48 --rollout-tokens-per-s 20000 --trainer-tokens-per-s 50000 --publish-s 15
     python -m payload plan --env default --from-metrics run/metrics.jsonl --measured-split 1:1
-    python -m payload plan --env p5en-48 --model-config bench/models/qwen3-235b-a22b.config.json
+    python -m payload plan --env p5en-48 --model-config Qwen3-235B-A22B     # or a config.json path
     python -m payload simulate --env p5en-48 --from-metrics run/metrics.jsonl --split 16:32 --steps 40
 """
 
@@ -55,8 +55,9 @@ def register(subparsers) -> None:
         "train + rollout nodes, and recommend the fastest one inside the pools' limits.",
     )
     _inputs(plan)
-    plan.add_argument("--model-config", metavar="CONFIG.json",
-                      help="a Qwen3-MoE config.json: also print the trainer's per-GPU memory and per-link traffic "
+    plan.add_argument("--model-config", metavar="CONFIG.json|NAME",
+                      help="a Qwen3-MoE config.json, a checkpoint directory, or a released model's name "
+                      "(payload/model/architectures: Qwen3-30B-A3B, Qwen3-235B-A22B): also print the trainer's per-GPU memory and per-link traffic "
                       "for it under the environment's layout (alone when no rates are given)")
     plan.set_defaults(run=run_plan)
     sim = subparsers.add_parser(
@@ -133,11 +134,12 @@ def _user_errors():
 def _print_footprint(args: argparse.Namespace) -> int:
     from infra.environment import load_environment
     from payload.model.config import ModelConfigError, Qwen3MoeConfig
+    from payload.train.costs import ARCHITECTURE_CONFIGS
     from payload.train.footprint import job_footprint, print_footprint
 
     try:
         env = load_environment(args.env)
-        config = Qwen3MoeConfig.from_pretrained(args.model_config)
+        config = Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS.get(args.model_config, args.model_config))
     except (*_user_errors(), ModelConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -40,8 +40,10 @@ stall timeout, and a resume reads the same bytes, which is why it must fit the s
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 GB = 1e9
 TIB = 2**40
@@ -62,6 +64,14 @@ class Architecture:
     num_experts: int
     tie_word_embeddings: bool = False
 
+    @classmethod
+    def of_hf_config(cls, config: dict) -> "Architecture":
+        """From a Hugging Face config.json's fields (head_dim defaults as in transformers)."""
+        d, heads = config["hidden_size"], config["num_attention_heads"]
+        return cls(config["vocab_size"], d, config["moe_intermediate_size"], config["num_hidden_layers"], heads,
+                   config["num_key_value_heads"], config.get("head_dim") or d // heads, config["num_experts"],
+                   bool(config.get("tie_word_embeddings", False)))
+
     @property
     def parameters(self) -> int:
         d, heads, kv, hd = self.hidden_size, self.num_attention_heads, self.num_key_value_heads, self.head_dim
@@ -78,11 +88,15 @@ class Architecture:
         return self.num_hidden_layers * per_layer + 2 + (0 if self.tie_word_embeddings else 1)
 
 
-# From the released checkpoints' config.json files.
-ARCHITECTURES: dict[str, Architecture] = {
-    "Qwen3-30B-A3B": Architecture(151936, 2048, 768, 48, 32, 4, 128, 128),
-    "Qwen3-235B-A22B": Architecture(151936, 4096, 1536, 94, 64, 4, 128, 128),
+# The released checkpoints' config.json files, unchanged, one per model: the only description of
+# their sizes (`plan --model-config NAME` reads the same file for the memory model).
+ARCHITECTURE_CONFIGS: dict[str, Path] = {
+    path.stem: path for path in sorted((Path(__file__).resolve().parents[1] / "model" / "architectures").glob("*.json"))
 }
+ARCHITECTURES: dict[str, Architecture] = dict(sorted(  # smallest first
+    ((name, Architecture.of_hf_config(json.loads(path.read_text()))) for name, path in ARCHITECTURE_CONFIGS.items()),
+    key=lambda item: item[1].parameters,
+))
 
 
 @dataclass(frozen=True)

@@ -1,25 +1,20 @@
 """`payload plan --model-config`: the trainer's per-GPU memory and per-link traffic."""
 
-import json
-from pathlib import Path
-
 import pytest
 import torch
 
 from infra.environment import load_environment
 from payload.__main__ import main
 from payload.model import Qwen3MoeConfig, Qwen3MoeForCausalLM, tiny_config
+from payload.train.costs import ARCHITECTURE_CONFIGS, ARCHITECTURES
 from payload.train.footprint import Layout, StepShape, footprint, job_footprint, parameter_counts
 
-MODELS = Path(__file__).resolve().parents[3] / "bench" / "models"
-
-
 def released(name):
-    return Qwen3MoeConfig.from_hf_dict(json.loads((MODELS / f"{name}.config.json").read_text()))
+    return Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS[name])
 
 
 @pytest.mark.parametrize("config", [tiny_config(), tiny_config(tie_word_embeddings=True), tiny_config(decoder_sparse_step=2),
-                                    released("qwen3-30b-a3b"), released("qwen3-235b-a22b")])
+                                    released("Qwen3-30B-A3B"), released("Qwen3-235B-A22B")])
 def test_parameter_counts_are_the_models(config):
     with torch.device("meta"):
         model = Qwen3MoeForCausalLM(config)
@@ -28,8 +23,15 @@ def test_parameter_counts_are_the_models(config):
     assert parameter_counts(config)[:2] == (total, experts)
 
 
+@pytest.mark.parametrize("name", ["Qwen3-30B-A3B", "Qwen3-235B-A22B"])
+def test_the_cost_model_reads_the_same_released_config(name):
+    """payload.train.costs (torch-free: publish, checkpoint, export) and the memory model size
+    the same model from the same file."""
+    assert ARCHITECTURES[name].parameters == parameter_counts(released(name))[0]
+
+
 def test_sharded_state_and_links_follow_the_layout():
-    config, shape = released("qwen3-235b-a22b"), StepShape(tokens=8 << 20, largest_micro_batch=16384)
+    config, shape = released("Qwen3-235B-A22B"), StepShape(tokens=8 << 20, largest_micro_batch=16384)
     node = footprint(config, Layout(16, 8, expert_parallel=8, shard=8), shape)
     wide = footprint(config, Layout(16, 8, expert_parallel=8, shard=64, per_step_sync=False), shape)
     # 16 B of fp32 state per parameter, over the shard group.
@@ -43,9 +45,11 @@ def test_sharded_state_and_links_follow_the_layout():
 
 
 def test_plan_prints_the_footprint_of_a_model_config(capsys):
-    assert main(["plan", "--env", "p5en-48", "--model-config", str(MODELS / "qwen3-30b-a3b.config.json")]) == 0
+    assert main(["plan", "--env", "p5en-48", "--model-config", str(ARCHITECTURE_CONFIGS["Qwen3-30B-A3B"])]) == 0
     out = capsys.readouterr().out
-    _, _, fp = job_footprint(released("qwen3-30b-a3b"), load_environment("p5en-48"))
+    assert main(["plan", "--env", "p5en-48", "--model-config", "Qwen3-30B-A3B"]) == 0  # the same, by name
+    assert capsys.readouterr().out.replace("Qwen3-30B-A3B", str(ARCHITECTURE_CONFIGS["Qwen3-30B-A3B"])) == out
+    _, _, fp = job_footprint(released("Qwen3-30B-A3B"), load_environment("p5en-48"))
     assert "EP 8, FSDP shard 8, 16 HSDP replica(s)" in out
     assert f"{'total':<44} {fp.memory_total_gb:8.1f} GB" in out
     assert "NVLink total" in out and "EFA total" in out
