@@ -14,6 +14,7 @@ from cdk8s_plus_33 import k8s
 from constructs import Construct
 
 from infra.identities import WORKLOAD_NAMESPACE
+from k8s.imports.io.x_k8s import jobset as js
 from k8s.placement import Placement
 from k8s.structs import as_struct
 from payload.job import JOB_CONFIG_ENV, JOB_CONFIG_PATH
@@ -290,3 +291,28 @@ def pod_template_json(template: k8s.PodTemplateSpec) -> dict:
 def custom_resource_pod_template(struct: type, template: k8s.PodTemplateSpec):
     """The pod template as a custom resource's own generated type (see k8s/structs.py)."""
     return as_struct(struct, pod_template_json(template), "template")
+
+
+def indexed_jobset_spec(job: str, nodes: int, template: k8s.PodTemplateSpec, **spec):
+    """A JobSet of one Indexed Job of `nodes` pods (one per node, no pod retries: the JobSet
+    restarts as a whole), with stable pod hostnames reachable before they are ready (torchrun
+    rendezvous); `spec` adds JobSetSpec fields (failure and success policies)."""
+    return js.JobSetSpec(
+        network=js.JobSetSpecNetwork(enable_dns_hostnames=True, publish_not_ready_addresses=True),
+        replicated_jobs=[
+            js.JobSetSpecReplicatedJobs(
+                name=job,
+                replicas=1,
+                template=js.JobSetSpecReplicatedJobsTemplate(
+                    spec=js.JobSetSpecReplicatedJobsTemplateSpec(
+                        parallelism=nodes,
+                        completions=nodes,
+                        completion_mode="Indexed",
+                        backoff_limit=0,
+                        template=custom_resource_pod_template(js.JobSetSpecReplicatedJobsTemplateSpecTemplate, template),
+                    )
+                ),
+            )
+        ],
+        **spec,
+    )

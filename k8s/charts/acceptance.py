@@ -34,12 +34,12 @@ from k8s.pods import (
     PRIORITY_TRAINER,
     RENDEZVOUS_PORT,
     ROLLOUT_SERVER,
-    custom_resource_pod_template,
     env,
     field_env,
     fsx_mount,
     fsx_volume,
     gpu_security,
+    indexed_jobset_spec,
     labels,
     payload_env,
     pod_template,
@@ -120,24 +120,5 @@ class AcceptanceChart(cdk8s.Chart):
             self,
             name,
             metadata=cdk8s.ApiObjectMetadata(name=name, labels=labels(ACCEPTANCE)),
-            spec=js.JobSetSpec(
-                network=js.JobSetSpecNetwork(enable_dns_hostnames=True, publish_not_ready_addresses=True),
-                replicated_jobs=[
-                    js.JobSetSpecReplicatedJobs(
-                        name=JOB,
-                        replicas=1,
-                        template=js.JobSetSpecReplicatedJobsTemplate(
-                            spec=js.JobSetSpecReplicatedJobsTemplateSpec(
-                                parallelism=nodes,
-                                completions=nodes,
-                                completion_mode="Indexed",
-                                backoff_limit=0,
-                                template=custom_resource_pod_template(
-                                    js.JobSetSpecReplicatedJobsTemplateSpecTemplate, template
-                                ),
-                            )
-                        ),
-                    )
-                ],
-            ),
+            spec=indexed_jobset_spec(JOB, nodes, template),
         )

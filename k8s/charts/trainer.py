@@ -29,13 +29,13 @@ from k8s.pods import (
     RENDEZVOUS_PORT,
     ROLLOUT_SERVER,
     TRAINER,
-    custom_resource_pod_template,
     env,
     fsx_mount,
     fsx_volume,
     gpu_security,
     headless_service,
     http_probe,
+    indexed_jobset_spec,
     job_config_mount,
     job_config_volume,
     labels,
@@ -118,32 +118,17 @@ class TrainerChart(cdk8s.Chart):
             self,
             "jobset",
             metadata=cdk8s.ApiObjectMetadata(name=TRAINER, labels=labels(TRAINER)),
-            spec=js.JobSetSpec(
+            spec=indexed_jobset_spec(
+                REPLICATED_JOB,
+                layout.nodes,
+                template,
                 failure_policy=js.JobSetSpecFailurePolicy(
                     max_restarts=ctx.job.checkpoint.max_restarts,
                     restart_strategy=js.JobSetSpecFailurePolicyRestartStrategy.RECREATE,
                 ),
-                network=js.JobSetSpecNetwork(enable_dns_hostnames=True, publish_not_ready_addresses=True),
                 success_policy=js.JobSetSpecSuccessPolicy(
                     operator=js.JobSetSpecSuccessPolicyOperator.ALL, target_replicated_jobs=[REPLICATED_JOB]
                 ),
-                replicated_jobs=[
-                    js.JobSetSpecReplicatedJobs(
-                        name=REPLICATED_JOB,
-                        replicas=1,
-                        template=js.JobSetSpecReplicatedJobsTemplate(
-                            spec=js.JobSetSpecReplicatedJobsTemplateSpec(
-                                parallelism=layout.nodes,
-                                completions=layout.nodes,
-                                completion_mode="Indexed",
-                                backoff_limit=0,
-                                template=custom_resource_pod_template(
-                                    js.JobSetSpecReplicatedJobsTemplateSpecTemplate, template
-                                ),
-                            )
-                        ),
-                    )
-                ],
             ),
         )
         # For the ServiceMonitor: JobSet's own headless Service has no ports to name.

@@ -6,16 +6,11 @@ from payload.model import Qwen3MoeForCausalLM, iter_hf_tensors, tiny_config
 from payload.train.costs import ARCHITECTURES, Architecture, Timeouts, model_costs
 
 
-def architecture_of_config(c) -> Architecture:
-    return Architecture(c.vocab_size, c.hidden_size, c.moe_intermediate_size, c.num_hidden_layers,
-                        c.num_attention_heads, c.num_key_value_heads, c.head_dim, c.num_experts, c.tie_word_embeddings)
-
-
 def test_parameter_and_tensor_counts_match_the_model():
     config = tiny_config(vocab_size=96, num_hidden_layers=3)
     with torch.device("meta"):
         model = Qwen3MoeForCausalLM(config)
-    arch = architecture_of_config(config)
+    arch = Architecture.of_hf_config(config.to_hf_dict())  # what the cost model reads from config.json
     assert arch.parameters == sum(p.numel() for p in model.parameters())
     assert arch.tensors == sum(1 for _ in iter_hf_tensors(model))
 
