@@ -46,18 +46,23 @@ ENGINE = SGLANG / "srt" / "entrypoints" / "engine.py"
 COMMON = SGLANG / "srt" / "utils" / "common.py"
 
 
+def route_paths(handler: ast.AsyncFunctionDef) -> list[str]:
+    """The paths a FastAPI handler is registered under (@app.get("/x"), @app.post, @app.api_route)."""
+    return [
+        d.args[0].value
+        for d in handler.decorator_list
+        if isinstance(d, ast.Call) and d.args and isinstance(d.args[0], ast.Constant)
+        and isinstance(d.func, ast.Attribute) and d.func.attr in ("post", "api_route", "get")
+    ]
+
+
 def route_classes() -> dict[str, str]:
     """route -> name of the class its handler's `obj` body parameter is annotated with."""
     routes: dict[str, str] = {}
     for node in ast.parse(HTTP_SERVER.read_text()).body:
         if not isinstance(node, ast.AsyncFunctionDef):
             continue
-        paths = [
-            d.args[0].value
-            for d in node.decorator_list
-            if isinstance(d, ast.Call) and d.args and isinstance(d.args[0], ast.Constant)
-            and isinstance(d.func, ast.Attribute) and d.func.attr in ("post", "api_route", "get")
-        ]
+        paths = route_paths(node)
         for arg in node.args.args:
             if arg.arg != "obj" or arg.annotation is None:
                 continue
@@ -76,12 +81,8 @@ def placeholder_routes() -> list[str]:
         raise SystemExit(f"{ENGINE} no longer starts launch_dummy_health_check_server")
     for node in ast.walk(ast.parse(COMMON.read_text())):
         if isinstance(node, ast.FunctionDef) and node.name == "launch_dummy_health_check_server":
-            return sorted(
-                d.args[0].value
-                for handler in ast.walk(node) if isinstance(handler, ast.AsyncFunctionDef)
-                for d in handler.decorator_list
-                if isinstance(d, ast.Call) and d.args and isinstance(d.args[0], ast.Constant)
-            )
+            return sorted(path for handler in ast.walk(node) if isinstance(handler, ast.AsyncFunctionDef)
+                          for path in route_paths(handler))
     raise SystemExit(f"launch_dummy_health_check_server is not in {COMMON}")
 
 
