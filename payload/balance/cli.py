@@ -57,7 +57,8 @@ def register(subparsers) -> None:
     _inputs(plan)
     plan.add_argument("--model-config", metavar="CONFIG.json|NAME",
                       help="a Qwen3-MoE config.json, a checkpoint directory, or a released model's name "
-                      "(payload/model/architectures: Qwen3-30B-A3B, Qwen3-235B-A22B): also print the trainer's per-GPU memory and per-link traffic "
+                      "(payload/model/architectures: Qwen3-30B-A3B, Qwen3-235B-A22B): also print the trainer's "
+                      "per-GPU memory and per-link traffic "
                       "for it under the environment's layout (alone when no rates are given)")
     plan.set_defaults(run=run_plan)
     sim = subparsers.add_parser(

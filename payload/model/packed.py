@@ -40,7 +40,8 @@ class PackedSequences:
         longest length waits for the device)."""
         host = cu_seqlens.to("cpu", torch.int64)
         if host.ndim != 1 or len(host) < 2 or host[0] != 0 or host[-1] != t or bool((host.diff() <= 0).any()):
-            raise ValueError(f"cu_seqlens {host.tolist()[:8]}...: expected 0 = c0 < c1 < ... < cn = {t} (the row's tokens)")
+            raise ValueError(f"cu_seqlens {host.tolist()[:8]}...: expected 0 = c0 < c1 < ... < cn = {t} "
+                             "(the row's tokens)")
         max_len = int(host.diff().max())
         starts = host.to(device, torch.int32, non_blocking=True)
         mask = None
@@ -57,7 +58,8 @@ class PackedSequences:
     def attend(self, q_BHTD: torch.Tensor, k_BHTD: torch.Tensor, v_BHTD: torch.Tensor) -> torch.Tensor:
         """Causal attention within each sample (B = 1; grouped-query heads allowed): [1, H, T, D]."""
         if self.mask_1TT is not None:
-            return F.scaled_dot_product_attention(q_BHTD, k_BHTD, v_BHTD, attn_mask=self.mask_1TT.unsqueeze(1), enable_gqa=True)
+            return F.scaled_dot_product_attention(q_BHTD, k_BHTD, v_BHTD, attn_mask=self.mask_1TT.unsqueeze(1),
+                                                  enable_gqa=True)
         q, k, v = (x[0].transpose(0, 1) for x in (q_BHTD, k_BHTD, v_BHTD))  # [T, H, D]
         out_THD = varlen_attn(q, k, v, self.cu_seqlens, self.cu_seqlens, self.max_len, self.max_len,
                               window_size=(-1, 0), **_GQA)  # (-1, 0): causal

@@ -224,7 +224,8 @@ def run_serve(args) -> int:
         engine = Engine.Config(model_path=model_path, dtype=args.dtype, device=args.device,
                                max_batch_size=args.max_batch_size, seed=args.seed, weight_version=version).build()
         local = LocalServer(engine, args.host, args.port).start()
-    supervisor = Supervisor(Supervisor.Config(url=url, poll_s=args.poll_s, follower=node_rank > 0), service, queue, process)
+    supervisor = Supervisor(Supervisor.Config(url=url, poll_s=args.poll_s, follower=node_rank > 0), service, queue,
+                            process)
     try:
         return supervisor.run()
     finally:

@@ -193,14 +193,13 @@ def replica_nodes(sglang_args: list[str]) -> tuple[int, int]:
     return int(flag_value(sglang_args, "--nnodes") or 1), int(flag_value(sglang_args, "--node-rank") or 0)
 
 
-def launch_start_weights(job_model_path: str, queue: RolloutQueue | None, base_version: int = 0,
-                         nodes: int = 1) -> tuple[str, str]:
+def launch_start_weights(job_model_path: str, queue: RolloutQueue | None, nodes: int = 1) -> tuple[str, str]:
     """(model path, weight version) a server should start from: the newest export, else the base;
     always the base for a replica of several nodes (see the module's docstring)."""
     pointer = None if queue is None or nodes > 1 else queue.latest_policy()
-    if pointer is not None and pointer.version > base_version:
+    if pointer is not None and pointer.version > 0:
         return pointer.path, str(pointer.version)
-    return job_model_path, str(base_version)
+    return job_model_path, "0"
 
 
 @dataclass

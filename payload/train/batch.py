@@ -82,8 +82,11 @@ class MicroBatch:
         return self.cu_seqlens is not None
 
     def to(self, device: torch.device) -> "MicroBatch":
+        """On `device`, except `cu_seqlens`: the model reads the longest sample from it on the
+        host (payload.model.packed) and moves it itself."""
         move = lambda t: None if t is None else t.to(device, non_blocking=True)  # noqa: E731
-        return MicroBatch(*(move(getattr(self, f.name)) for f in fields(self)))
+        return MicroBatch(*(getattr(self, f.name) if f.name == "cu_seqlens" else move(getattr(self, f.name))
+                            for f in fields(self)))
 
 
 def _routes(samples: list[Sample]) -> list[np.ndarray] | None:

@@ -92,7 +92,6 @@ def train_step(
         if defer:
             _sync_gradients(model, last=index == len(micro) - 1)
         totals[-1] += mb.num_tokens
-        cu_seqlens = mb.cu_seqlens  # stays on the host: the model reads the longest sample from it
         mb = mb.to(device)
         routed = mb.routed_experts_BTLK
         # Padded micro-batches are right-padded, so under causal attention no real token sees a
@@ -103,7 +102,7 @@ def train_step(
 
         def logprobs_of(m):
             logprobs, out = compute_logprobs(m, mb.input_ids_BT, mask, routed, config.temperature,
-                                             cu_seqlens, mb.position_ids_BT)
+                                             mb.cu_seqlens, mb.position_ids_BT)
             if mb.packed:  # each sample's shifted-frame logprobs out of the packed row: [B, L-1]
                 logprobs = logprobs[0][mb.unpack_BT1]
             return logprobs, out
