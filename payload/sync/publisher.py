@@ -2,38 +2,46 @@
 
 One publish (sglang/srt/entrypoints/http_server.py routes, io_struct.py request classes):
 
-    probe every server (GET /model_info, seconds): the ones that answer take part; a
-        server that is down is skipped, one that is behind is caught up in the background
+    probe every server (GET /model_info, seconds): every one that answers takes part, whatever
+        version it serves (a server that missed publishes gets this one in full: no disk load)
+    a weight-update group per server, formed once and kept (its own name, its own port)
     POST /pause_generation {mode: retract}                 the servers taking part
     POST /begin_weight_update {}                            (0.5.23 refuses updates outside a session)
-    per bucket of ≤ bucket_bytes of HF-named tensors, packed bf16 into one flat byte tensor:
+    per bucket of <= bucket_bytes of HF-named tensors, packed bf16 into one flat byte tensor:
         POST /update_weights_from_distributed {names, dtypes, shapes, group_name,
              load_format: "flattened_bucket", flush_cache, weight_version}
              (on a thread per server: it allocates the bucket, joins ONE broadcast, loads)
-        broadcast the flat bucket from rank 0 of the weight-update group (async), and
-        meanwhile gather and pack a later bucket (three rotating GPU buffers)
+        broadcast the flat bucket on every server's group (async), and meanwhile gather and
+        pack a later bucket (three rotating buffers); wait at most bucket_timeout_s
     the last bucket carries weight_version and flush_cache=True
-    POST /end_weight_update {}, POST /continue_generation
-    check: every server taking part reports weight_version == the version, else PublishError
+    POST /end_weight_update {}, check weight_version == the version, POST /continue_generation
 
-Bytes and seconds (payload/train/costs.py, p5en, 16 training nodes, 32 TP8 servers = 257 ranks):
-Qwen3-30B-A3B sends 61 GB in 57 buckets, ~2.3 s; Qwen3-235B-A22B 470 GB in 438 buckets, ~15.5 s,
-bound by the broadcast (bytes / ~37.5 GB/s). 0.5.23 delivers every tensor to every rank of a
-server (its receiver broadcasts from group rank 0 to all and each TP rank slices), so expert
-shards cannot go only to the ranks that hold them; one ring broadcast carries each byte over
-each link once, so the number of servers adds latency, not time.
+Why a group per server. SGLang 0.5.23 forms its side with `init_custom_process_group` and no
+timeout (InitWeightsUpdateGroupReqInput has no such field: torch's default, 30 minutes), and its
+scheduler is blocked inside the broadcast while it receives; destroy_weights_update_group goes
+through the same blocked scheduler. So once a broadcast is stuck, a server cannot be freed from
+outside for 30 minutes. With one group for all servers, one server dying mid-bucket stalls the
+ring for every other server; with a group per server its only other member is the trainer, who
+stops waiting after bucket_timeout_s, aborts that group (NCCL; gloo's own timeout is the same
+deadline) and goes on with the others. A server keeps several named groups (its
+`_model_update_group` dict), so groups are formed once and reused; a failed one is dropped and
+a new one formed when the server answers again.
 
-Pause mode: `retract` keeps every in-flight request (its tokens so far are not thrown away): the
-scheduler puts it back in its waiting queue and recomputes its KV cache with the new weights
-after continue_generation, so the cache can be flushed and no KV of the old weights survives.
-`in_place` would keep that KV, but 0.5.23 then refuses flush_cache while requests run, and a
-prefix cache of old-weight KV would outlive the update: silent off-policy prompts.
+Failures, bounded. A server whose bucket fails or times out leaves this publish: it holds
+partly updated weights, so it is not resumed (it stays paused, serving nothing) and it gets
+the next publish in full, which sends every tensor anyway. Nothing is ever reloaded from FSx by
+the publisher: a rollback of a server that serves wrong weights (roll_back, after the probe) is
+the same hold until the next publish. The publish fails (PublishError) only if no server took
+the version. Worst case per publish: one bucket_timeout_s per dead server, in parallel.
 
-Failures: a bucket applies as it arrives (SGLang has no transaction). A failed publish restores
-the last exported HF directory on the servers with /update_weights_from_disk at that export's
-version, so none serves mixed weights, and re-forms the group before the next publish. A server
-that was down or missed versions is brought to the latest export by a background thread (never
-inside a step) and joins the group again at the next publish.
+Bytes and seconds at p5en-48 (payload/train/costs.py, `python -m payload plan --env p5en-48`):
+0.5.23 delivers every tensor to every TP rank of a server, so each server receives the whole
+bf16 model (Qwen3-30B-A3B 61 GB, Qwen3-235B-A22B 470 GB) whatever the sources. From one GPU's
+NIC (<= 50 GB/s, ~37.5 achieved) that is 1.6 s / 12.5 s per server; fed by a relay of the 8 GPUs
+of the training node that holds its weights (HSDP: a node holds a whole replica; 16 nodes feed
+32 servers, 2 each, one after the other) it is bounded by the node's 16 EFA NICs (~300 GB/s
+assumed): 0.2 s / 1.6 s of transfer per server, each server paused only for its own.
+This module is the trainer-side protocol; `costs.publish_cost` is the model.
 """
 
 from __future__ import annotations
@@ -41,9 +49,10 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import time
 import uuid
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -60,7 +69,7 @@ LOAD_FORMAT = "flattened_bucket"
 
 
 class PublishError(RuntimeError):
-    """A publish did not complete; the servers serve the last exported version (or the previous one)."""
+    """A publish reached no server (each failed one is held paused, see the module docstring)."""
 
 
 def _free_port() -> int:
@@ -92,11 +101,11 @@ def buckets(named_tensors: Iterable[tuple[str, torch.Tensor]], bucket_bytes: int
 
 
 @dataclass
-class Export:
-    """An HF-format directory on shared storage that every rollout server can read."""
+class _Link:
+    """One server's weight-update group, as this process holds it."""
 
-    path: str
-    version: int
+    group: dist.ProcessGroup
+    name: str
 
 
 class WeightPublisher:
@@ -113,8 +122,11 @@ class WeightPublisher:
         pause_mode: PauseMode = "retract"
         group_name: str = "rl-weights"
         master_address: str = ""
-        # Weight updates and the group's collectives; a dead peer costs at most this.
+        # One HTTP call (a bucket's update waits for its broadcast; begin/end/pause are quick).
         timeout_s: float = 600.0
+        # A server that has not taken a bucket this long after it went out is dead for this
+        # publish (a 1 GiB bucket takes ~30 ms at 37.5 GB/s: this is 1000x that).
+        bucket_timeout_s: float = 30.0
         # A server that does not answer /model_info within this is down for this publish.
         probe_timeout_s: float = 5.0
 
@@ -127,38 +139,39 @@ class WeightPublisher:
         self.device = torch.device("cuda", torch.cuda.current_device()) if config.backend == "nccl" else torch.device("cpu")
         self.dtype = getattr(torch, config.dtype)
         self.version: int | None = None  # the last version published
-        self.export: Export | None = None
-        self._group: dist.ProcessGroup | None = None
-        self._group_name = ""
-        self._members: list[RolloutServerClient] = []
+        self._links: dict[str, _Link] = {}
+        # Servers left paused with partly updated (or wrong) weights until a publish completes on them.
+        self.held: set[str] = set()
         self._pool = ThreadPoolExecutor(max_workers=max(2, 2 * len(self.clients)))
-        # Servers being brought to the latest export, off the step's path.
-        self._catching_up: dict[str, Future] = {}
-        self._rejoin: set[str] = set()
         self._buffers: list[torch.Tensor | None] = [None, None, None]
 
     # -- fan-out -------------------------------------------------------------------------------
 
-    def _each(self, call, clients) -> list[BaseException | None]:
-        futures = [self._pool.submit(call, c) for c in clients]
-        errors: list[BaseException | None] = []
-        for f in futures:
+    def _each(self, call, clients) -> dict[str, BaseException | None]:
+        futures = [(c.url, self._pool.submit(call, c)) for c in clients]
+        errors: dict[str, BaseException | None] = {}
+        for url, f in futures:
             try:
                 f.result()
-                errors.append(None)
+                errors[url] = None
             except BaseException as exc:  # noqa: BLE001 - reported per server by the caller
-                errors.append(exc)
+                errors[url] = exc
         return errors
 
-    def _all(self, call, clients, what: str) -> None:
-        failures = [f"{c.url}: {e}" for c, e in zip(clients, self._each(call, clients)) if e is not None]
-        if failures:
-            raise PublishError(f"{what}: " + "; ".join(failures))
+    def _keep(self, call, clients, what: str, failed: dict[str, str]) -> list[RolloutServerClient]:
+        """The clients for which `call` succeeded; the others are recorded in `failed`."""
+        errors = self._each(call, clients)
+        for url, error in errors.items():
+            if error is not None:
+                failed[url] = f"{what}: {error}"
+        return [c for c in clients if errors[c.url] is None]
 
     # -- who takes part ------------------------------------------------------------------------
 
-    def _versions(self) -> dict[str, str | None]:
-        """Each server's weight version, None where it does not answer in probe_timeout_s."""
+    def participants(self) -> list[RolloutServerClient]:
+        """Every server that answers /model_info in probe_timeout_s, whatever it serves: a
+        publish sends the whole model, so a server that missed versions (or was restarted on
+        an older export) is brought up to date by this one."""
         def probe(c: RolloutServerClient):
             try:
                 return c.weight_version(timeout_s=self.config.probe_timeout_s)
@@ -166,102 +179,66 @@ class WeightPublisher:
                 log.warning("%s is down for this publish: %s", c.url, exc)
                 return None
 
-        futures = {c.url: self._pool.submit(probe, c) for c in self.clients}
-        return {url: f.result() for url, f in futures.items()}
-
-    def participants(self) -> list[RolloutServerClient]:
-        """The servers that take part in the next publish: up, and serving the last published
-        version (or any before the first publish, or freshly caught up to the latest export).
-        An up server that is behind is brought to the latest export in the background and
-        rejoins at the publish after that; a server that does not answer is skipped."""
-        for url, future in list(self._catching_up.items()):
-            if future.done():
-                del self._catching_up[url]
-                if (error := future.exception()) is None:
-                    self._rejoin.add(url)
-                else:
-                    log.warning("%s: catch-up failed: %s", url, error)
-        versions = self._versions()
-        ready = []
+        futures = [(c, self._pool.submit(probe, c)) for c in self.clients]
+        up = [c for c, f in futures if f.result() is not None]
         for c in self.clients:
-            version = versions[c.url]
-            if version is None or c.url in self._catching_up:
-                continue
-            if self.version is None or version == str(self.version) or c.url in self._rejoin or self.export is None:
-                self._rejoin.discard(c.url)
-                ready.append(c)
-            else:
-                self._catch_up_in_background(c)
-        return ready
+            if c not in up:
+                self._drop(c.url)  # its group (if any) is gone with the server's process
+        return up
 
-    def _catch_up_in_background(self, c: RolloutServerClient) -> None:
-        export = self.export
-        log.info("%s is behind: loading %s (version %d) in the background", c.url, export.path, export.version)
-        self._catching_up[c.url] = self._pool.submit(
-            c.update_weights_from_disk, model_path=export.path, weight_version=str(export.version))
+    # -- the groups ----------------------------------------------------------------------------
 
-    # -- the group -----------------------------------------------------------------------------
+    def _group_timeout(self) -> timedelta:
+        # gloo: the collective's own deadline. NCCL: later than ours, so that we abort the
+        # communicator before its watchdog does (which would take the trainer down with it).
+        factor = 1 if self.config.backend == "gloo" else 2
+        return timedelta(seconds=factor * self.config.bucket_timeout_s)
 
-    def connect(self, members: list[RolloutServerClient]) -> None:
-        """Form a fresh weight-update group with `members` (a new name each time: torch refuses
-        a group name already taken in the process, and a group a failed publish left is never
-        torn down)."""
-        self.disconnect()
+    def _connect(self, c: RolloutServerClient) -> None:
+        """Form `c`'s own weight-update group (a new name each time: torch refuses a name
+        already taken in the process, and a broken group is never reused)."""
         name = f"{self.config.group_name}-{uuid.uuid4().hex[:8]}"
         address = self.config.master_address or _own_address()
         port = _free_port()
-        world_size = 1 + self.config.ranks_per_server * len(members)
-        futures = [
-            self._pool.submit(
-                c.init_weights_update_group,
-                master_address=address,
-                master_port=port,
-                rank_offset=1 + i * self.config.ranks_per_server,
-                world_size=world_size,
-                group_name=name,
-                backend=self.config.backend,
-            )
-            for i, c in enumerate(members)
-        ]
+        world_size = 1 + self.config.ranks_per_server
+        joined = self._pool.submit(c.init_weights_update_group, master_address=address, master_port=port, rank_offset=1,
+                                   world_size=world_size, group_name=name, backend=self.config.backend)
         try:
-            group = init_weights_update_group(
-                backend=self.config.backend,
-                master_address=address,
-                master_port=port,
-                rank=0,
-                world_size=world_size,
-                group_name=name,
-                timeout=timedelta(seconds=self.config.timeout_s),
-            )
+            group = init_weights_update_group(backend=self.config.backend, master_address=address, master_port=port,
+                                              rank=0, world_size=world_size, group_name=name,
+                                              timeout=self._group_timeout())
         except Exception as exc:
             raise PublishError(f"weight-update group {name} did not form at {address}:{port}: {exc}") from exc
-        failures = []
-        for c, f in zip(members, futures):
-            try:
-                f.result()
-            except RolloutServerError as exc:
-                failures.append(str(exc))
-        if failures:
+        try:
+            joined.result()
+        except RolloutServerError:
             destroy_weights_update_group(group)
-            raise PublishError("; ".join(failures))
-        self._group, self._group_name, self._members = group, name, list(members)
-        log.info("weight-update group %s formed with %d servers (world %d)", name, len(members), world_size)
+            raise
+        self._links[c.url] = _Link(group, name)
+        log.info("weight-update group %s formed with %s (world %d)", name, c.url, world_size)
+
+    def _drop(self, url: str, abort: bool = False) -> None:
+        """Forget `url`'s group. A group left mid-collective is never destroyed (a broken
+        communicator can hang in teardown); NCCL's is aborted, which frees our side's kernel."""
+        link = self._links.pop(url, None)
+        if link is not None and abort and self.config.backend == "nccl":
+            dist.distributed_c10d._abort_process_group(link.group)
 
     def disconnect(self) -> None:
-        if self._group is None:
-            return
-        group, name, members = self._group, self._group_name, self._members
-        self._group, self._group_name, self._members = None, "", []
-        for c, error in zip(members, self._each(lambda c: c.destroy_weights_update_group(name), members)):
-            if error is not None:  # a restarted server never had it
-                log.debug("%s: destroy_weights_update_group: %s", c.url, error)
-        destroy_weights_update_group(group)
+        links, self._links = self._links, {}
+        by_url = {c.url: c for c in self.clients}
+        for url, link in links.items():
+            try:
+                by_url[url].destroy_weights_update_group(link.name)
+            except RolloutServerError as exc:  # a restarted server never had it
+                log.debug("%s: destroy_weights_update_group: %s", url, exc)
+            destroy_weights_update_group(link.group)
 
     # -- publishing ----------------------------------------------------------------------------
 
     def _packed(self, named_tensors: Iterable[tuple[str, torch.Tensor]]) -> Iterator[FlatBucket]:
         """Buckets gathered (by pulling the iterator) and packed into three rotating buffers:
-        bucket i reuses bucket i-3's buffer, whose broadcast `_send` has finished by then."""
+        bucket i reuses bucket i-3's buffer, whose broadcasts `_send` has finished by then."""
         for i, bucket in enumerate(buckets(named_tensors, self.config.bucket_bytes, self.dtype.itemsize)):
             moved = [(n, t.detach().to(self.device)) for n, t in bucket]
             total = packed_bytes((t for _, t in moved), self.dtype)
@@ -270,118 +247,127 @@ class WeightPublisher:
                 self._buffers[slot] = torch.empty(max(total, self.config.bucket_bytes), dtype=torch.uint8, device=self.device)
             yield pack(moved, self.dtype, self._buffers[slot])
 
-    def _start_bucket(self, bucket: FlatBucket, members, last: bool, version: int) -> tuple[list[Future], object]:
-        meta = dict(names=bucket.names, dtypes=bucket.dtypes, shapes=bucket.shapes, group_name=self._group_name,
-                    load_format=LOAD_FORMAT, flush_cache=last, weight_version=str(version) if last else None)
-        futures = [self._pool.submit(c.update_weights_from_distributed, **meta) for c in members]
-        handle = dist.broadcast(bucket.flat, src=0, group=self._group, async_op=True)
-        return futures, handle
+    def _start_bucket(self, bucket: FlatBucket, members, last: bool, version: int) -> dict:
+        """Per server: (its HTTP call, our side of its broadcast), both in flight."""
+        in_flight = {}
+        for c in members:
+            link = self._links[c.url]
+            meta = dict(names=bucket.names, dtypes=bucket.dtypes, shapes=bucket.shapes, group_name=link.name,
+                        load_format=LOAD_FORMAT, flush_cache=last, weight_version=str(version) if last else None)
+            future = self._pool.submit(c.update_weights_from_distributed, **meta)
+            in_flight[c.url] = (future, dist.broadcast(bucket.flat, src=0, group=link.group, async_op=True))
+        return in_flight
 
-    def _finish_bucket(self, futures: list[Future], handle) -> None:
-        handle.wait()
-        failures = []
-        for f in futures:
-            try:
-                f.result()
-            except RolloutServerError as exc:
-                failures.append(str(exc))
-        if failures:
-            raise PublishError("; ".join(failures))
+    def _finish_bucket(self, in_flight: dict, failed: dict[str, str]) -> None:
+        """Wait for every server's bucket, at most bucket_timeout_s; a server that fails or
+        does not finish in time is recorded in `failed` and its group dropped."""
+        deadline = time.monotonic() + self.config.bucket_timeout_s
+        pending = dict(in_flight)
+        while pending:
+            for url, (future, handle) in list(pending.items()):
+                if future.done() and future.exception() is not None:
+                    failed[url] = f"bucket: {future.exception()}"
+                elif future.done() and handle.is_completed():
+                    try:
+                        handle.wait()
+                    except Exception as exc:  # noqa: BLE001 - gloo: the peer went away
+                        failed[url] = f"bucket broadcast: {exc}"
+                else:
+                    continue
+                del pending[url]
+            if pending and time.monotonic() > deadline:
+                for url in pending:
+                    failed[url] = f"bucket not taken within {self.config.bucket_timeout_s:g} s"
+                break
+            if pending:
+                time.sleep(0.002)
+        for url in in_flight:
+            if url in failed:
+                self._drop(url, abort=True)
 
     def publish(self, named_tensors: Iterable[tuple[str, torch.Tensor]], version: int) -> list[str]:
         """Send HF-named tensors (call on trainer rank 0; the iterator may gather collectively)
-        as weight `version` to every server that is up; returns their URLs. The iterator is
-        always drained, whatever happens, so that ranks gathering with it never hang.
-
-        On failure the servers taking part are rolled back to the last export (if any) and
-        PublishError is raised; generation is resumed either way."""
+        as weight `version` to every server that is up; returns the URLs that now serve it.
+        The iterator is always drained, whatever happens, so that ranks gathering with it
+        never hang. A server that fails stays paused (held) until a later publish completes
+        on it; PublishError only when no server took the version."""
         iterator = iter(named_tensors)
-        members: list[RolloutServerClient] = []
+        failed: dict[str, str] = {}
+        done: list[RolloutServerClient] = []
+        started = time.monotonic()
         try:
             members = self.participants()
-            if not members:
-                raise PublishError("no rollout server is up and in step")
-            if self._group is None or [c.url for c in members] != [c.url for c in self._members]:
-                self.connect(members)
-            self._all(lambda c: c.pause_generation(self.config.pause_mode), members, "pause_generation")
-            try:
-                self._all(lambda c: c.begin_weight_update(), members, "begin_weight_update")
-                self._send(iterator, members, version)
-                self._all(lambda c: c.end_weight_update(), members, "end_weight_update")
-                self._check(members, version)
-            except Exception as exc:
-                self._rollback(members)
-                raise exc if isinstance(exc, PublishError) else PublishError(f"{type(exc).__name__}: {exc}") from exc
-            finally:
-                for c, error in zip(members, self._each(lambda c: c.continue_generation(), members)):
-                    if error is not None:
-                        log.warning("%s: continue_generation: %s", c.url, error)
+            for c in members:
+                if c.url not in self._links:
+                    try:
+                        self._connect(c)
+                    except (PublishError, RolloutServerError) as exc:
+                        failed[c.url] = f"init_weights_update_group: {exc}"
+            members = [c for c in members if c.url in self._links]
+            members = self._keep(lambda c: c.pause_generation(self.config.pause_mode), members, "pause_generation", failed)
+            opened = self._keep(lambda c: c.begin_weight_update(), members, "begin_weight_update", failed)
+            live = self._send(iterator, opened, version, failed)
+            live = self._keep(lambda c: c.end_weight_update(), live, "end_weight_update", failed)
+            # Sessions a failed server left open are closed (it may be alive; errors expected).
+            self._each(lambda c: c.end_weight_update(), [c for c in opened if c.url in failed])
+            done = [c for c in live if self._serves(c, version, failed)]
+            self._keep(lambda c: c.continue_generation(), done, "continue_generation", failed)
         finally:
             for _ in iterator:  # every rank takes part in every gather, even after a failure
                 pass
-            self._buffers = [None] * len(self._buffers)  # 3 buckets of GPU memory, back to training
+            self._buffers = [None] * len(self._buffers)  # 3 buckets of memory, back to training
+        self.held = (self.held | set(failed)) - {c.url for c in done}
+        for url, reason in failed.items():
+            log.error("%s left out of version %d (held paused until a publish completes on it): %s", url, version, reason)
+        log.info("version %d published to %d of %d servers in %.1f s", version, len(done), len(self.clients),
+                 time.monotonic() - started)
+        if not done:
+            raise PublishError(f"version {version} reached no server: " + "; ".join(f"{u}: {r}" for u, r in failed.items())
+                               if failed else f"version {version}: no rollout server is up")
         self.version = version
-        return [c.url for c in members]
+        return [c.url for c in done]
 
-    def _send(self, iterator, members, version: int) -> None:
+    def _send(self, iterator, members, version: int, failed: dict[str, str]) -> list[RolloutServerClient]:
         # One bucket is held back so that the last, and only it, carries the version and the
-        # cache flush; while bucket i-2 is broadcast, bucket i is gathered and packed.
+        # cache flush; while bucket i-1 is broadcast, bucket i is gathered and packed. The
+        # servers still in after each bucket get the next one.
+        live = list(members)
         held: FlatBucket | None = None
         in_flight = None
         for bucket in self._packed(iterator):
             if held is not None:
                 if in_flight is not None:
-                    self._finish_bucket(*in_flight)
-                in_flight = self._start_bucket(held, members, False, version)
+                    self._finish_bucket(in_flight, failed)
+                live = [c for c in live if c.url not in failed]
+                in_flight = self._start_bucket(held, live, False, version)
             held = bucket
         if in_flight is not None:
-            self._finish_bucket(*in_flight)
+            self._finish_bucket(in_flight, failed)
+        live = [c for c in live if c.url not in failed]
         if held is not None:
-            self._finish_bucket(*self._start_bucket(held, members, True, version))
+            self._finish_bucket(self._start_bucket(held, live, True, version), failed)
+        return [c for c in live if c.url not in failed]
 
-    def _check(self, members, version: int) -> None:
-        """Loud, cheap: every server must now report the version (a server that dropped a
-        bucket or never loaded the last one does not)."""
-        wrong = []
-        for c in members:
+    def _serves(self, c: RolloutServerClient, version: int, failed: dict[str, str]) -> bool:
+        """Loud, cheap: the server must now report the version (one that dropped a bucket or
+        never loaded the last one does not)."""
+        try:
             got = c.weight_version(timeout_s=self.config.probe_timeout_s)
-            if got != str(version):
-                wrong.append(f"{c.url} serves {got!r}")
-        if wrong:
-            raise PublishError(f"after publishing version {version}: " + "; ".join(wrong))
+        except RolloutServerError as exc:
+            failed[c.url] = f"version check: {exc}"
+            return False
+        if got != str(version):
+            failed[c.url] = f"serves {got!r} after publishing version {version}"
+        return got == str(version)
 
     def roll_back(self, urls: list[str]) -> None:
-        """Put these servers back on the last export (a failed post-publish check); the group
-        is re-formed at the next publish."""
-        self._rollback([c for c in self.clients if c.url in urls])
-
-    def _rollback(self, members) -> None:
-        # The group may be mid-collective on some peer: never reuse it, and never tear it
-        # down either (a broken communicator can hang in teardown); it dies with the process.
-        self._group, self._group_name, self._members = None, "", []
-        # They hold one whole version (the export's) and rejoin the next publish in full.
-        self._rejoin.update(c.url for c in members)
-        self._each(lambda c: c.end_weight_update(), members)  # close an open session; errors expected
-        if self.export is None:
-            log.error("publish failed and no export exists: servers may hold partly updated weights")
-            return
-        export = self.export
-        for c, error in zip(members, self._each(lambda c: c.update_weights_from_disk(
-                model_path=export.path, weight_version=str(export.version)), members)):
+        """Take servers that serve wrong weights (the post-publish probe) out of service until
+        the next publish re-sends them every tensor: paused, not reloaded from disk."""
+        chosen = [c for c in self.clients if c.url in urls]
+        for url, error in self._each(lambda c: c.pause_generation(self.config.pause_mode), chosen).items():
             if error is not None:
-                log.error("%s: rollback to %s failed: %s", c.url, export.path, error)
-
-    def exported(self, path: str, version: int) -> None:
-        """Record an HF export that servers can fall back to or catch up from."""
-        self.export = Export(path, version)
-
-    def wait_for_catch_up(self, timeout_s: float | None = None) -> None:
-        """Block until the background catch-ups started so far have finished (tests, shutdown)."""
-        for future in list(self._catching_up.values()):
-            try:
-                future.result(timeout=timeout_s)
-            except Exception:  # noqa: BLE001 - logged when collected by participants()
-                pass
+                log.error("%s: pause for rollback failed: %s", url, error)
+        self.held |= {c.url for c in chosen}
 
     def close(self) -> None:
         self.disconnect()

@@ -225,8 +225,9 @@ def test_router_arguments_parse_in_the_router_release(dists, release):
 
 
 def test_a_real_publish_sends_only_bodies_the_release_accepts(release, tmp_path, monkeypatch):
-    """The publisher's own calls (pause, bucketed distributed updates, continue, rollback from
-    disk), recorded by the SGLang-semantics receiver of the publisher tests."""
+    """The publisher's own calls (group per server, pause, sessions, bucketed distributed
+    updates, continue, a failed bucket, the rollback pause, teardown), recorded by the
+    SGLang-semantics receiver of the publisher tests."""
     import httpx
     import torch
     from safetensors.torch import save_file
@@ -239,23 +240,21 @@ def test_a_real_publish_sends_only_bodies_the_release_accepts(release, tmp_path,
 
     initial = tmp_path / "initial.safetensors"
     save_file(weights(0), initial)
-    export = tmp_path / "export-v0"
-    export.mkdir()
-    save_file(weights(100), export / "model.safetensors")
     server = Server(initial)
     publisher = make_publisher([server])
     try:
-        publisher.exported(str(export), version=0)
         publisher.publish(weights(1).items(), version=1)
         bad = [*weights(2).items(), ("model.layers.0.mlp.experts.9.gate_proj.weight", torch.ones(4, 8))]
         with pytest.raises(PublishError):
-            publisher.publish(bad, version=2)  # fails a bucket: rolled back from disk
+            publisher.publish(bad, version=2)  # fails a bucket: the server is held paused
+        publisher.roll_back([server.url])
+        publisher.disconnect()
         recorded = httpx.get(f"{server.url}/debug/requests").json()
     finally:
         publisher.close()
         server.stop()
-    assert {"/pause_generation", "/update_weights_from_distributed", "/continue_generation",
-            "/update_weights_from_disk"} <= {r["route"] for r in recorded}
+    assert {"/init_weights_update_group", "/pause_generation", "/begin_weight_update", "/update_weights_from_distributed",
+            "/end_weight_update", "/continue_generation", "/destroy_weights_update_group"} <= {r["route"] for r in recorded}
     verdicts = release({"requests": recorded})["requests"]
     for request, verdict in zip(recorded, verdicts):
         assert verdict["ok"], f"{request}: {verdict['error']}"

@@ -18,13 +18,16 @@ update lock, nothing else); pause and continue never touch it. /model_info and e
 /generate response's meta_info report it. (0.5.6 dropped the version while paused; the
 publisher always pauses, so that release would fail these tests.)
 Every request body is kept for GET /debug/requests: the contract tests check them against
-the release's own request classes.
+the release's own request classes. POST /debug/fault {"bucket": N, "how": "exit" | "hang"} makes
+the N-th bucket from then on (1-based) kill the process or hang forever inside its receive,
+before joining the broadcast: a member that dies or wedges mid-publish.
 
     python sglang_protocol_server.py PORT INITIAL.safetensors
 """
 
 import asyncio
 import json
+import os
 import sys
 import threading
 
@@ -40,7 +43,7 @@ from payload.sync.group import destroy_weights_update_group, init_weights_update
 torch.set_num_threads(1)
 app = FastAPI()
 state = {"weights": {}, "version": "default", "groups": {}, "events": [], "session": False, "paused": False,
-         "requests": []}
+         "requests": [], "fault": None}
 lock = threading.Lock()
 
 
@@ -62,7 +65,7 @@ def updated(body, message="ok"):
 
 @app.middleware("http")
 async def record(request: Request, call_next):
-    if request.method == "POST":
+    if request.method == "POST" and not request.url.path.startswith("/debug/"):
         raw = await request.body()
         state["requests"].append({"route": request.url.path, "body": json.loads(raw) if raw else {}})
     return await call_next(request)
@@ -103,6 +106,13 @@ async def update_from_distributed(request: Request):
         return fail("update_weights_from_distributed must run between begin_weight_update() and end_weight_update()")
 
     def receive():
+        fault = state["fault"]
+        if fault is not None:
+            fault["bucket"] -= 1
+            if fault["bucket"] == 0 and fault["how"] == "exit":
+                os._exit(9)
+            if fault["bucket"] == 0:
+                threading.Event().wait()
         group = state["groups"][body["group_name"]]
         if body.get("load_format") == "flattened_bucket":
             tensors, offset = [], 0
@@ -194,6 +204,12 @@ async def generate(request: Request):
 @app.get("/model_info")
 async def model_info():
     return {"weight_version": state["version"]}
+
+
+@app.post("/debug/fault")
+async def fault(request: Request):
+    state["fault"] = await request.json()
+    return ok()
 
 
 @app.get("/debug/requests")
