@@ -10,13 +10,30 @@ rank's RNG state, and the trainer's counters (step, policy version, groups consu
 written under `.partial` and renamed once DCP has written its metadata, so `latest()` can
 never pick a torn one.
 
-Saves are asynchronous (`dcp.async_save`): `save` copies every rank's shards into host memory
+Replicas. Under HSDP the R = W / S replicas hold equal copies of every shard. Only replica 0
+(global ranks 0..S-1) stages and writes: its DTensors are re-viewed over the replica's own
+sub-mesh (the dp_replicate dimension dropped, storage shared), so DCP sees each shard exactly
+once and the other replicas stage nothing (DCP's own de-duplication runs only after every rank
+has staged its copy). The RNG states of the other replicas' ranks reach their replica-0 peer
+over the dp_replicate group (a few KB). A resume is the mirror: replica 0 reads each shard once
+from FSx, then broadcasts every local shard to its peers over the dp_replicate group (EFA).
+
+Saves are asynchronous (`dcp.async_save`): `save` copies replica 0's shards into host memory
 (pinned on GPUs) and returns; a background thread writes them, coordinating over a gloo group
-of its own so it never shares a communicator with training. The next `save` (or `wait`) waits
-for the previous write; `poll`, called every step and while rank 0 waits for experience, renames
-a finished one complete and prunes to `keep_last` (and removes partial ones a crash left). At p5en-48's scale (payload/train/costs.py) a Qwen3-30B-A3B checkpoint is
-366 GB: 23 GB of host memory a node, 0.1 s of copying in the step, 78 s of writing at 4.7 GB/s
-behind the next steps; Qwen3-235B-A22B's 2.8 TB is 176 GB a node, 0.9 s, 200 s at 14 GB/s.
+of replica 0's ranks so it never shares a communicator with training. The next `save` (or
+`wait`) waits for the previous write; `poll`, called every step and while rank 0 waits for
+experience, renames a finished one complete and prunes to `keep_last` (and removes partial
+ones a crash left).
+
+Bytes and seconds at p5en-48 (16 train nodes; payload/train/costs.py, `payload plan`): a
+checkpoint is 12 bytes a parameter (fp32 weights, Adam m and v): Qwen3-30B-A3B 366 GB, staged
+by the 8 GPUs of replica 0's node (S = 8, 16 replicas): 366 GB of pinned host memory on that
+node, 1.8 s of device-to-host at 25 GB/s a GPU, nothing on the other 15 (before: every node
+staged a full copy, 16 x 366 GB); written at FSx's rate (4.7 GB/s on 4.8 TiB x 1000 MB/s/TiB:
+78 s) in the background. Qwen3-235B-A22B (S = 64, 2 replicas): 2.82 TB over 8 nodes, 353 GB a
+node, 1.8 s; 602 s at 4.7 GB/s. Resume reads the checkpoint once (78 s / 602 s) and sends it to
+the other replicas over EFA at the HSDP all-reduce's rate (each rank forwards its own shard:
+366 GB / 8 GPUs at ~37.5 GB/s a GPU, ~1.2 s for 30B; 2.82 TB / 64 GPUs, ~1.2 s for 235B).
 
 SIGTERM: the trainer finishes its step, starts a save and waits for it. The trainer chart's
 grace period is sized to the modeled write; where FSx cannot write a checkpoint in it, SIGKILL
@@ -51,9 +68,10 @@ import msgpack
 import torch
 import torch.distributed as dist
 import torch.distributed.checkpoint as dcp
+from torch.distributed.checkpoint.filesystem import FileSystemReader
 from torch.distributed.checkpoint.staging import DefaultStager, StagingOptions
 from torch.distributed.checkpoint.state_dict import get_state_dict, set_state_dict
-from torch.distributed.tensor import DTensor
+from torch.distributed.tensor import DTensor, Replicate
 
 from payload.queue.experience import ExperienceGroup, decode_group, encode_group
 from payload.train.parallel import EXPERT_PARAM, World, global_expert_view
@@ -87,6 +105,46 @@ def step_of(path: str | os.PathLike) -> int:
     return int(match.group(1))
 
 
+class CountingReader(FileSystemReader):
+    """DCP's file reader, counting the bytes it reads (the resume's FSx traffic, logged)."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        super().__init__(path)
+        self.bytes_read = 0
+
+    def _slice_file(self, file, sinfo):
+        self.bytes_read += sinfo.length
+        return super()._slice_file(file, sinfo)
+
+
+REPLICATE_DIM = "dp_replicate"  # payload.train.parallel's mesh dimension of the HSDP replicas
+
+
+def replica_view(value):
+    """A DTensor replicated over the HSDP replicas, as a DTensor over this rank's replica only
+    (same local shard, same storage): what DCP writes and reads once. Others pass through."""
+    if not isinstance(value, DTensor) or REPLICATE_DIM not in (value.device_mesh.mesh_dim_names or ()):
+        return value
+    names = value.device_mesh.mesh_dim_names
+    keep = [i for i, name in enumerate(names) if name != REPLICATE_DIM]
+    if not isinstance(value.placements[names.index(REPLICATE_DIM)], Replicate):
+        raise ValueError(f"a tensor sharded over {REPLICATE_DIM}: {value.placements}")
+    mesh = value.device_mesh[tuple(names[i] for i in keep)] if len(keep) > 1 else value.device_mesh[names[keep[0]]]
+    return DTensor.from_local(value.to_local(), mesh, [value.placements[i] for i in keep], run_check=False,
+                              shape=value.shape, stride=value.stride())
+
+
+def local_tensors(state) -> list[torch.Tensor]:
+    """Every tensor of a (nested) state dict, local shards of DTensors, in a fixed order."""
+    if isinstance(state, dict):
+        return [t for key in sorted(state, key=str) for t in local_tensors(state[key])]
+    if isinstance(state, (list, tuple)):
+        return [t for item in state for t in local_tensors(item)]
+    if isinstance(state, DTensor):
+        return [state.to_local()]
+    return [state] if isinstance(state, torch.Tensor) else []
+
+
 @dataclass
 class TrainCounters:
     step: int = 0
@@ -111,8 +169,25 @@ class Checkpointer:
         self.replay_dir = self.directory / "replay"
         # (upload future, partial dir, final dir) of the save being written in the background.
         self._pending: tuple[Future, Path, Path] | None = None
-        self._group: dist.ProcessGroup | None = None  # the background writer's (gloo), made at the first save
+        self._group: dist.ProcessGroup | None = None  # replica 0's gloo group (DCP's planning, the writer)
         self._stager: DefaultStager | None = None
+        # Ranks of the other replicas holding this rank's shards (None: a single replica).
+        self._peers: dist.ProcessGroup | None = None
+        self.staged_bytes = 0  # what the last save staged on this rank (0 outside replica 0)
+        self.read_bytes = 0  # what the last load read from storage on this rank
+
+    @property
+    def writes(self) -> bool:
+        """This rank is in replica 0, which alone stages, writes and reads checkpoints."""
+        return self.world.rank < self.world.shard_size
+
+    def _groups(self) -> None:
+        """Replica 0's gloo group and this rank's dp_replicate group (collective: every rank)."""
+        if self._group is not None:
+            return
+        self._group = dist.new_group(ranks=list(range(self.world.shard_size)), backend="gloo")
+        if self.world.replicas > 1:
+            self._peers = self.world.dense_mesh[REPLICATE_DIM].get_group()
 
     # -- state --------------------------------------------------------------------------------
 
@@ -129,21 +204,33 @@ class Checkpointer:
             return isinstance(value, DTensor) or not isinstance(value, torch.Tensor)
 
         state = {
-            "model": {fqn: view(fqn, v) for fqn, v in model_sd.items()},
+            "model": {fqn: replica_view(view(fqn, v)) for fqn, v in model_sd.items()},
             "optimizer": {
                 "state": {
-                    fqn: {k: view(fqn, v) if per_rank(v) else v for k, v in entries.items()}
+                    fqn: {k: replica_view(view(fqn, v)) if per_rank(v) else v for k, v in entries.items()}
                     for fqn, entries in optim_sd["state"].items()
                 },
                 "param_groups": optim_sd["param_groups"],
             },
             "counters": vars(counters).copy(),
-            # Unique key per rank: DCP keeps each one (it de-duplicates equal keys only).
-            f"rng_cpu_rank{self.world.rank}": torch.get_rng_state(),
         }
-        if torch.cuda.is_available():
-            state[f"rng_cuda_rank{self.world.rank}"] = torch.cuda.get_rng_state()
         return state, model_sd, optim_sd
+
+    def _peer_ranks(self) -> list[int]:
+        """This rank and the ranks holding the same shards in the other replicas, replica order."""
+        return [self.world.rank % self.world.shard_size + r * self.world.shard_size for r in range(self.world.replicas)]
+
+    def _rng_states(self) -> dict[str, torch.Tensor]:
+        """This rank's RNG states and its peers' (replica 0 writes them all): unique keys per
+        rank, which DCP keeps (it de-duplicates equal keys only)."""
+        mine = {f"rng_cpu_rank{self.world.rank}": torch.get_rng_state()}
+        if torch.cuda.is_available():
+            mine[f"rng_cuda_rank{self.world.rank}"] = torch.cuda.get_rng_state()
+        if self._peers is None:
+            return mine
+        everyone = [None] * self.world.replicas
+        dist.all_gather_object(everyone, mine, group=self._peers)
+        return {k: v for states in everyone for k, v in states.items()}
 
     def save(self, model, optimizer, counters: TrainCounters, wait: bool = True) -> Path:
         """Stage this step's state in host memory and write it in the background (collective);
@@ -156,16 +243,21 @@ class Checkpointer:
             shutil.rmtree(partial, ignore_errors=True)
             partial.mkdir(parents=True)
         dist.barrier()
-        if self._group is None:
-            self._group = dist.new_group(backend="gloo")
-            if torch.cuda.is_available():  # reused pinned buffers: the copy runs at PCIe speed
-                self._stager = DefaultStager(StagingOptions(use_pinned_memory=True, use_shared_memory=False,
-                                                            use_async_staging=False, use_non_blocking_copy=False))
+        self._groups()
         state, _, _ = self._state(model, optimizer, counters)
+        rng = self._rng_states()
+        if not self.writes:  # another replica holds (and writes) the same shards
+            self.staged_bytes = 0
+            return final
+        if self._stager is None and torch.cuda.is_available():  # reused pinned buffers: PCIe speed
+            self._stager = DefaultStager(StagingOptions(use_pinned_memory=True, use_shared_memory=False,
+                                                        use_async_staging=False, use_non_blocking_copy=False))
+        state.update(rng)
+        self.staged_bytes = sum(t.numel() * t.element_size() for t in local_tensors(state))
         started = time.monotonic()
         future = dcp.async_save(state, checkpoint_id=str(partial), process_group=self._group, async_stager=self._stager)
-        log.info("checkpoint step %d staged in host memory in %.1f s; writing %s in the background",
-                 counters.step, time.monotonic() - started, partial)
+        log.info("checkpoint step %d: %.2f GB staged in host memory in %.1f s; writing %s in the background",
+                 counters.step, self.staged_bytes / 1e9, time.monotonic() - started, partial)
         self._pending = (future, partial, final)
         if wait:
             self.wait()
@@ -201,14 +293,44 @@ class Checkpointer:
             self._stager = None
 
     def load(self, path: str | os.PathLike, model, optimizer) -> TrainCounters:
+        """Replica 0 reads every shard once; the other replicas receive theirs from it."""
+        self._groups()
         state, model_sd, optim_sd = self._state(model, optimizer, TrainCounters())
-        dcp.load(state, checkpoint_id=str(path))
+        started = time.monotonic()
+        rng_by_peer = [None] * self.world.replicas
+        if self.writes:
+            rng = {k: v for peer in self._peer_ranks() for k, v in self._rng_templates(peer).items()}
+            state.update(rng)
+            reader = CountingReader(path)
+            dcp.load(state, storage_reader=reader, process_group=self._group)
+            self.read_bytes = reader.bytes_read
+            rng_by_peer = [{k: state[k] for k in self._rng_templates(peer)} for peer in self._peer_ranks()]
+        else:
+            self.read_bytes = 0
+        box = [state["counters"], rng_by_peer]
+        if self._peers is not None:
+            source = self._peer_ranks()[0]
+            for tensor in local_tensors({"model": state["model"], "optimizer": state["optimizer"]["state"]}):
+                dist.broadcast(tensor, src=source, group=self._peers)
+            dist.broadcast_object_list(box, src=source, group=self._peers)
+        counters, rng_by_peer = box
         # Tensors were loaded in place; this applies the non-tensor parts (param groups).
         set_state_dict(model, optimizer, model_state_dict=model_sd, optim_state_dict=optim_sd)
-        torch.set_rng_state(state[f"rng_cpu_rank{self.world.rank}"])
+        mine = rng_by_peer[self.world.rank // self.world.shard_size]
+        torch.set_rng_state(mine[f"rng_cpu_rank{self.world.rank}"])
         if torch.cuda.is_available():
-            torch.cuda.set_rng_state(state[f"rng_cuda_rank{self.world.rank}"])
-        return TrainCounters(**state["counters"])
+            torch.cuda.set_rng_state(mine[f"rng_cuda_rank{self.world.rank}"])
+        log.info("resumed from %s: read %.2f GB on this rank in %.1f s (replicas: %d, only replica 0 reads)",
+                 path, self.read_bytes / 1e9, time.monotonic() - started, self.world.replicas)
+        return TrainCounters(**counters)
+
+    @staticmethod
+    def _rng_templates(rank: int) -> dict[str, torch.Tensor]:
+        """Tensors of the right size for `rank`'s saved RNG states, loaded into in place."""
+        out = {f"rng_cpu_rank{rank}": torch.get_rng_state()}
+        if torch.cuda.is_available():
+            out[f"rng_cuda_rank{rank}"] = torch.cuda.get_rng_state()
+        return out
 
     def _prune(self) -> None:
         complete = sorted(p for p in self.directory.iterdir() if _STEP_DIR.match(p.name) and (p / ".metadata").is_file())

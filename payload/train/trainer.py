@@ -221,8 +221,6 @@ class Trainer:
             raise TrainerConfigError(f"--resume {resume}: {path} is not a complete checkpoint (no .metadata)")
         self.counters = self.checkpointer.load(path, self.model, self.optimizer)
         self.resumed = True
-        if self.publisher is not None and (export := self._latest_export()) is not None:
-            self.publisher.exported(str(export[1]), export[0])
         log.info("resumed from %s at step %d", path, self.counters.step)
 
     def _latest_export(self) -> tuple[int, Path] | None:
@@ -332,7 +330,7 @@ class Trainer:
                 pass
         else:
             try:
-                # Servers that are down are skipped and caught up in the background; the
+                # Servers that are down are skipped and get the next publish in full; the
                 # iterator is drained whatever happens.
                 answers = self.probe.ask([c for c in self.publisher.clients if c.url in self.publisher.publish(tensors, version)])
             except PublishError as exc:
@@ -342,7 +340,7 @@ class Trainer:
         bad = self.probe.mismatches(answers, self.model, self.world.device, self._control)
         if bad and self.publisher is not None:
             self.metrics.publish_check_failures.inc(len(bad))
-            log.error("version %d is served WRONG (rolled back to the last export): %s", version, "; ".join(map(str, bad)))
+            log.error("version %d is served WRONG (held paused until the next publish): %s", version, "; ".join(map(str, bad)))
             self.publisher.roll_back([m.url for m in bad])
         return time.monotonic() - started
 
@@ -351,8 +349,6 @@ class Trainer:
         # Every rank writes its own shards, streaming (payload/train/export.py).
         export_hf(self.model, self.world, path, self.config.job.model.path, _DTYPES[self.config.job.model.dtype])
         if self.world.is_main:
-            if self.publisher is not None:
-                self.publisher.exported(str(path), step)
             self.queue.publish_policy(PolicyPointer(step, str(path)))
             exports = sorted(p for p in self.export_dir.glob("step-*") if p.name[5:].isdigit())
             for old in exports[: -self.config.job.checkpoint.keep_last]:

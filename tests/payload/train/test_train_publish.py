@@ -3,11 +3,12 @@ real gloo weight-update group), with experts gathered from both EP ranks.
 
 After a publish the engine's logprobs of its own greedy continuation equal the trainer's
 (same fp32 weights; the engine decodes incrementally with a KV cache, hence atol 1e-4) and the
-version increments. A bucket the engine rejects aborts the publish, and the engine is back on
-the last export (its logprobs are the exported policy's) until the next good publish. The
-post-publish probe (payload/sync/probe.py) passes a good sync and catches a silent corruption
-(experts flipped under their own names: every bucket loads, the version is right), after which
-the engine is rolled back to the export.
+version increments. A bucket the engine rejects fails the publish for it, and the engine is
+held paused (it holds partly updated weights, serves nothing, is not reloaded from disk) until
+the next good publish, which sends it every tensor and resumes it. The post-publish probe
+(payload/sync/probe.py) passes a good sync and catches a silent corruption (experts flipped
+under their own names: every bucket loads, the version is right), after which the engine is
+held paused the same way.
 """
 
 import httpx
@@ -19,7 +20,6 @@ from payload.model import compute_logprobs, save_pretrained
 from payload.sync.probe import PublishProbe
 from payload.sync.publisher import PublishError, WeightPublisher
 from payload.train.batch import micro_batches, shard_for_rank
-from payload.train.export import write_hf_directory
 from payload.train.parallel import full_hf_tensors, init_world, parallelize
 from payload.train.step import LossConfig, train_step
 from tests.payload.rollout.helpers import ServeProcess
@@ -44,6 +44,17 @@ def served(url):
     return item["output_ids"], logprobs, item["meta_info"]["weight_version"]
 
 
+def paused(url):
+    """(served version, whether /generate waits: the engine is paused)."""
+    body = {"input_ids": PROMPT, "sampling_params": {"temperature": 0, "max_new_tokens": 1}}
+    try:
+        httpx.post(f"{url}/generate", json=body, timeout=2)
+        waits = False
+    except httpx.TimeoutException:
+        waits = True
+    return httpx.get(f"{url}/model_info").json()["weight_version"], waits
+
+
 def _trainer_logprobs(model, world, output_ids):
     ids = [output_ids]
     dist.broadcast_object_list(ids, src=0)
@@ -58,7 +69,7 @@ def _step(model, optimizer, world, step):
     train_step(model, optimizer, micro_batches(samples, 2, 3), LossConfig(max_grad_norm=0.5), group=dist.group.WORLD)
 
 
-def _publish_scenario(rank, world_size, url, export_dir):
+def _publish_scenario(rank, world_size, url):
     world = init_world(ep_size=2)
     model = parallelize(tiny_model(), world, ep_backend="all_to_all")
     optimizer = torch.optim.AdamW(model.parameters(), lr=3e-2)
@@ -69,12 +80,6 @@ def _publish_scenario(rank, world_size, url, export_dir):
     report = {}
     try:
         _step(model, optimizer, world, 0)
-        tensors = full_hf_tensors(model, world)
-        if world.is_main:
-            write_hf_directory(tensors, model.config, export_dir, dtype=torch.float32)
-            publisher.exported(export_dir, 1)
-        else:
-            list(tensors)
         tensors = full_hf_tensors(model, world)
         if world.is_main:
             publisher.publish(tensors, version=1)
@@ -95,7 +100,7 @@ def _publish_scenario(rank, world_size, url, export_dir):
                 publisher.publish(corrupted(), version=2)
             for _ in tensors:
                 pass
-            report["after_failure"] = served(url)
+            report["after_failure"] = (paused(url), publisher.held == {url})
         else:
             list(tensors)
         tensors = full_hf_tensors(model, world)
@@ -123,16 +128,16 @@ def _publish_scenario(rank, world_size, url, export_dir):
         report["v3_check"] = [m.url for m in bad]
         if world.is_main:
             publisher.roll_back([m.url for m in bad])
-            report["after_check"] = served(url)
+            report["after_check"] = (paused(url), publisher.held == {url})
     finally:
         if publisher is not None:
             publisher.close()
     return report
 
 
-def test_publish_from_sharded_trainer_matches_engine_and_failed_bucket_rolls_back(gloo_pool, engine, tmp_path):
+def test_publish_from_sharded_trainer_matches_engine_and_failed_bucket_holds_it(gloo_pool, engine):
     before = served(engine.url)
-    report, other = gloo_pool.run(_publish_scenario, engine.url, str(tmp_path / "export-v1"))
+    report, other = gloo_pool.run(_publish_scenario, engine.url)
     assert other["v1_trainer"] == report["v1_trainer"] and other["v2_trainer"] == report["v2_trainer"]
 
     ids1, logprobs1, version1 = report["v1"]
@@ -140,11 +145,9 @@ def test_publish_from_sharded_trainer_matches_engine_and_failed_bucket_rolls_bac
     assert (ids1, logprobs1) != before[:2]  # the served policy changed
     torch.testing.assert_close(torch.tensor(logprobs1), torch.tensor(report["v1_trainer"]), rtol=0, atol=1e-4)
 
-    # The failed publish of version 2 left the engine on the export of version 1, whole.
-    ids_f, logprobs_f, version_f = report["after_failure"]
-    assert version_f == "1"
-    assert ids_f == ids1
-    torch.testing.assert_close(torch.tensor(logprobs_f), torch.tensor(logprobs1), rtol=0, atol=1e-6)
+    # The failed publish of version 2 left the engine paused (partly updated weights: it must
+    # not serve them), still reporting version 1, until the good publish of version 2.
+    assert report["after_failure"] == (("1", True), True)
 
     ids2, logprobs2, version2 = report["v2"]
     assert version2 == "2"
@@ -152,9 +155,7 @@ def test_publish_from_sharded_trainer_matches_engine_and_failed_bucket_rolls_bac
     torch.testing.assert_close(torch.tensor(logprobs2), torch.tensor(report["v2_trainer"]), rtol=0, atol=1e-4)
 
     # The post-publish probe passes a good sync, catches the flipped experts, and the rollback
-    # puts the engine back on the export of version 1.
+    # takes the engine out of service (paused) until the next publish.
     assert report["v2_check"] == [] and other["v2_check"] == []
     assert report["v3_check"] == other["v3_check"] == [engine.url]
-    ids_c, logprobs_c, version_c = report["after_check"]
-    assert version_c == "1" and ids_c == ids1
-    torch.testing.assert_close(torch.tensor(logprobs_c), torch.tensor(logprobs1), rtol=0, atol=1e-6)
+    assert report["after_check"] == (("3", True), True)
