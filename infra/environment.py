@@ -197,8 +197,9 @@ class Environment(_Strict):
         if ckpt.host_bytes_per_node > host:
             raise ValueError(
                 f"pools.train: staging a {name} checkpoint takes {ckpt.host_bytes_per_node / GB:,.0f} GB of host memory "
-                f"per node over {self.pools.train.desired_size} nodes, more than half of a {self.pools.train.instance_type}'s "
-                f"{self.pools.train.spec.memory_gib} GiB; use more training nodes"
+                f"per node on the {ckpt.writer_nodes} node(s) of one HSDP replica, more than half of a "
+                f"{self.pools.train.instance_type}'s {self.pools.train.spec.memory_gib} GiB; raise "
+                f"job.parallel.data_parallel_shard_size (more nodes to a replica)"
             )
         return self
 
@@ -213,9 +214,12 @@ class Environment(_Strict):
             where = "job.model.architecture" if self.job.model.architecture else f"job.model.path {self.job.model.path!r}:"
             raise ValueError(f"{where} {exc.args[0]!r} is not a known architecture (one of {', '.join(ARCHITECTURES)}); "
                              "storage and timeouts are sized from it") from None
+        train, rollout = self.pools.train, self.pools.rollout
         return model_costs(
             architecture,
-            train_nodes=max(self.pools.train.desired_size, 1),
+            train_nodes=max(train.desired_size, 1),
+            shard_gpus=self.job.parallel.shard_size(train.spec.gpus),  # the layout the trainer runs
+            servers=rollout.desired_size * rollout.spec.gpus // self.job.parallel.rollout_tensor_parallel_size or None,
             fsx_storage_gib=self.storage.fsx_storage_gib,
             fsx_mb_s_per_tib=self.storage.fsx_throughput_mb_s_per_tib,
             keep_last=self.job.checkpoint.keep_last,

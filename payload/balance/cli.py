@@ -119,7 +119,9 @@ def modeled_costs(env, architecture: str | None):
         return env.costs()
     if architecture not in ARCHITECTURES:
         raise BalanceError(f"--architecture {architecture!r}: known ones are {', '.join(ARCHITECTURES)}")
+    rollout = env.pools.rollout
     return model_costs(ARCHITECTURES[architecture], train_nodes=env.pools.train.desired_size,
+                       servers=rollout.desired_size * rollout.spec.gpus // env.job.parallel.rollout_tensor_parallel_size or None,
                        fsx_storage_gib=env.storage.fsx_storage_gib,
                        fsx_mb_s_per_tib=env.storage.fsx_throughput_mb_s_per_tib, keep_last=env.job.checkpoint.keep_last)
 

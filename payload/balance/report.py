@@ -87,10 +87,13 @@ def print_costs(costs, env, name: str) -> None:
     console = Console(width=max(Console().width, 120))
     console.print(
         f"modeled for {name} ({costs.architecture.parameters / 1e9:.1f} B parameters) on {costs.train_nodes} training nodes:\n"
-        f"- publish: {p.bytes / GB:,.0f} GB bf16 in {p.buckets} buckets, {p.seconds:.1f} s (broadcast {p.broadcast_s:.1f} s, "
-        f"bucket overhead {p.overhead_s:.1f} s, server load {p.load_s:.1f} s; gather {p.gather_s:.1f} s overlapped)\n"
-        f"- checkpoint: {c.bytes / GB:,.0f} GB, staged {c.host_bytes_per_node / GB:,.0f} GB a node in {c.stage_s:.1f} s, "
-        f"written in the background in {c.write_s:,.0f} s at {costs.fsx_throughput_gb_s:.2f} GB/s\n"
+        f"- publish: {p.bytes / GB:,.0f} GB bf16 in {p.buckets} buckets; trainer stall {p.stall_s:.2f} s; each server "
+        f"paused {p.pause_s:.2f} s (relay transfer {p.transfer_s:.2f} s, bucket overhead {p.overhead_s:.2f} s, load "
+        f"{p.load_s:.2f} s); {p.servers_per_source} server(s) a training node, whole publish {p.seconds:.1f} s\n"
+        f"- checkpoint: {c.bytes / GB:,.0f} GB, staged by one replica ({c.host_bytes_per_node / GB:,.0f} GB a node on "
+        f"{c.writer_nodes}) blocking {c.stage_s:.1f} s, written in the background in {c.write_s:,.0f} s at "
+        f"{costs.fsx_throughput_gb_s:.2f} GB/s; resume {c.resume_s:,.0f} s (base model {c.base_read_s:,.0f} s, "
+        f"checkpoint {c.read_s:,.0f} s, to the other replicas {c.broadcast_s:.1f} s)\n"
         f"- HF export: {costs.export_bytes / GB:,.0f} GB in {costs.export_s:,.0f} s; FSx needed "
         f"{costs.fsx_needed_bytes / GIB:,.0f} GiB of {env.storage.fsx_storage_gib:,}\n"
         f"- timeouts: stall {t.stall_s} s, collectives {t.collective_s} s, startup {t.startup_s} s, SIGTERM grace {t.grace_s} s"

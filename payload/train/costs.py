@@ -1,41 +1,52 @@
-"""Bytes and seconds of the trainer's bulk data movements: publish, checkpoint, HF export.
+"""Bytes and seconds of the trainer's bulk data movements: publish, checkpoint, resume, HF export.
 
 Pure arithmetic (no torch), so the environment schema (infra/), the trainer chart (k8s/), the
 planner (`python -m payload plan`) and the trainer's own timeouts read one model.
 
 At the project's scale, p5en.48xlarge, 16 training nodes (128 H200) and 32 SGLang TP8 replicas
-(256 GPUs), `python -m payload plan --env p5en-48` prints (these are the figures the designs of
-payload.sync.publisher, payload.train.checkpoint and payload.train.export follow):
+(256 GPUs), FSx 4800 GiB x 1000 MB/s/TiB = 4.69 GB/s, `python -m payload plan --env p5en-48`
+gives (Qwen3-235B-A22B with data_parallel_shard_size 64: 2 replicas of 8 nodes):
 
-                                     Qwen3-30B-A3B        Qwen3-235B-A22B
-    parameters                       30.5 B               235.1 B
-    tensors (HF names)               18,867               36,945
-    publish: bf16 bytes              61 GB                470 GB
-      gather + pack (node 0, NVLink) 0.2 s                1.8 s    (overlapped with the broadcast)
-      broadcast to 257 ranks (EFA)   1.6 s                12.5 s   (bf16 bytes / 37.5 GB/s)
-      per-bucket overhead (1 GiB)    0.3 s                2.2 s    (5 ms: HTTP fan-out, ring fill)
-      server load_weights            0.4 s                0.7 s    (20 µs per tensor)
-      = publish, servers paused      2.3 s                15.5 s
-    checkpoint (fp32 + Adam m, v)    366 GB               2.82 TB  (12 bytes a parameter)
-      staged to host, per node       23 GB                176 GB   (p5en: 2 TiB RAM), blocking 0.1 s / 0.9 s
-      written to FSx at 4.69 GB/s    78 s                 602 s    (4800 GiB x 1000 MB/s/TiB), in the background
-    HF export (bf16, every rank)     61 GB: 13 s          470 GB: 100 s
-    FSx needed, keep_last 3          1,732 GiB            13,334 GiB (ckpt x 4 + export x 4 + base model + 5%)
+                                          Qwen3-30B-A3B          Qwen3-235B-A22B
+    parameters / HF tensors               30.5 B / 18,867        235.1 B / 36,945
+    publish: bf16 bytes, 4 GiB buckets    61 GB, 15 buckets      470 GB, 110 buckets
+      trainer stall: bf16 shard to host   0.31 s                 0.29 s   (B / S GPUs / 25 GB/s)
+      per server: relay transfer          0.20 s                 1.57 s   (B / 300 GB/s, a node's 16 NICs)
+                  + bucket overhead       0.08 s                 0.55 s   (5 ms a bucket)
+                  + load_weights          0.38 s                 0.74 s   (20 us a tensor)
+      = each server paused                0.66 s                 2.86 s   (targets 1 s / 5 s)
+      whole publish (2 servers a node)    1.3 s                  5.7 s    (behind the next step)
+    checkpoint (fp32 + Adam m, v)         366 GB                 2.82 TB  (12 bytes a parameter)
+      staged by replica 0 only            366 GB on 1 node       353 GB a node on 8 (2 TiB RAM)
+      step blocked (device-to-host)       1.8 s                  1.8 s    (its shard at 25 GB/s a GPU)
+      written to FSx                      78 s                   602 s    (background)
+    resume: base model (each replica)     976 GB: 208 s          940 GB: 200 s (payload/train/loading.py)
+      checkpoint read once (replica 0)    78 s                   602 s
+      sent to the other replicas          1.2 s                  1.2 s    (a GPU's shard at 37.5 GB/s)
+      = resume, within the startup probe  288 s of 900 s         804 s of 1,920 s
+    HF export (bf16)                      61 GB: 13 s            470 GB: 100 s
+    FSx needed, keep_last 3               1,732 GiB              13,334 GiB (ckpt x 4 + export x 4 + base + 5%)
 
 Publishing. SGLang 0.5.23's `/update_weights_from_distributed` receives every tensor on every
 rank of a server (each TP rank gets the whole tensor and slices it in load_weights), from rank 0
-of one group (`src=0` in its receiver): the release cannot send an expert shard only to the
-ranks that hold it, so the bound is the broadcast of the whole bf16 model, `bytes / link rate`,
-once per publish, whatever the number of servers (NCCL pipelines a broadcast along a ring, each
-link carries every byte once). With `load_format: flattened_bucket` a bucket is one broadcast,
-so the per-tensor NCCL launches of the naive path (~19k / ~37k a publish) are gone.
+of the named group (`src=0`), one bucket at a time (its scheduler is blocked in the receive): a
+server takes in the whole bf16 model, B, however it is fed, so its pause is B / its feed rate.
+From one trainer GPU (<= 50 GB/s on its two NICs) that is 1.6 s / 12.5 s; the modeled design
+feeds each server from a relay group of the 8 GPUs of one training node (NCCL builds one ring per
+channel through a different GPU and NIC, so a broadcast from rank 0 leaves through all 16 NICs),
+each node feeding servers / nodes servers one after the other. Each server pauses only for its
+own transfer. The trainer does not wait for the publish: it stages its bf16 shard (host memory)
+and goes on to the next step while the nodes gather and send buckets from the staged copy.
+`relay_broadcast_gb_s`, BUCKET_OVERHEAD_S and LOAD_S_PER_TENSOR are assumptions (no multi-node
+run has been possible here); the pack and device-to-host rates are measured (bench/README.md).
 
 Checkpoints. Adam's state is twice the fp32 weights: 12 bytes a parameter, 5.5 times the bf16
-model. FSx for Lustre PERSISTENT_2 gives `per-unit throughput x TiB`: the 1200 GiB / 250 MB/s
-default writes 0.29 GB/s, a 30B checkpoint in 21 min. The save is asynchronous (staged in pinned
-host memory, written by a background thread), so the step pays only the device-to-host copy; the
-next save waits for the previous one, which is why the write time must stay below the trainer's
-stall timeout, and a resume reads the same bytes, which is why it must fit the startup probe.
+model. HSDP replicas hold equal copies; only replica 0 stages and writes (payload/train/
+checkpoint.py), and a resume reads each byte once on replica 0 and broadcasts to the others.
+FSx for Lustre PERSISTENT_2 gives `per-unit throughput x TiB`: the 1200 GiB / 250 MB/s default
+writes 0.29 GB/s, a 30B checkpoint in 21 min. The save is asynchronous, so the step pays only
+the device-to-host copy; the next save waits for the previous one, which is why the write time
+must stay below the trainer's stall timeout, and a resume must fit the startup probe.
 """
 
 from __future__ import annotations
@@ -118,34 +129,54 @@ class Hardware:
     # Device-to-host into pinned memory, per GPU: 55 measured on one H200 alone (PCIe Gen5
     # x16); halved for 8 GPUs sharing the host's memory bandwidth.
     d2h_gb_s: float = 25.0
+    # A broadcast from one node's 8 GPUs (a relay group) to a server's 8: 16 x 200 Gb/s EFA =
+    # 400 GB/s a node, ~75% achieved. Assumed, not measured.
+    relay_broadcast_gb_s: float = 300.0
 
 
 @dataclass(frozen=True)
 class PublishCost:
     bytes: int
     buckets: int
-    gather_s: float
-    broadcast_s: float
-    overhead_s: float
-    load_s: float
+    servers_per_source: int  # servers one training node feeds, one after the other
+    stall_s: float  # the trainer: its bf16 shard copied to host memory, then the next step
+    gather_s: float  # one node: every bucket gathered and packed (overlapped with the sends)
+    transfer_s: float  # one server: the bf16 model through its relay group
+    overhead_s: float  # one server: per-bucket HTTP and ring fill
+    load_s: float  # one server: load_weights over every tensor
+
+    @property
+    def pause_s(self) -> float:
+        """How long one server is paused: its own transfer and load."""
+        return self.transfer_s + self.overhead_s + self.load_s
 
     @property
     def seconds(self) -> float:
-        # The next bucket's gather overlaps the current broadcast: only the first gather shows.
+        """The whole publish, first bucket's gather to the last server's load (off the step)."""
         first_gather = self.gather_s / max(self.buckets, 1)
-        return first_gather + max(self.gather_s, self.broadcast_s + self.overhead_s + self.load_s)
+        return first_gather + max(self.gather_s, self.servers_per_source * self.pause_s)
 
 
 @dataclass(frozen=True)
 class CheckpointCost:
     bytes: int
-    host_bytes_per_node: int
-    stage_s: float
+    writer_nodes: int  # the nodes of replica 0, which alone stage and write
+    stage_s: float  # the step, blocked on the device-to-host copy of a rank's shard
     write_s: float
+    base_read_s: float  # the base model, read once per replica before the checkpoint
+    broadcast_s: float  # replica 0's shards to the other replicas
+
+    @property
+    def host_bytes_per_node(self) -> int:
+        return self.bytes // self.writer_nodes
 
     @property
     def read_s(self) -> float:
         return self.write_s  # Lustre reads and writes at the same provisioned throughput
+
+    @property
+    def resume_s(self) -> float:
+        return self.base_read_s + self.read_s + self.broadcast_s
 
 
 @dataclass(frozen=True)
@@ -164,9 +195,12 @@ class Costs:
             "parameters": self.architecture.parameters,
             "publish_bytes": self.publish.bytes,
             "publish_s": round(self.publish.seconds, 2),
+            "publish_server_pause_s": round(self.publish.pause_s, 2),
+            "publish_trainer_stall_s": round(self.publish.stall_s, 2),
             "checkpoint_bytes": self.checkpoint.bytes,
             "checkpoint_stage_s": round(self.checkpoint.stage_s, 2),
             "checkpoint_write_s": round(self.checkpoint.write_s, 1),
+            "resume_s": round(self.checkpoint.resume_s, 1),
             "export_bytes": self.export_bytes,
             "export_s": round(self.export_s, 1),
             "fsx_throughput_gb_s": round(self.fsx_throughput_gb_s, 3),
@@ -182,6 +216,21 @@ LOAD_S_PER_TENSOR = 20e-6
 FSX_HEADROOM = 1.05
 
 
+# Training state a GPU may hold: fp32 weights, gradients, Adam m and v (16 bytes a parameter),
+# leaving the rest of an H200's 141 GB to activations (payload/train/footprint.py is exact).
+STATE_BYTES_PER_GPU = 80 * GB
+
+
+def fitting_shard_gpus(architecture: Architecture, train_nodes: int, hardware: Hardware = Hardware()) -> int:
+    """The smallest shard group of whole nodes (dividing the training nodes) whose GPUs hold the
+    model's 16 bytes a parameter of training state: one node for Qwen3-30B-A3B, 8 for 235B."""
+    for nodes in range(1, train_nodes + 1):
+        gpus = nodes * hardware.gpus_per_node
+        if train_nodes % nodes == 0 and 16 * architecture.parameters / gpus <= STATE_BYTES_PER_GPU:
+            return gpus
+    return train_nodes * hardware.gpus_per_node
+
+
 def fsx_throughput_gb_s(storage_gib: int, mb_s_per_tib: int) -> float:
     return storage_gib * GIB / TIB * mb_s_per_tib * 1e6 / GB
 
@@ -193,31 +242,43 @@ def model_costs(
     fsx_storage_gib: int,
     fsx_mb_s_per_tib: int,
     keep_last: int,
-    bucket_bytes: int = GIB,
+    shard_gpus: int | None = None,
+    servers: int | None = None,
+    bucket_bytes: int = 4 * GIB,
     hardware: Hardware = Hardware(),
 ) -> Costs:
+    """`shard_gpus`: the HSDP shard group (default: `fitting_shard_gpus`); `servers`: rollout
+    replicas (default one per training node)."""
     params = architecture.parameters
     bf16 = 2 * params
+    gpus = train_nodes * hardware.gpus_per_node
+    shard = min(shard_gpus or fitting_shard_gpus(architecture, train_nodes, hardware), gpus)
+    replicas = max(gpus // shard, 1)
     buckets = math.ceil(bf16 / bucket_bytes)
-    # HSDP keeps a whole replica inside every node: node 0 gathers each bucket over NVLink and
-    # packs it (cast + flatten) on the GPU; the two are sequential per bucket.
-    gather_s = bf16 / (hardware.nvlink_gather_gb_s * GB) + bf16 / (hardware.pack_gb_s * GB)
+    # Each node gathers every bucket from the staged shards of its replica (NVLink inside a
+    # node; a replica of several nodes adds EFA at the relay rate) and packs it on the GPU.
+    across = max(0.0, 1 - hardware.gpus_per_node / shard)
+    gather_s = (bf16 / (hardware.nvlink_gather_gb_s * GB) + across * bf16 / (hardware.relay_broadcast_gb_s * GB)
+                + bf16 / (hardware.pack_gb_s * GB))
     publish = PublishCost(
         bytes=bf16,
         buckets=buckets,
+        servers_per_source=math.ceil((servers or train_nodes) / train_nodes),
+        stall_s=bf16 / shard / (hardware.d2h_gb_s * GB),
         gather_s=gather_s,
-        broadcast_s=bf16 / (hardware.broadcast_gb_s * GB),
+        transfer_s=bf16 / (hardware.relay_broadcast_gb_s * GB),
         overhead_s=buckets * BUCKET_OVERHEAD_S,
         load_s=architecture.tensors * LOAD_S_PER_TENSOR,
     )
     ckpt_bytes = 12 * params
-    gpus = train_nodes * hardware.gpus_per_node
     throughput = fsx_throughput_gb_s(fsx_storage_gib, fsx_mb_s_per_tib)
     checkpoint = CheckpointCost(
         bytes=ckpt_bytes,
-        host_bytes_per_node=ckpt_bytes // train_nodes,
-        stage_s=ckpt_bytes / gpus / (hardware.d2h_gb_s * GB),
+        writer_nodes=max(shard // hardware.gpus_per_node, 1),
+        stage_s=ckpt_bytes / shard / (hardware.d2h_gb_s * GB),
         write_s=ckpt_bytes / (throughput * GB),
+        base_read_s=replicas * bf16 / (throughput * GB),
+        broadcast_s=0.0 if replicas == 1 else ckpt_bytes / shard / (hardware.broadcast_gb_s * GB),
     )
     # keep_last complete ones plus the one being written, of each; and the base model.
     needed = int(((keep_last + 1) * (ckpt_bytes + bf16) + bf16) * FSX_HEADROOM)
@@ -248,7 +309,7 @@ class Timeouts:
     stall: the phase watchdog and /healthz: longer than the slowest phase that only takes long
     (publish, export, waiting for the previous checkpoint write), never under 15 minutes.
     collective: the process groups' timeout: a collective that outlives the watchdog is dead.
-    startup: the startup probe's window: a resume reads a whole checkpoint from FSx.
+    startup: the startup probe's window: a resume reads the base model and a checkpoint from FSx.
     grace: SIGTERM to SIGKILL: room for one checkpoint write when FSx is fast enough, else the
     last completed checkpoint stands (the trainer says which in its log).
     """
@@ -264,5 +325,5 @@ class Timeouts:
         stall = max(minimum_stall_s, math.ceil(2 * slowest / 60) * 60)
         write = costs.checkpoint.stage_s + costs.checkpoint.write_s
         grace = 120 if write * 1.25 <= 110 else min(600, math.ceil(write * 1.25 / 30) * 30 + 30)
-        startup = max(900, math.ceil((2 * costs.checkpoint.read_s + 300) / 60) * 60)
+        startup = max(900, math.ceil((2 * costs.checkpoint.resume_s + 300) / 60) * 60)
         return cls(stall_s=stall, collective_s=stall + 300, startup_s=startup, grace_s=grace)

@@ -94,10 +94,11 @@ CASES = {
         "storage: writing a Qwen3-30B-A3B checkpoint (366 GB) at 0.29 GB/s (2400 GiB x 125 MB/s/TiB) takes 1,251 s, "
         "more than the 900 s the trainer's stall timeout and startup probe allow; it needs 0.41 GB/s",
     ),
-    "235B checkpoint staged on two nodes": (
+    "235B checkpoint staged on the one node of a replica": (
         lambda d: (d["job"]["model"].update(path="/fsx/models/Qwen3-235B-A22B"),
                    d["storage"].update(fsx_storage_gib=14400, fsx_throughput_mb_s_per_tib=1000)),
-        "pools.train: staging a Qwen3-235B-A22B checkpoint takes 1,411 GB of host memory per node over 2 nodes",
+        "pools.train: staging a Qwen3-235B-A22B checkpoint takes 2,821 GB of host memory per node on the 1 node(s) of one "
+        "HSDP replica",
     ),
     "model of unknown size": (
         lambda d: d["job"]["model"].update(path="/fsx/models/my-moe"),
@@ -126,14 +127,23 @@ def test_both_shipped_environments_are_valid():
 
 
 def test_235b_fits_where_the_sizing_says():
-    """The storage the p5en-48 file's comment gives for Qwen3-235B-A22B is accepted."""
+    """The storage and layout the p5en-48 file's comments give for Qwen3-235B-A22B are accepted;
+    with the 30B layout (a replica a node) one node would stage the whole 2.8 TB checkpoint."""
     data = yaml.safe_load((REPO / "environments" / "p5en-48.yaml").read_text())
     data["job"]["model"]["path"] = "/fsx/models/Qwen3-235B-A22B"
+    data["storage"] = {"fsx_storage_gib": 14400, "fsx_throughput_mb_s_per_tib": 1000}
+    with pytest.raises(EnvironmentError, match="2,821 GB of host memory per node on the 1 node"):
+        parse_environment(data, "p5en-48.yaml")
+    data["job"]["parallel"].update(data_parallel_shard_size=64, sync_gradients_every_micro_batch=True)
+    data["storage"] = {"fsx_storage_gib": 4800, "fsx_throughput_mb_s_per_tib": 1000}
     with pytest.raises(EnvironmentError, match="storage.fsx_storage_gib 4800: Qwen3-235B-A22B needs 13,334 GiB"):
         parse_environment(data, "p5en-48.yaml")
     data["storage"] = {"fsx_storage_gib": 14400, "fsx_throughput_mb_s_per_tib": 1000}
     costs = parse_environment(data, "p5en-48.yaml").costs()
     assert round(costs.checkpoint.write_s) == 201 and costs.checkpoint.bytes == 12 * costs.architecture.parameters
+    # One replica (8 nodes) stages 353 GB a node; a resume reads the checkpoint once.
+    assert costs.checkpoint.writer_nodes == 8 and round(costs.checkpoint.host_bytes_per_node / 1e9) == 353
+    assert round(costs.checkpoint.resume_s) == round(2 * 470.2 / 14.06 + 201 + costs.checkpoint.broadcast_s)
 
 
 def run_app(tmp_path, context: dict) -> subprocess.CompletedProcess:

@@ -31,3 +31,35 @@ def test_timeouts_follow_the_checkpoint_write():
     assert round(slow.checkpoint.write_s) == 625
     assert t.stall_s >= 2 * slow.checkpoint.write_s and t.collective_s > t.stall_s
     assert t.startup_s >= 2 * slow.checkpoint.read_s and t.grace_s == 600
+
+
+def p5en_48(name: str):
+    return model_costs(ARCHITECTURES[name], train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000, keep_last=3,
+                       servers=32)
+
+
+def test_publish_meets_its_targets_at_p5en_48():
+    """Servers paused <= 1 s (30B) / <= 5 s (235B), the trainer stalled <= 1 s: each server fed by
+    one training node's relay group, each paused only for its own transfer."""
+    small, large = p5en_48("Qwen3-30B-A3B").publish, p5en_48("Qwen3-235B-A22B").publish
+    assert small.servers_per_source == large.servers_per_source == 2
+    assert small.pause_s <= 1 and large.pause_s <= 5
+    assert small.stall_s <= 1 and large.stall_s <= 1
+    # Every server takes in the whole bf16 model (SGLang 0.5.23 sends each TP rank every tensor).
+    assert round(large.transfer_s, 2) == round(large.bytes / 300e9, 2) == 1.57
+    # The whole publish runs behind the next step: each node feeds its servers one after the other.
+    assert large.seconds >= 2 * large.pause_s
+
+
+def test_checkpoint_io_is_one_replicas_share():
+    small, large = p5en_48("Qwen3-30B-A3B").checkpoint, p5en_48("Qwen3-235B-A22B").checkpoint
+    # 30B: HSDP replica = one node (16 replicas); 235B: shard 64, 2 replicas of 8 nodes.
+    assert (small.writer_nodes, large.writer_nodes) == (1, 8)
+    assert small.host_bytes_per_node == small.bytes and large.host_bytes_per_node == large.bytes // 8
+    # A resume reads the checkpoint once (not once per replica) and fits the startup probe.
+    for costs in (p5en_48("Qwen3-30B-A3B"), p5en_48("Qwen3-235B-A22B")):
+        ckpt = costs.checkpoint
+        assert ckpt.resume_s == ckpt.base_read_s + ckpt.read_s + ckpt.broadcast_s
+        assert ckpt.read_s == ckpt.bytes / (costs.fsx_throughput_gb_s * 1e9)
+        assert ckpt.resume_s < Timeouts.from_costs(costs).startup_s
+    assert round(small.resume_s) == 288 and round(large.resume_s) == 804
