@@ -17,7 +17,7 @@ from infra.identities import WORKLOAD_NAMESPACE
 from k8s.imports.io.x_k8s import jobset as js
 from k8s.placement import Placement
 from k8s.structs import as_struct
-from payload.job import JOB_CONFIG_ENV, JOB_CONFIG_PATH
+from payload.job import JOB_CONFIG_ENV, JOB_CONFIG_PATH, SPOT_GRACE_SECONDS
 
 NAMESPACE = WORKLOAD_NAMESPACE
 PART_OF = "moe-rl"
@@ -55,9 +55,6 @@ PRIORITY_TRAINER = "rl-trainer"
 PRIORITY_BUFFER = "rl-buffer"
 PRIORITY_ROLLOUT = "rl-rollout"
 
-# A spot interruption notice comes two minutes before the node goes; that is all the time a
-# pod on the rollout or cpu pools gets to hand unfinished tasks back to the queue.
-SPOT_GRACE_SECONDS = 120
 # Every non-root container runs as this UID (above 10000: no collision with a host user if
 # a container ever escapes into the node's user namespace).
 NONROOT_UID = 10001

@@ -17,6 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 # Where the ConfigMap is mounted inside every pod, and the variable that overrides it.
 JOB_CONFIG_ENV = "RL_JOB_CONFIG"
 JOB_CONFIG_PATH = "/etc/rl/job.yaml"
+# A spot interruption notice comes two minutes before the node goes; that is all the time a
+# pod on the rollout or cpu pools gets (its terminationGracePeriodSeconds, k8s/pods.py) to hand
+# unfinished tasks back to the queue, and what `serve` gives SGLang to drain.
+SPOT_GRACE_SECONDS = 120
 
 
 class JobConfigError(Exception):

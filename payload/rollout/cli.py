@@ -188,6 +188,7 @@ def run_serve(args) -> int:
         passthrough_args,
         replica_nodes,
         sglang_command,
+        stop_sglang,
     )
 
     _positive("--max-batch-size", args.max_batch_size)
@@ -230,12 +231,8 @@ def run_serve(args) -> int:
         return supervisor.run()
     finally:
         supervisor.close()
-        if process is not None and process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(60)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        if process is not None:
+            stop_sglang(process, url)  # the pod's grace period to drain (payload/rollout/serve.py)
         if local is not None:
             local.stop()
         service.close()

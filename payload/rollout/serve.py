@@ -22,6 +22,17 @@ leader (node rank 0) is supervised as above. The other nodes serve only SGLang's
 change only through the leader, so their supervisor never catches up (`follower`). And the
 group starts from the base model, the leader then loading the newest export into every rank:
 each node reading the pointer itself could start two nodes of one replica on two versions.
+
+Catch-up is for a server that starts behind (a multi-node replica's leader, on the base model);
+once current, a server that misses a publish is brought up to date by the next publish, which
+sends every tensor anyway (payload/sync/publisher.py): no second reload from FSx (470 GB for
+235B) behind the trainer's back.
+
+Shutdown (SIGTERM, the pod's terminationGracePeriodSeconds = SPOT_GRACE_SECONDS, one constant
+for both): SGLang 0.5.23 drains on SIGTERM (tokenizer_manager.sigterm_watchdog: every 5 s,
+until no request is left, then exits). Requests held by a paused server never finish, so near
+the end of the grace `stop_sglang` aborts what is left (POST /abort_request {abort_all}: the
+rollout workers hand those tasks back) and SIGKILLs only at the grace's end, minus our own exit.
 """
 
 from __future__ import annotations
@@ -36,12 +47,41 @@ from dataclasses import dataclass, field
 import httpx
 
 from payload.common.service import Service
-from payload.job import JobConfig
+from payload.job import SPOT_GRACE_SECONDS, JobConfig
 from payload.queue.base import PolicyPointer, RolloutQueue
 from payload.rollout.sglang_args import server_args
 from payload.sync.client import RolloutServerClient, RolloutServerError
 
 log = logging.getLogger(__name__)
+
+# Of the pod's grace period: kept for `serve` itself after SGLang is gone, and for SGLang's
+# abort of what a paused server still holds (its drain loop looks every 5 s).
+EXIT_MARGIN_S = 10.0
+ABORT_BEFORE_END_S = 15.0
+
+
+def stop_sglang(process: subprocess.Popen, url: str, grace_s: float = SPOT_GRACE_SECONDS - EXIT_MARGIN_S) -> int:
+    """SIGTERM, let SGLang drain for `grace_s` minus ABORT_BEFORE_END_S, then abort every
+    request still held (a paused server's), then SIGKILL at `grace_s`. Its exit code."""
+    if process.poll() is not None:
+        return process.returncode
+    process.terminate()
+    try:
+        return process.wait(max(grace_s - ABORT_BEFORE_END_S, 0))
+    except subprocess.TimeoutExpired:
+        pass
+    log.warning("SGLang still draining %.0f s after SIGTERM: aborting the requests it holds", grace_s - ABORT_BEFORE_END_S)
+    try:
+        httpx.post(f"{url}/abort_request", json={"abort_all": True}, timeout=5.0)
+    except httpx.HTTPError as exc:
+        log.warning("abort_request: %s", exc)
+    try:
+        return process.wait(min(ABORT_BEFORE_END_S, grace_s))
+    except subprocess.TimeoutExpired:
+        log.error("SGLang did not exit within %.0f s of SIGTERM: killed", grace_s)
+        process.kill()
+        return process.wait()
+
 
 # SGLang's environment under `serve`: /health answers without generating (the kubelet's
 # startup probe and the router's health checks call it; neither may wait out a publish).
@@ -105,6 +145,7 @@ class Supervisor:
         self.process = process
         self.client = RolloutServerClient(config.url, timeout_s=600.0)
         self._http = httpx.Client(base_url=config.url, timeout=httpx.Timeout(60.0, connect=5.0))
+        self._caught_up = False  # after the first time, the publisher keeps the server current
 
     def pointer(self) -> PolicyPointer | None:
         if self.queue is None:
@@ -135,7 +176,10 @@ class Supervisor:
         return False
 
     def catch_up(self) -> bool:
-        """Bring the server to the pointer's version if it is behind; True when current."""
+        """Bring the server to the pointer's version if it starts behind; True when current.
+        Only until it has been current once: then publishes keep it so (see above)."""
+        if self._caught_up:
+            return True
         pointer = self.pointer()
         if pointer is None:
             return True
@@ -145,6 +189,7 @@ class Supervisor:
             log.warning("cannot read the served weight version: %s", exc)
             return False
         if served.isdigit() and int(served) >= pointer.version:
+            self._caught_up = True
             return True
         log.info("server at version %s, newest export is %d: loading %s", served, pointer.version, pointer.path)
         try:
@@ -152,6 +197,7 @@ class Supervisor:
         except RolloutServerError as exc:
             log.error("catch-up from %s failed: %s", pointer.path, exc)
             return False
+        self._caught_up = True
         return True
 
     def _answers(self, route: str) -> bool:
