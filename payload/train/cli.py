@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from payload.model import ModelConfigError
     from payload.queue.base import QueueError, RolloutQueue
     from payload.train.parallel import ParallelConfigError
-    from payload.train.trainer import Trainer, TrainerConfigError
+    from payload.train.trainer import PublishStalled, Trainer, TrainerConfigError
 
     configure_logging("trainer")
     try:
@@ -99,6 +99,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         trainer.run()
+    except PublishStalled as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     finally:
         trainer.close()
     return 0

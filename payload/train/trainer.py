@@ -66,6 +66,39 @@ class TrainerConfigError(ValueError):
     """A trainer setting that cannot work (resume path, model vs job): one line."""
 
 
+class PublishStalled(RuntimeError):
+    """Publishes kept failing until every group the servers make is too stale to train on."""
+
+
+@dataclass
+class PublishFailures:
+    """Consecutive failed publishes (rank 0). Servers left on version v make groups of version
+    v; once the trainer is more than `max_staleness` steps past v every one of them is dropped
+    as stale (and the feeder replaces each with the next row), so the run would go on
+    consuming its data without training on it. One failure more than max_staleness stops it."""
+
+    max_staleness: int
+    in_a_row: int = 0
+    last_error: str = ""
+
+    def failed(self, error: str) -> None:
+        self.in_a_row += 1
+        self.last_error = error
+
+    def succeeded(self) -> None:
+        self.in_a_row = 0
+
+    @property
+    def stalled(self) -> bool:
+        return self.in_a_row > self.max_staleness
+
+    def error(self, step: int) -> PublishStalled:
+        return PublishStalled(
+            f"{self.in_a_row} weight publishes in a row failed (rollout.max_staleness {self.max_staleness}): every group "
+            f"the rollout servers make now would be dropped as stale, so the trainer stopped at step {step} (checkpointed) "
+            f"instead; fix the servers and restart with --resume auto. Last failure: {self.last_error}")
+
+
 @dataclass
 class TrainerMetrics:
     """Rank 0's Prometheus series: the balance signals plus the loss terms."""
@@ -190,6 +223,7 @@ class Trainer:
                     # watchdog would call the trainer stuck.
                     timeout_s=min(600.0, config.stall_timeout_s / 2),
                 ).build()
+        self.publish_failures = PublishFailures(job.rollout.max_staleness)
         self.evaluator = self._evaluator() if world.is_main else None
         self.counters = TrainCounters()
         self.resumed = False
@@ -347,6 +381,7 @@ class Trainer:
         # Shards are cast to the engine's dtype before they are gathered (no fp32 full tensors).
         tensors = full_hf_tensors(self.model, self.world, _DTYPES[self.config.job.model.dtype])
         answers = {}
+        failure = ""
         if self.publisher is None:  # other ranks: take part in every gather
             for _ in tensors:
                 pass
@@ -358,12 +393,16 @@ class Trainer:
             except PublishError as exc:
                 self.metrics.publish_failures.inc()
                 log.error("publishing version %d failed: %s", version, exc)
+                failure = str(exc)
         # Every rank: the servers' logprobs on a fixed probe against the trainer's (payload/sync/probe.py).
         bad = self.probe.mismatches(answers, self.model, self.world.device, self._control)
         if bad and self.publisher is not None:
             self.metrics.publish_check_failures.inc(len(bad))
             log.error("version %d is served WRONG (rolled back to the last export): %s", version, "; ".join(map(str, bad)))
             self.publisher.roll_back([m.url for m in bad])
+            failure = failure or f"version {version} served wrong: " + "; ".join(map(str, bad))
+        if self.publisher is not None:
+            self.publish_failures.failed(failure) if failure else self.publish_failures.succeeded()
         return time.monotonic() - started
 
     def _export(self, step: int) -> None:
@@ -439,10 +478,13 @@ class Trainer:
             self.checkpointer.wait()
         if self.watchdog:
             self.watchdog.enter("done")
+        if self.publish_failures.stalled:
+            raise self.publish_failures.error(self.counters.step)
         return self.counters
 
     def _agree_to_stop(self) -> bool:
-        flag = torch.tensor([float(self._stopping())], device=self.world.device)
+        # Rank 0 alone knows the publishes failed; every rank stops and checkpoints with it.
+        flag = torch.tensor([float(self._stopping() or self.publish_failures.stalled)], device=self.world.device)
         if self.world.world_size > 1:
             dist.all_reduce(flag, op=dist.ReduceOp.MAX)
         return bool(flag.item())
