@@ -434,7 +434,7 @@ class RedisQueue(RolloutQueue):
         return buffered + verify, int(memory["used_memory"])
 
     def _out_of_memory(self, exc: redis.RedisError, what: str) -> QueueError:
-        if "OOM" in str(exc):
+        if isinstance(exc, redis.exceptions.OutOfMemoryError) or "maxmemory" in str(exc):
             return BufferFull(
                 f"Redis is out of memory (maxmemory {self.maxmemory:,} bytes, noeviction) and refused {what}: "
                 f"the buffer's high_water_bytes ({self.high_water_bytes or 0:,}) leaves too little headroom for the "
