@@ -193,3 +193,29 @@ def test_a_task_failing_every_attempt_on_a_healthy_server_is_charged_and_dead_le
     stats = queue.stats()
     # Not lost, not duplicated: one group written, one task dead-lettered, nothing left running.
     assert (stats.tasks_waiting, stats.tasks_in_flight, stats.verify_waiting, stats.duplicates) == (0, 0, 1, 0)
+
+
+def test_redis_out_of_memory_hands_the_task_back_uncharged(redis_server, injector):
+    """Fault D at the worker: Redis refuses the group (maxmemory reached, noeviction). The task
+    is handed back without charge (max_deliveries is 2: charged twice, it would be dead-lettered)
+    and written once Redis has room."""
+    import redis as redis_py
+
+    admin = redis_py.Redis(port=redis_server.port)
+    queue = RolloutQueue.Config(backend="redis", url=redis_server.url, namespace=uuid.uuid4().hex[:8],
+                                visibility_timeout_s=30, max_deliveries=2).build()
+    queue.submit([task()])
+    admin.config_set("maxmemory", 1)
+    try:
+        worker = run_worker(queue, injector, lambda r: metric(r, "rl_rollout_tasks_released_total",
+                                                               reason="buffer_full") >= 3)
+    finally:
+        admin.config_set("maxmemory", 0)
+    assert metric(worker, "rl_rollout_tasks_released_total", reason="buffer_full") >= 3
+    assert queue.dead_letters(Stage.ROLLOUT) == [] and queue.stats().verify_waiting == 0
+    worker = run_worker(queue, injector, groups_written)
+    assert metric(worker, "rl_rollout_groups_produced_total") == 1
+    stats = queue.stats()
+    assert (stats.tasks_waiting, stats.tasks_in_flight, stats.verify_waiting, stats.duplicates) == (0, 0, 1, 0)
+    admin.close()
+    queue.close()
