@@ -299,7 +299,9 @@ def load_environment(name_or_path: str) -> Environment:
     elif not path.is_file():
         raise EnvironmentError(f"environment file {path} does not exist")
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise EnvironmentError(f"{path.name}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
     except yaml.YAMLError as exc:
         raise EnvironmentError(f"{path.name}: not valid YAML: {str(exc).splitlines()[0]}") from None
     environment = parse_environment(data, path.name)

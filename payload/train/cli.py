@@ -59,8 +59,10 @@ def run(args: argparse.Namespace) -> int:
         return 1
     from payload.data import DataError
 
+    from payload.common.service import PortInUse
+
     user_errors = (JobConfigError, ParallelConfigError, ModelConfigError, EPConfigError, QueueError, TrainerConfigError,
-                   DataError)
+                   DataError, PortInUse)
     try:
         if args.max_steps is not None and args.max_steps < 1:
             raise TrainerConfigError(f"--max-steps {args.max_steps}: must be at least 1")
@@ -99,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         trainer.run()
-    except PublishStalled as exc:
+    except (PublishStalled, QueueError) as exc:  # QueueUnavailable: Redis gone longer than the outage bound
         print(f"error: {exc}", file=sys.stderr)
         return 1
     finally:

@@ -168,3 +168,17 @@ def test_app_exits_without_traceback_or_output(tmp_path, env_name, expected):
     assert "Traceback" not in result.stderr + result.stdout
     outdir = tmp_path / "cdk.out"
     assert not outdir.exists() or not any(outdir.iterdir())
+
+
+def test_a_non_utf8_environment_file_is_one_line_and_no_output(tmp_path):
+    path = tmp_path / "latin1.yaml"
+    text = "# r\u00e9gion de test\n" + yaml.safe_dump(DEFAULT)
+    path.write_bytes(text.encode("latin-1"))
+    with pytest.raises(EnvironmentError, match=r"^latin1.yaml: not UTF-8 text \(byte 0xe9 at offset 3\)$"):
+        load_environment(str(path))
+    result = run_app(tmp_path, {"env": str(path)})
+    assert result.returncode == 1
+    assert result.stderr.strip() == "error: latin1.yaml: not UTF-8 text (byte 0xe9 at offset 3)"
+    assert "Traceback" not in result.stderr + result.stdout
+    outdir = tmp_path / "cdk.out"
+    assert not outdir.exists() or not any(outdir.iterdir())
