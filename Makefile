@@ -71,9 +71,10 @@ image: setup
 	docker buildx build --platform linux/amd64 --tag "$$ref" --push .; \
 	echo "pushed $$ref"
 
-## make scale ENV=name POOL=train|rollout [NODES=n]: size a GPU pool (created empty by cdk deploy)
+## make scale ENV=name POOL=train|rollout [NODES=n] [TIMEOUT_MINUTES=m]: size a GPU pool (created empty by cdk deploy)
+## and wait until its nodes are Ready (30 minutes at most by default), or fail with the reason AWS recorded
 scale: setup
-	@$(PYTHON) -m infra.scale $(POOL) --env $(ENV) $(if $(NODES),--nodes $(NODES))
+	@$(PYTHON) -m infra.scale $(POOL) --env $(ENV) $(if $(NODES),--nodes $(NODES)) $(if $(TIMEOUT_MINUTES),--timeout-minutes $(TIMEOUT_MINUTES))
 
 test: setup
 	@$(PYTHON) -m pytest

@@ -182,3 +182,9 @@ class GpuNodeGroup(Construct):
                 created_empty=True,
             ),
         )
+        # Scaling stays out of CloudFormation's updates: with a DesiredSize in the template, any
+        # change to the node group's scaling config makes CloudFormation send desiredSize 0 and
+        # drain a running pool. Without it EKS creates the group at minSize (0) and keeps the
+        # desired count `make scale` set through every later update (UpdateNodegroupConfig
+        # takes each scaling field as optional); minSize stays 0 here for the same reason.
+        self.nodegroup.node.default_child.add_property_deletion_override("ScalingConfig.DesiredSize")

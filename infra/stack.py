@@ -3,7 +3,7 @@
 Creation order (the template's dependency graph; tests/infra/test_ordering.py reads it):
 network -> control plane -> core add-ons (vpc-cni, Pod Identity agent, kube-proxy, CoreDNS)
 -> node groups (GPU ones empty) -> Helm charts, after the system nodes. The other managed
-add-ons (EBS/FSx CSI, node monitoring agent) follow the control plane only.
+add-ons (EBS CSI, node monitoring agent) follow the control plane only.
 """
 
 from __future__ import annotations
