@@ -100,6 +100,10 @@ class NodePool(_Strict):
             raise ValueError(f"efa is true but {self.instance_type} does not support EFA")
         if self.placement_group and not self.efa:
             raise ValueError("placement_group needs efa: true (it only helps EFA traffic)")
+        if self.capacity_reservation_id and self.capacity_type is CapacityType.SPOT:
+            raise ValueError("capacity_reservation_id cannot be used with capacity_type SPOT")
+        if self.capacity_type is CapacityType.CAPACITY_BLOCK and not self.capacity_reservation_id:
+            raise ValueError("capacity_type CAPACITY_BLOCK needs capacity_reservation_id (the block's cr-… id)")
         if self.placement_group and self.capacity_type is CapacityType.CAPACITY_BLOCK:
             # EC2 API Reference, CapacityBlock: "Instances that run inside a Capacity Block are
             # automatically placed close together inside Amazon EC2 UltraClusters"; a cluster
@@ -108,10 +112,6 @@ class NodePool(_Strict):
                 "placement_group cannot be used with capacity_type CAPACITY_BLOCK: a Capacity Block's instances "
                 "are already co-located; set placement_group: false"
             )
-        if self.capacity_reservation_id and self.capacity_type is CapacityType.SPOT:
-            raise ValueError("capacity_reservation_id cannot be used with capacity_type SPOT")
-        if self.capacity_type is CapacityType.CAPACITY_BLOCK and not self.capacity_reservation_id:
-            raise ValueError("capacity_type CAPACITY_BLOCK needs capacity_reservation_id (the block's cr-… id)")
         if self.spec.nvme_volumes and self.root_volume_gib > ROOT_VOLUME_BESIDE_NVME_GIB:
             raise ValueError(
                 f"root_volume_gib {self.root_volume_gib}: on {self.instance_type} images, pod volumes and pod logs live on "
