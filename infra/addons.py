@@ -63,7 +63,8 @@ DCGM_EXPORTER_CLIENT_VALUES = {
     "securityContext": {
         "runAsNonRoot": False,
         "runAsUser": 0,
-        "capabilities": {"drop": ["ALL"]},
+        # Helm merges maps: the chart's `add: [SYS_ADMIN]` stays unless replaced by an empty list.
+        "capabilities": {"add": [], "drop": ["ALL"]},
         "allowPrivilegeEscalation": False,
     },
 }

