@@ -209,8 +209,11 @@ def gpu_security(read_only_root: bool) -> k8s.SecurityContext:
     multimodal_gen/.../ipc_a2a.py and keeps such buffers out of expandable segments). The paths
     these pods take need no fd theft: NCCL 2.30.7 passes its cuMem handles' file descriptors
     over a Unix socket (SCM_RIGHTS, src/os/linux_ipcsocket.cc), and the CUDA caching allocator's
-    default segments share through legacy cudaIpc handles. That holds while no GPU container
-    turns on expandable_segments (PYTORCH_CUDA_ALLOC_CONF); tests/k8s hold dist/ to it.
+    default segments share through legacy cudaIpc handles. DeepEP v2 (sgl-deep-ep 0.1.2.post1)
+    takes a peer's fd with pidfd_getfd only for an ElasticBuffer's CPU segments (num_cpu_bytes >
+    0, deep_ep/buffers/elastic.py), which neither payload/ep/deepep.py nor SGLang's deepep_v2
+    dispatcher asks for. That holds while no GPU container turns on expandable_segments
+    (PYTORCH_CUDA_ALLOC_CONF; tests/k8s hold dist/ to it) and no ElasticBuffer gets CPU bytes.
     """
     return k8s.SecurityContext(
         run_as_user=0,
