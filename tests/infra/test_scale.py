@@ -245,3 +245,22 @@ def test_user_mistakes_are_one_line_before_any_aws_call(capsys, tmp_path, args, 
     assert scale(args if "--outputs" in args else [*args, "--outputs", str(outputs)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith(expected) and len(err.splitlines()) == 1
+
+
+def test_the_bearer_token_is_a_presigned_get_caller_identity_for_the_cluster():
+    """What `aws eks get-token` hands kubectl, made offline by botocore's own signer: the
+    cluster name is a signed header, so the token is good for that cluster only."""
+    import base64
+    from urllib.parse import parse_qs, urlparse
+
+    from infra.scale import eks_token
+
+    session = boto3.Session(region_name="us-east-2", aws_access_key_id="AKIDEXAMPLE", aws_secret_access_key="x")
+    token = eks_token(session, CLUSTER)
+    assert token.startswith("k8s-aws-v1.") and "=" not in token
+    encoded = token.removeprefix("k8s-aws-v1.")
+    url = urlparse(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)).decode())
+    query = parse_qs(url.query)
+    assert url.scheme == "https" and url.hostname.startswith("sts.")
+    assert query["Action"] == ["GetCallerIdentity"] and query["X-Amz-Expires"] == ["60"]
+    assert query["X-Amz-SignedHeaders"] == ["host;x-k8s-aws-id"]
