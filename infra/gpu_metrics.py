@@ -8,7 +8,10 @@ be shared by two engines on one node, and with a second one the agent reports
 AcceleratedHardwareReady=false (aws/containers-roadmap#2763, #2555), which node auto repair acts
 on. So the exporter starts no engine of its own: `-r NODE_IP:5555` makes it a client of the
 agent's (the dcgm-exporter chart's values.yaml: "Use -r <HOST>:<PORT> to connect to an already
-running hostengine").
+running hostengine"). The series keep their labels: under Kubernetes the exporter names the
+Hostname label after NODE_NAME, which the chart sets, not after the engine's address
+(internal/pkg/hostname/hostname.go), and maps GPUs to pods through the kubelet's pod-resources
+socket as before (exported_pod, exported_namespace once scraped through its Service).
 """
 
 # The agent's host engine: its container port, published on the node's IP as a hostPort.
