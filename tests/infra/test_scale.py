@@ -264,3 +264,41 @@ def test_the_bearer_token_is_a_presigned_get_caller_identity_for_the_cluster():
     assert url.scheme == "https" and url.hostname.startswith("sts.")
     assert query["Action"] == ["GetCallerIdentity"] and query["X-Amz-Expires"] == ["60"]
     assert query["X-Amz-SignedHeaders"] == ["host;x-k8s-aws-id"]
+
+
+@pytest.mark.parametrize("block_state, code", [("active", 0), ("payment-pending", 2)])
+def test_make_scale_checks_the_block_then_scales_and_waits(kubernetes, tmp_path, capsys, monkeypatch, block_state, code):
+    """`python -m infra.scale train --env p5en-48` end to end, with AWS's clients stubbed where
+    they are built: the block is checked first, and nothing is resized while it is not active."""
+    import infra.scale as scale_module
+
+    aws = Recorded(kubernetes)
+    ec2 = client("ec2")
+    ec2_stub = Stubber(ec2)
+    ec2_stub.add_response(
+        "describe_capacity_reservations",
+        {"CapacityReservations": [{"CapacityReservationId": "cr-0123456789abcdef0", "State": block_state,
+                                   "StartDate": datetime(2026, 12, 3, 11, 30, tzinfo=timezone.utc),
+                                   "EndDate": datetime(2026, 12, 10, 11, 30, tzinfo=timezone.utc)}]},
+        {"CapacityReservationIds": ["cr-0123456789abcdef0"]},
+    )
+    sixteen = {"minSize": 16, "maxSize": 16, "desiredSize": 16}
+    if block_state == "active":
+        aws.eks_stub.add_response("update_nodegroup_config", update("InProgress"),
+                                  {"clusterName": CLUSTER, "nodegroupName": NODEGROUP, "scalingConfig": sixteen})
+        aws.poll("Successful", nodegroup("ACTIVE"), [activity("Successful", "", 3)])
+        kubernetes["nodes"] = [node(f"ip-10-0-1-{i}", True) for i in range(16)]
+    monkeypatch.setattr(scale_module, "_aws_scaler", lambda region, cluster, group: (aws.scaler, ec2))
+    outputs = tmp_path / "cdk-outputs.json"
+    outputs.write_text(json.dumps({"MoeRl-p5en-48": {"ClusterName": CLUSTER, "TrainNodegroupName": NODEGROUP,
+                                                     "RolloutNodegroupName": "r"}}))
+    with ec2_stub, aws.eks_stub, aws.asg_stub:
+        assert scale(["train", "--env", "p5en-48", "--outputs", str(outputs)]) == code
+        aws.eks_stub.assert_no_pending_responses()
+    err = capsys.readouterr().err
+    if code == 0:
+        assert "Capacity Block cr-0123456789abcdef0 is active until 2026-12-10T11:30:00+00:00" in err
+        assert err.strip().splitlines()[-1].startswith(f"train: 16 nodes Ready in node group {NODEGROUP}")
+    else:
+        assert err.strip() == ("error: pools.train: Capacity Block cr-0123456789abcdef0 is payment-pending (starts "
+                               "2026-12-03T11:30:00+00:00); EC2 launches its instances only while it is active")
