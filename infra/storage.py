@@ -44,7 +44,9 @@ DATA_REPOSITORIES = {"/models": "models/", "/datasets": "datasets/"}
 CHECKPOINT_REPOSITORY = ("/checkpoints", "checkpoints/")
 # A checkpoint deleted on Lustre (rotation, or by mistake) stays in S3 this long as a noncurrent version.
 DELETED_CHECKPOINT_DAYS = 1
-# AWS's recommended Lustre version, the one the AL2023 nodes' client speaks (2.12 is the default).
+# FSx API Reference, CreateFileSystem: 2.15 "is recommended for all new file systems"; a
+# PERSISTENT_2 file system without a metadata configuration would default to 2.12. An existing
+# 2.12 file system is upgraded in place (UpdateFileSystem takes a newer FileSystemTypeVersion).
 LUSTRE_VERSION = "2.15"
 
 
