@@ -31,7 +31,9 @@ POOL_LABEL = "rl.aws/pool"
 # The root volume of a node whose instance store is RAID0'd for Kubernetes (GPU nodes,
 # infra/gpu_node_group.py NODE_CONFIG): nodeadm bind-mounts /var/lib/kubelet, /var/lib/containerd
 # and /var/log/pods onto the array (amazon-eks-ami setup-local-disks), so images, emptyDirs and pod
-# logs never touch it. What is left is the AMI itself, journald and /tmp.
+# logs never touch it. What is left is the AMI itself (built on a 20 GiB volume: amazon-eks-ami
+# templates/al2023/variables-default.json), journald and /tmp; 100 GiB leaves room for crash
+# dumps and a driver or EFA reinstall. (It was 1000 GiB on p5en-48: ~$80 a node-month of gp3.)
 ROOT_VOLUME_BESIDE_NVME_GIB = 100
 # What an EKS access entry takes: an IAM role or user, never an STS session.
 IAM_PRINCIPAL_ARN = r"arn:aws[a-z-]*:iam::\d{12}:(role|user)/[\w+=,.@/-]+"
