@@ -21,10 +21,9 @@ from pathlib import Path
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
-from infra.environment import GPU_POOLS, POOL_LABEL, EnvironmentError, load_environment
+from infra.environment import GPU_POOLS, POOL_LABEL, STACK_PREFIX, EnvironmentError, load_environment
 
 REPO = Path(__file__).resolve().parent.parent
-STACK_PREFIX = "MoeRl-"
 
 
 class DeployRefused(Exception):

@@ -28,6 +28,10 @@ POOL_NAMES = ("train", "rollout", "cpu", "memory", "system")
 GPU_POOLS = ("train", "rollout")
 # The label every node carries with its pool name; the charts select on it.
 POOL_LABEL = "rl.aws/pool"
+# One CloudFormation stack per environment, MoeRl-<name>; `cdk deploy --outputs-file` writes its
+# outputs here, and `make manifests`, `make scale` and `make deploy` read them.
+STACK_PREFIX = "MoeRl-"
+OUTPUTS_FILE = "cdk-outputs.json"
 # The root volume of a node whose instance store is RAID0'd for Kubernetes (GPU nodes,
 # infra/gpu_node_group.py NODE_CONFIG): nodeadm bind-mounts /var/lib/kubelet, /var/lib/containerd
 # and /var/log/pods onto the array (amazon-eks-ami setup-local-disks), so images, emptyDirs and pod
@@ -250,6 +254,10 @@ class Environment(_Strict):
             fsx_mb_s_per_tib=self.storage.fsx_throughput_mb_s_per_tib,
             keep_last=self.job.checkpoint.keep_last,
         )
+
+    @property
+    def stack_name(self) -> str:
+        return STACK_PREFIX + self.name
 
     def resolved_account(self) -> str | None:
         return self.account or os.environ.get("CDK_DEFAULT_ACCOUNT")

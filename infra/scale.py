@@ -46,10 +46,8 @@ from typing import Callable
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
-from infra.environment import GPU_POOLS, CapacityType, EnvironmentError, NodePool, load_environment
-from k8s.outputs import OUTPUTS_FILE
+from infra.environment import GPU_POOLS, OUTPUTS_FILE, STACK_PREFIX, CapacityType, EnvironmentError, NodePool, load_environment
 
-STACK_PREFIX = "MoeRl-"
 REPO = Path(__file__).resolve().parent.parent
 
 DEFAULT_TIMEOUT_MINUTES = 30
@@ -73,8 +71,8 @@ def read_names(outputs_path: Path, environment_name: str, pool: str) -> tuple[st
     stack = STACK_PREFIX + environment_name
     if not outputs_path.is_file():
         raise ScaleError(
-            f"{outputs_path.name} not found: deploy first (npx cdk deploy -c env={environment_name} "
-            f"--outputs-file {OUTPUTS_FILE})"
+            f"{outputs_path.name} not found: deploy first (make deploy ENV={environment_name}, which writes "
+            f"{OUTPUTS_FILE})"
         )
     try:
         values = json.loads(outputs_path.read_text()).get(stack)
