@@ -26,8 +26,6 @@ OUTPUT_KEYS = (
     "FsxDnsName",
     "BucketName",
     "EcrRepositoryUri",
-    "TrainerRoleArn",
-    "RolloutRoleArn",
 )
 PLACEHOLDER = "placeholder-run-cdk-deploy"
 

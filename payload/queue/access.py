@@ -163,6 +163,15 @@ def server_args(directory: str, port: int) -> list[str]:
     ]  # fmt: skip
 
 
+def probe_command(directory: str, port: int) -> list[str]:
+    """The readiness probe in the Redis pod: PING as `monitor` over TLS. PING answers LOADING
+    while the append-only file replays, so the pod is ready only once it is done. The password
+    goes through redis-cli's REDISCLI_AUTH, not its arguments."""
+    script = (f'REDISCLI_AUTH="$(cat {directory}/monitor)" redis-cli --tls --cacert {directory}/{CA_CERT} '
+              f"-p {port} --user monitor ping | grep -q PONG")
+    return ["sh", "-c", script]
+
+
 def client_url(role: str, host: str, port: int, ca_cert: str, db: int = 0) -> str:
     """A role's queue URL: its ACL user, TLS verified against the CA, no password (that comes
     from $RL_QUEUE_PASSWORD_FILE, payload/queue/url.py)."""

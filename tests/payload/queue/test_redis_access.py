@@ -216,3 +216,11 @@ def test_redis_access_refuses_a_directory_with_files(tmp_path):
         f"error: --out {tmp_path}: exists and is not an empty directory (remove it to issue new passwords)"
     ]
     assert (tmp_path / "trainer").read_text() == "live password"
+
+
+def test_the_readiness_probe_of_the_chart_passes_against_the_server(access):
+    from payload.queue.access import probe_command
+
+    directory, port = access
+    assert subprocess.run(probe_command(str(directory), port), timeout=30).returncode == 0
+    assert subprocess.run(probe_command(str(directory), free_port()), timeout=30, stderr=subprocess.DEVNULL).returncode != 0
