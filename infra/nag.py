@@ -14,8 +14,6 @@ ACKNOWLEDGED = {
     "AwsSolutions-IAM5": "wildcards are object-level grants inside our own bucket (bucket/*) from grant_read/"
     "grant_read_write, and the kubectl provider's generated policies",
     "AwsSolutions-L1": "the kubectl provider Lambda's runtime is chosen by aws-cdk-lib's aws_eks_v2, not by us",
-    "AwsSolutions-EKS1": "the API endpoint is public and private so `kubectl` works from a laptop; access is "
-    "controlled by IAM access entries (API authentication mode), not by network reachability",
 }
 
 
