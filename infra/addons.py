@@ -31,6 +31,10 @@ from infra.gpu_node_group import EFA_NODE_LABELS, GPU_NODE_LABELS
 GPU_TOLERATIONS = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
 ON_SYSTEM_NODES = {POOL_LABEL: "system"}
 MONITORING_NAMESPACE = "monitoring"
+# Grafana's admin user and password: a Secret the operator creates (README.md), never the
+# chart's default password and never a value in the template.
+GRAFANA_ADMIN_SECRET = "grafana-admin"
+GRAFANA_ADMIN_KEYS = {"userKey": "admin-user", "passwordKey": "admin-password"}
 # kube-prometheus-stack's release name: its Prometheus selects monitors labelled with it.
 PROMETHEUS_RELEASE = "kube-prometheus-stack"
 
@@ -216,6 +220,7 @@ class HelmCharts(Construct):
                 # namespace: the RL job's dashboard comes with dist/ (k8s/charts/monitoring.py).
                 "grafana": {
                     **system,
+                    "admin": {"existingSecret": GRAFANA_ADMIN_SECRET, **GRAFANA_ADMIN_KEYS},
                     "sidecar": {"dashboards": {"enabled": True, "label": "grafana_dashboard", "labelValue": "1", "searchNamespace": "ALL"}},
                 },
                 "kube-state-metrics": system,

@@ -10,6 +10,7 @@ what is allowed; the apps print that line and exit without a traceback.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from enum import Enum
@@ -41,6 +42,8 @@ OUTPUTS_FILE = "cdk-outputs.json"
 ROOT_VOLUME_BESIDE_NVME_GIB = 100
 # What an EKS access entry takes: an IAM role or user, never an STS session.
 IAM_PRINCIPAL_ARN = r"arn:aws[a-z-]*:iam::\d{12}:(role|user)/[\w+=,.@/-]+"
+# EKS takes at most this many public access CIDR blocks.
+MAX_API_PUBLIC_CIDRS = 40
 
 
 class EnvironmentError(Exception):
@@ -176,6 +179,9 @@ class Environment(_Strict):
     # IAM principals (role or user ARNs) granted cluster-admin through EKS access entries;
     # none: `cdk deploy` asks for one (--parameters AdminPrincipalArn=..., infra/cluster.py).
     admin_principal_arns: list[str] = Field(default_factory=list)
+    # Networks (IPv4 CIDRs) that may reach the Kubernetes API's public endpoint; none: the
+    # endpoint is private, reachable only from inside the VPC (README.md, "Cluster access").
+    api_public_cidrs: list[str] = Field(default_factory=list)
     pools: Pools
     storage: Storage = Field(default_factory=Storage)
     job: JobConfig = Field(default_factory=JobConfig)
@@ -192,6 +198,24 @@ class Environment(_Strict):
             if not re.fullmatch(IAM_PRINCIPAL_ARN, arn):
                 raise ValueError(f"{arn!r} is not an IAM role or user ARN")
         return arns
+
+    @field_validator("api_public_cidrs")
+    @classmethod
+    def _cidrs(cls, cidrs: list[str]) -> list[str]:
+        if len(cidrs) > MAX_API_PUBLIC_CIDRS:
+            raise ValueError(f"{len(cidrs)} CIDRs: EKS takes at most {MAX_API_PUBLIC_CIDRS}")
+        for cidr in cidrs:
+            try:
+                network = ipaddress.IPv4Network(cidr)
+            except ValueError:
+                raise ValueError(f"{cidr!r} is not an IPv4 CIDR with its host bits zero (e.g. 203.0.113.0/24)") from None
+            if network.prefixlen == 0:
+                raise ValueError(f"{cidr!r} opens the API endpoint to the whole Internet; list your networks, "
+                                 "or none for a private endpoint")
+            if not network.is_global:
+                raise ValueError(f"{cidr!r} is a private range: the public endpoint sees public addresses "
+                                 "(a private endpoint serves the VPC without listing it)")
+        return cidrs
 
     @model_validator(mode="after")
     def _zones(self) -> "Environment":

@@ -60,6 +60,7 @@ from payload.queue.base import (
     TrainerProgress,
 )
 from payload.queue.experience import ExperienceGroup, Task, decode_group, decode_task, encode_group, encode_task
+from payload.queue.url import redis_credentials
 
 log = logging.getLogger(__name__)
 
@@ -151,7 +152,7 @@ class RedisQueue(RolloutQueue):
         retry = Retry(ExponentialWithJitterBackoff(cap=2.0, base=0.05), connect_retries)
         try:
             self.redis = redis.Redis.from_url(
-                config.url, retry=retry, socket_connect_timeout=5.0, health_check_interval=30
+                config.url, retry=retry, socket_connect_timeout=5.0, health_check_interval=30, **redis_credentials()
             )
         except ValueError as exc:
             raise QueueError(f"queue url {config.url!r}: {exc}") from None

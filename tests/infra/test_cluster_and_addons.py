@@ -1,9 +1,9 @@
-"""Control plane, add-ons (versions from infra/versions.py), storage, identity, outputs."""
+"""Control plane, add-ons (versions from infra/versions.py), storage, outputs (identity and
+encryption keys: test_least_privilege.py)."""
 
 import json
 
 from infra import versions
-from infra.identities import ROLLOUT_SERVICE_ACCOUNT, TRAINER_SERVICE_ACCOUNT, WORKLOAD_NAMESPACE
 
 
 def cluster_config(synth) -> dict:
@@ -13,9 +13,8 @@ def cluster_config(synth) -> dict:
 
 def test_kms_secrets_encryption_and_all_control_plane_logs(default):
     props = cluster_config(default)
-    (key_id,) = default.resources("AWS::KMS::Key")
+    key_id, key = default.one("AWS::KMS::Key", "/Eks/SecretsKey/")
     assert props["EncryptionConfig"] == [{"Provider": {"KeyArn": {"Fn::GetAtt": [key_id, "Arn"]}}, "Resources": ["secrets"]}]
-    (key,) = default.resources("AWS::KMS::Key").values()
     assert key["Properties"]["EnableKeyRotation"] is True
     logged = {entry["Type"] for entry in props["Logging"]["ClusterLogging"]["EnabledTypes"]}
     assert logged == {"api", "audit", "authenticator", "controllerManager", "scheduler"}
@@ -152,19 +151,6 @@ def test_bucket_encrypted_versioned_tls_only(default):
 def test_ecr_immutable_tags(default):
     (repo,) = default.resources("AWS::ECR::Repository").values()
     assert repo["Properties"]["ImageTagMutability"] == "IMMUTABLE"
-
-
-def test_pod_identity_for_workload_service_accounts(default):
-    associations = {(a["Properties"]["Namespace"], a["Properties"]["ServiceAccount"])
-                    for a in default.resources("AWS::EKS::PodIdentityAssociation").values()}
-    assert associations == {(WORKLOAD_NAMESPACE, TRAINER_SERVICE_ACCOUNT), (WORKLOAD_NAMESPACE, ROLLOUT_SERVICE_ACCOUNT)}
-    rollout_role, _ = default.one("AWS::IAM::Role", "/Identity/RolloutRole/")
-    actions = set()
-    for policy in default.resources("AWS::IAM::Policy").values():
-        if {"Ref": rollout_role} in policy["Properties"]["Roles"]:
-            for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
-                actions.update([statement["Action"]] if isinstance(statement["Action"], str) else statement["Action"])
-    assert actions and not any(a.startswith("s3:Put") or a.startswith("s3:Delete") for a in actions)
 
 
 def test_outputs_are_what_the_k8s_app_reads(synthesized):
