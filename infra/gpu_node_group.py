@@ -64,11 +64,44 @@ def hugepages_script(pages: int) -> str:
     )
 
 
-def user_data(hugepages: int) -> str:
+# GDRCopy's kernel module, at the version of the user library in the image (Dockerfile
+# GDRCOPY_VERSION; tests/image/test_pins.py holds them equal). aws-ofi-nccl 1.21.1's GIN (DeepEP
+# v2 over EFA) needs GDRCopy >= 2.5, and the EKS AL2023 NVIDIA AMI installs no gdrdrv.
+GDRCOPY_VERSION = "2.5.2"
+
+
+def gdrdrv_script(version: str = GDRCOPY_VERSION) -> str:
+    """Build and load gdrdrv and create /dev/gdrdrv, as GDRCopy's README and insmod.sh do (and
+    awsome-distributed-training's nvidia_gdrcopy role on its AMIs). gdrdrv compiles against the
+    NVIDIA driver's nv-p2p.h; the AMI deletes /usr/src/nvidia* after building its kmods, so the
+    open kernel module source of the loaded driver's exact version is fetched (p5en's H200 run
+    the open module). Runs once per instance, after the AMI's nvidia-kmod-load.service."""
+    return textwrap.dedent(
+        f"""\
+        #!/bin/bash
+        set -euo pipefail
+        systemctl start nvidia-kmod-load.service
+        driver=$(cat /sys/module/nvidia/version)
+        dnf install -y "kernel-devel-$(uname -r)" gcc make
+        work=$(mktemp -d)
+        curl -fsSL "https://github.com/NVIDIA/open-gpu-kernel-modules/archive/refs/tags/$driver.tar.gz" | tar -xz -C "$work"
+        curl -fsSL "https://github.com/NVIDIA/gdrcopy/archive/refs/tags/v{version}.tar.gz" | tar -xz -C "$work"
+        cd "$work/gdrcopy-{version}"
+        make driver NVIDIA_SRC_DIR="$work/open-gpu-kernel-modules-$driver/kernel-open/nvidia"
+        ./insmod.sh
+        test -c /dev/gdrdrv
+        rm -rf "$work"
+        """
+    )
+
+
+def user_data(hugepages: int, gdrdrv: bool = False) -> str:
     """MIME multi-part user data as AL2023 nodeadm expects it."""
     parts = [("application/node.eks.aws", NODE_CONFIG)]
     if hugepages:
         parts.append(('text/x-shellscript; charset="us-ascii"', hugepages_script(hugepages)))
+    if gdrdrv:
+        parts.append(('text/x-shellscript; charset="us-ascii"', gdrdrv_script()))
     body = "".join(f"--{BOUNDARY}\nContent-Type: {kind}\n\n{content}\n" for kind, content in parts)
     return f'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="{BOUNDARY}"\n\n{body}--{BOUNDARY}--\n'
 
@@ -151,7 +184,7 @@ class GpuNodeGroup(Construct):
                 placement=placement,
                 capacity_reservation_specification=reservation,
                 instance_market_options=market,
-                user_data=Fn.base64(user_data(hugepages_2mi(pods_per_node) if pool.efa else 0)),
+                user_data=Fn.base64(user_data(hugepages_2mi(pods_per_node) if pool.efa else 0, gdrdrv=pool.efa)),
                 tag_specifications=[
                     ec2.CfnLaunchTemplate.TagSpecificationProperty(
                         resource_type="instance", tags=[{"key": POOL_LABEL, "value": name}]
