@@ -30,16 +30,18 @@ def deepep_unavailable_reason() -> str | None:
     init: RuntimeError), so every exception counts. Call it before the first NCCL communicator
     exists (payload.ep.preflight): NCCL's own load of its net plugin (libnccl-net-*.so) is a
     second libnccl* mapping, and DeepEP's check would refuse it. Cached: the import runs once."""
+    problems = []
+    if not torch.cuda.is_available():
+        problems.append("needs a CUDA GPU (torch.cuda.is_available() is False)")
     try:
         import deep_ep
     except Exception as exc:  # noqa: BLE001 - DeepEP signals every unmet prerequisite differently
         detail = " ".join(str(exc).split()) or type(exc).__name__
-        return f"the deepep backend is unavailable: `import deep_ep` failed with {type(exc).__name__}: {detail}"
-    if not torch.cuda.is_available():
-        return "the deepep backend needs a CUDA GPU (torch.cuda.is_available() is False)"
-    if not hasattr(deep_ep, "ElasticBuffer"):
-        return "the deepep backend needs DeepEP v2 (deep_ep has no ElasticBuffer; v1 is installed)"
-    return None
+        problems.append(f"cannot import DeepEP (`import deep_ep` failed with {type(exc).__name__}: {detail})")
+    else:
+        if not hasattr(deep_ep, "ElasticBuffer"):
+            problems.append("needs DeepEP v2 (deep_ep has no ElasticBuffer; v1 is installed)")
+    return "the deepep backend " + " and ".join(problems) if problems else None
 
 
 _buffers: dict[tuple, object] = {}
