@@ -71,11 +71,13 @@ GDRCOPY_VERSION = "2.5.2"
 
 
 def gdrdrv_script(version: str = GDRCOPY_VERSION) -> str:
-    """Build and load gdrdrv and create /dev/gdrdrv, as GDRCopy's README and insmod.sh do (and
-    awsome-distributed-training's nvidia_gdrcopy role on its AMIs). gdrdrv compiles against the
-    NVIDIA driver's nv-p2p.h; the AMI deletes /usr/src/nvidia* after building its kmods, so the
-    open kernel module source of the loaded driver's exact version is fetched (p5en's H200 run
-    the open module). Runs once per instance, after the AMI's nvidia-kmod-load.service."""
+    """Build gdrdrv and load it with /dev/gdrdrv, as GDRCopy's README and insmod.sh do (and
+    awsome-distributed-training's nvidia_gdrcopy role on its AMIs), now and at every boot (a
+    systemd unit after the AMI's nvidia-kmod-load.service: gdrdrv creates no udev node, so
+    insmod.sh's mknod must run again). gdrdrv compiles against the NVIDIA driver's nv-p2p.h;
+    the AMI deletes /usr/src/nvidia* after building its kmods, so the open kernel module source
+    of the loaded driver's exact version is fetched (p5en's H200 run the open module). User data
+    runs before nodeadm starts kubelet, so no GPU pod starts without /dev/gdrdrv."""
     return textwrap.dedent(
         f"""\
         #!/bin/bash
@@ -85,12 +87,27 @@ def gdrdrv_script(version: str = GDRCOPY_VERSION) -> str:
         dnf install -y "kernel-devel-$(uname -r)" gcc make
         work=$(mktemp -d)
         curl -fsSL "https://github.com/NVIDIA/open-gpu-kernel-modules/archive/refs/tags/$driver.tar.gz" | tar -xz -C "$work"
-        curl -fsSL "https://github.com/NVIDIA/gdrcopy/archive/refs/tags/v{version}.tar.gz" | tar -xz -C "$work"
-        cd "$work/gdrcopy-{version}"
-        make driver NVIDIA_SRC_DIR="$work/open-gpu-kernel-modules-$driver/kernel-open/nvidia"
-        ./insmod.sh
-        test -c /dev/gdrdrv
+        curl -fsSL "https://github.com/NVIDIA/gdrcopy/archive/refs/tags/v{version}.tar.gz" | tar -xz -C /opt
+        make -C /opt/gdrcopy-{version} driver NVIDIA_SRC_DIR="$work/open-gpu-kernel-modules-$driver/kernel-open/nvidia"
         rm -rf "$work"
+        cat > /etc/systemd/system/gdrdrv.service <<'UNIT'
+        [Unit]
+        Description=GDRCopy gdrdrv and /dev/gdrdrv (NCCL GIN over EFA for DeepEP v2)
+        After=nvidia-kmod-load.service
+        Requires=nvidia-kmod-load.service
+
+        [Service]
+        Type=oneshot
+        RemainAfterExit=yes
+        WorkingDirectory=/opt/gdrcopy-{version}
+        ExecStart=/opt/gdrcopy-{version}/insmod.sh
+
+        [Install]
+        WantedBy=multi-user.target
+        UNIT
+        systemctl daemon-reload
+        systemctl enable --now gdrdrv.service
+        test -c /dev/gdrdrv
         """
     )
 
