@@ -39,6 +39,9 @@ class Config:
     backend: Backend = "auto"
     # DeepEP sizes its communication buffer for this many tokens per rank per dispatch and
     # asserts beyond it: the job's largest micro-batch (Config.for_job), not DeepEP's default.
+    # Its receive space grows with it, roughly ranks x tokens x hidden x 2 B each way (EP8,
+    # hidden 4096, 26,624 tokens: ~1.7 GB per direction per GPU; an estimate: DeepEP's
+    # calculate_elastic_buffer_size decides, once per process).
     deepep_max_tokens_per_rank: int = 16384
 
     def __post_init__(self) -> None:
