@@ -57,12 +57,14 @@ class Config:
         return cls(backend=job.parallel.ep_backend, deepep_max_tokens_per_rank=job.batch.largest_micro_batch_tokens)
 
 
-def preflight(config: Config) -> str:
-    """The backend `config` runs on where the EP group has more than one rank: `deepep` or
-    `all_to_all` for `auto`, else as asked. Imports DeepEP when it may be used, so call it at
-    start, before any NCCL communicator (payload.ep.deepep says why). `auto` without DeepEP
-    falls back to all_to_all with one warning naming the reason; an explicit `deepep` that
-    cannot run raises EPConfigError with that reason."""
+def preflight(config: Config, ep_size: int) -> str:
+    """The backend `config` runs on over `ep_size` ranks: `local` for `auto` alone, `deepep` or
+    `all_to_all` for `auto` on more, else as asked. Imports DeepEP when it may be used, so call
+    it at start, before any NCCL communicator (payload.ep.deepep says why). `auto` without
+    DeepEP falls back to all_to_all with one warning naming the reason; an explicit `deepep`
+    that cannot run raises EPConfigError with that reason."""
+    if config.backend == "auto" and ep_size == 1:
+        return "local"
     if config.backend not in ("auto", "deepep"):
         return config.backend
     from payload.ep.deepep import deepep_unavailable_reason
@@ -83,10 +85,7 @@ def _announce_fallback(reason: str) -> None:
 
 
 def resolve_backend(config: Config, group: dist.ProcessGroup | None) -> str:
-    size = 1 if group is None else dist.get_world_size(group)
-    if config.backend == "auto" and size == 1:
-        return "local"
-    return preflight(config)
+    return preflight(config, 1 if group is None else dist.get_world_size(group))
 
 
 def build(config: Config, num_experts: int, group: dist.ProcessGroup | None = None, hidden_size: int = 0, top_k: int = 0) -> Dispatcher:

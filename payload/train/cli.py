@@ -68,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
         if args.publish_bucket_mb < 1:
             raise TrainerConfigError(f"--publish-bucket-mb {args.publish_bucket_mb}: must be at least 1")
         job = load_job_config(args.job_config)
-        ep.preflight(ep.Config.for_job(job))  # imports DeepEP before any NCCL communicator exists
+        # DeepEP's import checks the NCCL libraries mapped: before any communicator maps its plugin.
+        ep.preflight(ep.Config.for_job(job), job.parallel.expert_parallel_size)
         shared = None
         if args.queue_url.startswith("local://"):
             from payload.queue.url import open_queue

@@ -91,9 +91,9 @@ ctypes.CDLL(os.environ["EP_NCCL_ROOT_DIR"] + "/lib/libnccl.so.2")   # what torch
 if sys.argv[1] == "plugin-mapped":
     ctypes.CDLL(sys.argv[2])                                         # a second libnccl* file
 from payload import ep
-print("auto ->", ep.preflight(ep.Config(backend="auto")))
+print("auto ->", ep.preflight(ep.Config(backend="auto"), 8))
 try:
-    print("deepep ->", ep.preflight(ep.Config(backend="deepep")))
+    print("deepep ->", ep.preflight(ep.Config(backend="deepep"), 8))
 except ep.EPConfigError as exc:
     print("deepep refused:", exc)
 """
@@ -128,9 +128,10 @@ def test_with_one_nccl_runtime_deepeps_check_passes(deepep_check):
     assert "auto -> all_to_all" in result.stdout and "deepep refused" in result.stdout
 
 
-def test_explicit_all_to_all_and_local_never_import_deepep():
-    assert ep.preflight(ep.Config(backend="all_to_all")) == "all_to_all"
-    assert ep.preflight(ep.Config(backend="local")) == "local"
+def test_all_to_all_local_and_a_single_rank_never_import_deepep():
+    assert ep.preflight(ep.Config(backend="all_to_all"), 8) == "all_to_all"
+    assert ep.preflight(ep.Config(backend="local"), 1) == "local"
+    assert ep.preflight(ep.Config(backend="auto"), 1) == "local"  # one rank: nothing to dispatch
     assert "deep_ep" not in sys.modules
 
 
@@ -169,3 +170,14 @@ def test_the_job_sizes_deepeps_buffer_from_its_largest_micro_batch():
     assert config.backend == job.parallel.ep_backend
     padded = JobConfig.model_validate({"batch": {"packing": False, "micro_batch_size": 4}})
     assert ep.Config.for_job(padded).deepep_max_tokens_per_rank == 4 * (2048 + 8192)
+
+
+def test_a_job_that_asks_for_deepep_fails_at_start_with_the_reason(tmp_path):
+    # Before the model, the queue or any process group: the trainer's first step after reading the job.
+    job = tmp_path / "job.yaml"
+    job.write_text("model: {path: /nonexistent}\nparallel: {expert_parallel_size: 8, ep_backend: deepep}\n")
+    result = subprocess.run([sys.executable, "-m", "payload", "train", "--job-config", str(job), "--queue-url", "memory",
+                             "--metrics-port", "0"], cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)},
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith("error: ep backend 'deepep': the deepep backend ") and result.stderr.count("\n") == 1
