@@ -73,7 +73,7 @@ from payload.queue.base import (
     TrainerProgress,
 )
 from payload.queue.experience import ExperienceGroup, Task, decode_group, decode_task, encode_group, encode_task
-from payload.queue.url import redacted
+from payload.queue.url import redacted, redis_credentials
 
 log = logging.getLogger(__name__)
 
@@ -199,7 +199,7 @@ class RedisQueue(RolloutQueue):
         try:
             self.redis = redis.Redis.from_url(
                 config.url, retry=_RetryFor(config.outage_s, config.url), socket_connect_timeout=5.0,
-                health_check_interval=30
+                health_check_interval=30, **redis_credentials()
             )
         except ValueError as exc:
             raise QueueError(f"queue url {redacted(config.url)!r}: {exc}") from None

@@ -181,6 +181,7 @@ def _guarded(run):
 @_guarded
 def run_serve(args) -> int:
     import subprocess
+    import tempfile
 
     from payload.common.efa import enforce_if_required
     from payload.rollout.serve import (
@@ -192,6 +193,7 @@ def run_serve(args) -> int:
         passthrough_args,
         replica_nodes,
         sglang_command,
+        share_sglang_metrics,
     )
 
     _positive("--max-batch-size", args.max_batch_size)
@@ -221,7 +223,8 @@ def run_serve(args) -> int:
         else:
             command = sglang_command(job, model_path=model_path, host=args.host, port=args.port,
                                      weight_version=version)
-        process = subprocess.Popen(command, env={**os.environ, **SGLANG_ENV})
+        metrics_env = share_sglang_metrics(service.registry, tempfile.mkdtemp(prefix="sglang-metrics-"))
+        process = subprocess.Popen(command, env={**os.environ, **SGLANG_ENV, **metrics_env})
     else:
         from payload.rollout.engine import Engine
 

@@ -48,6 +48,21 @@ log = logging.getLogger(__name__)
 SGLANG_ENV = {"SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION": "0"}
 
 
+def share_sglang_metrics(registry, directory: str) -> dict[str, str]:
+    """SGLang's Prometheus metrics on the supervisor's metrics port instead of SGLang's own.
+
+    SGLang 0.5.23 serves /metrics only on its API port (utils/common.py add_prometheus_middleware),
+    the port whose admin routes swap the served weights: Prometheus must not reach it. Its
+    metrics are prometheus_client multiprocess files in $PROMETHEUS_MULTIPROC_DIR (which it
+    keeps when set, set_prometheus_multiproc_dir); the supervisor reads the same directory into
+    its own registry. Returns the environment for the SGLang process.
+    """
+    from prometheus_client import multiprocess
+
+    multiprocess.MultiProcessCollector(registry, path=directory)
+    return {"PROMETHEUS_MULTIPROC_DIR": directory}
+
+
 def sglang_command(job: JobConfig, *, model_path: str, host: str, port: int, weight_version: str) -> list[str]:
     """`python -m sglang.launch_server ...` for one single-node rollout replica of this job."""
     return [sys.executable, "-m", "sglang.launch_server",
