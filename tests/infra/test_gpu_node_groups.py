@@ -42,6 +42,26 @@ def test_imdsv2_required_and_encrypted_root(default):
     assert ebs["Encrypted"] is True and ebs["VolumeSize"] == load_environment("default").pools.train.root_volume_gib
 
 
+@pytest.mark.parametrize("pool", ["train", "rollout"])
+def test_gpu_root_volumes_hold_the_os_not_the_images(synthesized, pool):
+    """containerd, kubelet and pod logs are on the NVMe RAID0 the NodeConfig asks for; the root
+    volume is sized for the AMI and logs only, in both shipped environments."""
+    from infra.environment import ROOT_VOLUME_BESIDE_NVME_GIB
+
+    for synth in synthesized.values():
+        data = launch_template(synth, pool)
+        assert data["BlockDeviceMappings"][0]["Ebs"]["VolumeSize"] == ROOT_VOLUME_BESIDE_NVME_GIB == 100
+        assert "strategy: RAID0" in data["UserData"]["Fn::Base64"]
+
+
+def test_no_placement_group_on_the_capacity_block_pool(seed):
+    """p5en-48's train pool is a Capacity Block: no placement group; its on-demand rollout pool keeps one."""
+    assert "Placement" not in launch_template(seed, "train")
+    assert "InstanceMarketOptions" in launch_template(seed, "train")
+    (pg_id,) = seed.resources("AWS::EC2::PlacementGroup")
+    assert launch_template(seed, "rollout")["Placement"] == {"GroupName": {"Ref": pg_id}}
+
+
 def test_cluster_placement_group_only_where_configured(default):
     groups = default.resources("AWS::EC2::PlacementGroup")
     assert [g["Properties"]["Strategy"] for g in groups.values()] == ["cluster"]
@@ -72,4 +92,26 @@ def test_gpu_taint_and_pool_label(default):
     assert {"Effect": "NO_SCHEDULE", "Key": "nvidia.com/gpu", "Value": "true"} in props["Taints"]
     assert props["Labels"]["rl.aws/pool"] == "train"
     # Created empty; `make scale` sizes it (test_capacity.py).
+    # Created empty; `make scale` sizes it (test_capacity.py).
     assert props["ScalingConfig"] == {"MinSize": 0, "DesiredSize": 0, "MaxSize": 2}
+
+
+def test_efa_gpu_pools_load_gdrdrv_at_boot(default, tmp_path):
+    # Parsed with the standard library's MIME parser (what cloud-init splits user data with).
+    import email
+    import subprocess
+
+    from infra.gpu_node_group import GDRCOPY_VERSION
+
+    message = email.message_from_string(launch_template(default, "train")["UserData"]["Fn::Base64"])
+    scripts = [part.get_payload() for part in message.walk() if part.get_content_type() == "text/x-shellscript"]
+    [gdrdrv] = [s for s in scripts if "gdrdrv" in s]
+    assert f"gdrcopy/archive/refs/tags/v{GDRCOPY_VERSION}.tar.gz" in gdrdrv
+    # Built against the loaded driver's own nv-p2p.h; GDRCopy's insmod.sh loads it at every boot.
+    assert 'driver=$(cat /sys/module/nvidia/version)' in gdrdrv
+    assert f"ExecStart=/opt/gdrcopy-{GDRCOPY_VERSION}/insmod.sh" in gdrdrv
+    assert gdrdrv.splitlines()[-2:] == ["systemctl enable --now gdrdrv.service", "test -c /dev/gdrdrv"]
+    script = tmp_path / "gdrdrv.sh"
+    script.write_text(gdrdrv)
+    syntax = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True)
+    assert syntax.returncode == 0, syntax.stderr
