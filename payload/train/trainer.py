@@ -278,10 +278,6 @@ class Trainer:
                  self.checkpointer.directory)
         return True
 
-    def _latest_export(self) -> tuple[int, Path] | None:
-        exports = sorted((int(p.name.removeprefix("step-")), p) for p in self.export_dir.glob("step-*") if p.name[5:].isdigit())
-        return exports[-1] if exports else None
-
     # -- experience ---------------------------------------------------------------------------
 
     def _stopping(self) -> bool:
