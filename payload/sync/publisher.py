@@ -32,7 +32,10 @@ partly updated weights, so it is not resumed (it stays paused, serving nothing) 
 the next publish in full, which sends every tensor anyway. Nothing is ever reloaded from FSx by
 the publisher: a rollback of a server that serves wrong weights (roll_back, after the probe) is
 the same hold until the next publish. The publish fails (PublishError) only if no server took
-the version. Worst case per publish: one bucket_timeout_s per dead server, in parallel.
+the version. Worst case per publish: one bucket_timeout_s, for all dead servers in parallel. A
+server that timed out while still answering HTTP is wedged in the broadcast (its scheduler
+waits out SGLang's 30 minutes): it is left out of later publishes until it reports another
+version (restarted) or stops answering, so it costs no publish a timeout twice.
 
 Bytes and seconds at p5en-48 (payload/train/costs.py, `python -m payload plan --env p5en-48`):
 0.5.23 delivers every tensor to every TP rank of a server, so each server receives the whole
@@ -40,8 +43,11 @@ bf16 model (Qwen3-30B-A3B 61 GB, Qwen3-235B-A22B 470 GB) whatever the sources. F
 NIC (<= 50 GB/s, ~37.5 achieved) that is 1.6 s / 12.5 s per server; fed by a relay of the 8 GPUs
 of the training node that holds its weights (HSDP: a node holds a whole replica; 16 nodes feed
 32 servers, 2 each, one after the other) it is bounded by the node's 16 EFA NICs (~300 GB/s
-assumed): 0.2 s / 1.6 s of transfer per server, each server paused only for its own.
-This module is the trainer-side protocol; `costs.publish_cost` is the model.
+assumed): 0.2 s / 1.6 s of transfer per server, each server paused only for its own
+(payload/train/costs.py models it). What runs today: one source, trainer rank 0, feeding every
+server's group concurrently; `Config.servers` is the set a source feeds, so a publisher per
+training node, each over its own servers, is the step to the modeled fan-out (its relay ranks
+joining the group as ranks 1..7 need SGLang's rank_offset moved past them, which 0.5.23 allows).
 """
 
 from __future__ import annotations
@@ -66,6 +72,9 @@ from payload.sync.group import destroy_weights_update_group, init_weights_update
 log = logging.getLogger(__name__)
 
 LOAD_FORMAT = "flattened_bucket"
+# torch's default process-group timeout, which SGLang 0.5.23 gives its side of the group: a
+# server stuck in a broadcast stays stuck this long (then NCCL's watchdog takes it down).
+SGLANG_GROUP_TIMEOUT_S = 1800.0
 
 
 class PublishError(RuntimeError):
@@ -142,6 +151,10 @@ class WeightPublisher:
         self._links: dict[str, _Link] = {}
         # Servers left paused with partly updated (or wrong) weights until a publish completes on them.
         self.held: set[str] = set()
+        # Servers that timed out inside a broadcast: (the version they reported, until when they
+        # are left out). Their scheduler is blocked in it; a restart shows as another version.
+        self._wedged: dict[str, tuple[str | None, float]] = {}
+        self._last_versions: dict[str, str | None] = {}
         self._pool = ThreadPoolExecutor(max_workers=max(2, 2 * len(self.clients)))
         self._buffers: list[torch.Tensor | None] = [None, None, None]
 
@@ -179,11 +192,20 @@ class WeightPublisher:
                 log.warning("%s is down for this publish: %s", c.url, exc)
                 return None
 
-        futures = [(c, self._pool.submit(probe, c)) for c in self.clients]
-        up = [c for c, f in futures if f.result() is not None]
+        versions = {c.url: f.result() for c, f in [(c, self._pool.submit(probe, c)) for c in self.clients]}
+        self._last_versions = versions
+        up = []
         for c in self.clients:
-            if c not in up:
+            if versions[c.url] is None:
                 self._drop(c.url)  # its group (if any) is gone with the server's process
+                self._wedged.pop(c.url, None)
+                continue
+            version, until = self._wedged.get(c.url, (None, 0.0))
+            if c.url in self._wedged and versions[c.url] == version and time.monotonic() < until:
+                log.warning("%s is still blocked in a broadcast of an earlier publish: left out", c.url)
+                continue
+            self._wedged.pop(c.url, None)
+            up.append(c)
         return up
 
     # -- the groups ----------------------------------------------------------------------------
@@ -278,6 +300,7 @@ class WeightPublisher:
             if pending and time.monotonic() > deadline:
                 for url in pending:
                     failed[url] = f"bucket not taken within {self.config.bucket_timeout_s:g} s"
+                    self._wedged[url] = (self._last_versions.get(url), time.monotonic() + SGLANG_GROUP_TIMEOUT_S)
                 break
             if pending:
                 time.sleep(0.002)
