@@ -329,7 +329,13 @@ class WeightPublisher:
             members = [c for c in members if c.url in self._links]
             members = self._keep(lambda c: c.pause_generation(self.config.pause_mode), members, "pause_generation", failed)
             opened = self._keep(lambda c: c.begin_weight_update(), members, "begin_weight_update", failed)
-            live = self._send(iterator, opened, version, failed)
+            try:
+                live = self._send(iterator, opened, version, failed)
+            except Exception as exc:  # the gather or the pack: no server has the whole version
+                for c in opened:
+                    failed.setdefault(c.url, f"{type(exc).__name__}: {exc}")
+                    self._drop(c.url, abort=True)  # a broadcast of ours may be left in flight
+                live = []
             live = self._keep(lambda c: c.end_weight_update(), live, "end_weight_update", failed)
             # Sessions a failed server left open are closed (it may be alive; errors expected).
             self._each(lambda c: c.end_weight_update(), [c for c in opened if c.url in failed])

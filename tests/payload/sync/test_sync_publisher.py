@@ -140,6 +140,19 @@ def test_failed_bucket_holds_the_server_paused_until_the_next_publish(initial):
         publisher.publish(weights(2).items(), version=2)
         assert_serves(server, weights(2), "2")
         assert publisher.held == set() and server.events()[-1] == "continue" and "disk" not in server.events()
+
+        def gather_fails():  # the trainer's gather raising halfway: same hold, same recovery
+            for i, item in enumerate(weights(3).items()):
+                if i == 3:
+                    raise RuntimeError("gather failed")
+                yield item
+
+        with pytest.raises(PublishError, match="RuntimeError: gather failed"):
+            publisher.publish(gather_fails(), version=3)
+        assert publisher.held == {server.url} and server.events()[-1] == "end" and server.version() == "2"
+        publisher.publish(weights(4).items(), version=4)
+        assert_serves(server, weights(4), "4")
+        assert server.events()[-1] == "continue"
     finally:
         publisher.close()
         server.stop()
