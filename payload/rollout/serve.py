@@ -58,6 +58,8 @@ log = logging.getLogger(__name__)
 # abort of what a paused server still holds (its drain loop looks every 5 s).
 EXIT_MARGIN_S = 10.0
 ABORT_BEFORE_END_S = 15.0
+# POST /abort_request's body (sglang 0.5.23 AbortReq): every request the server holds.
+ABORT_ALL = {"abort_all": True}
 
 
 def stop_sglang(process: subprocess.Popen, url: str, grace_s: float = SPOT_GRACE_SECONDS - EXIT_MARGIN_S) -> int:
@@ -72,7 +74,7 @@ def stop_sglang(process: subprocess.Popen, url: str, grace_s: float = SPOT_GRACE
         pass
     log.warning("SGLang still draining %.0f s after SIGTERM: aborting the requests it holds", grace_s - ABORT_BEFORE_END_S)
     try:
-        httpx.post(f"{url}/abort_request", json={"abort_all": True}, timeout=5.0)
+        httpx.post(f"{url}/abort_request", json=ABORT_ALL, timeout=5.0)
     except httpx.HTTPError as exc:
         log.warning("abort_request: %s", exc)
     try:

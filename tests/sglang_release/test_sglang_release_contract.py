@@ -244,11 +244,11 @@ def test_a_real_publish_sends_only_bodies_the_release_accepts(release, tmp_path,
     publisher = make_publisher([server])
     try:
         publisher.publish(weights(1).items(), version=1)
+        publisher.disconnect()  # its group torn down on both sides; the next publish forms another
         bad = [*weights(2).items(), ("model.layers.0.mlp.experts.9.gate_proj.weight", torch.ones(4, 8))]
         with pytest.raises(PublishError):
             publisher.publish(bad, version=2)  # fails a bucket: the server is held paused
         publisher.roll_back([server.url])
-        publisher.disconnect()
         recorded = httpx.get(f"{server.url}/debug/requests").json()
     finally:
         publisher.close()
