@@ -154,7 +154,12 @@ class HelmCharts(Construct):
         # The NVIDIA plugin's own affinity selects nvidia.com/gpu.present=true nodes; the EFA
         # plugin keeps its instance-type affinity and adds the EFA label as its node selector.
         gpu_tolerations = {"tolerations": GPU_TOLERATIONS}
-        self._chart("NvidiaDevicePlugin", versions.NVIDIA_DEVICE_PLUGIN, "kube-system", gpu_tolerations)
+        # gdrcopyEnabled (chart 0.18): every GPU container gets NVIDIA_GDRCOPY=enabled, and the
+        # NVIDIA container runtime mounts the node's /dev/gdrdrv (loaded by infra/gpu_node_group.py)
+        # into it, for aws-ofi-nccl's GIN under DeepEP v2.
+        self._chart(
+            "NvidiaDevicePlugin", versions.NVIDIA_DEVICE_PLUGIN, "kube-system", {**gpu_tolerations, "gdrcopyEnabled": True}
+        )
         self._chart(
             "EfaDevicePlugin", versions.EFA_DEVICE_PLUGIN, "kube-system", {**gpu_tolerations, "nodeSelector": EFA_NODE_LABELS}
         )

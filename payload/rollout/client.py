@@ -60,6 +60,9 @@ class Generation:
     logprobs_T: np.ndarray
     finish_reason: str
     text: str
+    # The policy version of the generation's OLDEST token: a generation that spans a weight
+    # publish is as stale as its first span (SGLang 0.5.23: meta_info.weight_versions, one
+    # {version, start, end} per span in token order; meta_info.weight_version is the newest).
     weight_version: str
     routed_experts_SLK: np.ndarray | None = None
 
@@ -195,6 +198,17 @@ class SGLangClient:
             logprobs_T=np.asarray([float(e[0]) for e in entries], dtype=np.float32),
             finish_reason=finish_type,
             text=str(item.get("text", "")),
-            weight_version=str(meta.get("weight_version", "")),
+            weight_version=_oldest_weight_version(meta),
             routed_experts_SLK=routed,
         )
+
+
+def _oldest_weight_version(meta: dict) -> str:
+    """meta_info.weight_versions[0].version where the server reports spans (SGLang 0.5.23's
+    add_weight_versions_to_meta_info), else meta_info.weight_version (one span, or the
+    embedded engine)."""
+    spans = meta.get("weight_versions")
+    if spans:
+        return str(spans[0]["version"])
+    return str(meta.get("weight_version", ""))
+

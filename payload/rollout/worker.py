@@ -228,6 +228,8 @@ class RolloutWorker:
     def rollout(self, task: Task, stop: threading.Event | None = None) -> ExperienceGroup:
         """The task's G samples as an (unscored) experience group."""
         generations = self.client.generate(task.prompt_tokens_P, task.group_size, self.config.sampling, stop)
+        # Each generation's oldest span (client.Generation.weight_version), and the group's oldest
+        # of those: staleness is counted from the oldest weights any of its tokens came from.
         versions = [int(g.weight_version) for g in generations if g.weight_version.isdigit()]
         # Servers started by `serve` always carry an integer version; a bare SGLang says "default".
         version = min(versions) if len(versions) == len(generations) else task.policy_version

@@ -44,6 +44,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from payload.common.efa import EfaError, enforce_if_required
     from payload.common.service import configure_logging
+    from payload import ep
     from payload.ep import EPConfigError
     from payload.job import JobConfigError, load_job_config
     from payload.model import ModelConfigError
@@ -67,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         if args.publish_bucket_mb < 1:
             raise TrainerConfigError(f"--publish-bucket-mb {args.publish_bucket_mb}: must be at least 1")
         job = load_job_config(args.job_config)
+        # DeepEP's import checks the NCCL libraries mapped: before any communicator maps its plugin.
+        ep.preflight(ep.Config.for_job(job), job.parallel.expert_parallel_size)
         shared = None
         if args.queue_url.startswith("local://"):
             from payload.queue.url import open_queue

@@ -38,6 +38,7 @@ import torch
 import torch.distributed as dist
 from prometheus_client import CollectorRegistry, Counter, Gauge
 
+from payload import ep
 from payload.balance import signals
 from payload.common.service import Service
 from payload.job import JobConfig
@@ -145,7 +146,7 @@ class Trainer:
 
         def load():
             # fp32 master shards built on meta and read rank by rank; compute runs in job.model.dtype.
-            model, read = load_sharded(job.model.path, world, job.parallel.ep_backend, compute, compile_layers,
+            model, read = load_sharded(job.model.path, world, ep.Config.for_job(job), compute, compile_layers,
                                        activation_checkpointing=job.model.activation_checkpointing)
             log.info("rank %d read %.2f GB of %s", world.rank, read / 1e9, job.model.path)
             return model

@@ -225,3 +225,10 @@ def test_node_exporter_sidecar_writes_efa_counters_prometheus_can_parse(default,
         (efa_metric("tx_bytes"), "rdmap79s0"): 1_000_000, (efa_metric("tx_bytes"), "rdmap80s0"): 2_500,
         (efa_metric("rx_bytes"), "rdmap79s0"): 7, (efa_metric("rx_bytes"), "rdmap80s0"): 7,
     }
+
+
+def test_the_nvidia_device_plugin_hands_gdrcopy_to_gpu_containers(default):
+    # Chart 0.18's gdrcopyEnabled: NVIDIA_GDRCOPY=enabled in every GPU container's allocation
+    # (internal/plugin/server.go), for which the NVIDIA container runtime mounts /dev/gdrdrv.
+    assert chart_values(default, "nvidia-device-plugin")["gdrcopyEnabled"] is True
+
