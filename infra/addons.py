@@ -112,6 +112,11 @@ class ManagedAddons(Construct):
         configuration = {
             # NetworkPolicy enforcement for the workload charts' policies.
             "vpc-cni": {"enableNetworkPolicy": "true"},
+            # The agent's dcgm-server DaemonSet (every GPU node's one DCGM host engine, which the
+            # DCGM exporter reads: infra/gpu_metrics.py) has no tolerations of its own
+            # (dcgmAgent.tolerations: [] in the chart at v1.6.4), so on the GPU pools' tainted
+            # nodes it would not run: no GPU health checks, no GPU metrics.
+            "eks-node-monitoring-agent": {"dcgmAgent": {"tolerations": GPU_TOLERATIONS}},
         }
         identities = {"aws-ebs-csi-driver": ("ebs-csi-controller-sa", ebs_role)}
         self.addons: dict[str, eks.CfnAddon] = {}

@@ -3,6 +3,7 @@
 import json
 
 from infra import versions
+from infra.environment import load_environment
 from infra.identities import ROLLOUT_SERVICE_ACCOUNT, TRAINER_SERVICE_ACCOUNT, WORKLOAD_NAMESPACE
 
 
@@ -114,8 +115,13 @@ def test_dcgm_exporter_reads_the_monitoring_agents_host_engine(default):
         ["-f", "/etc/dcgm-exporter/default-counters.csv", "-r", "$(NODE_IP):5555"]
     assert values["extraEnv"] == [{"name": "NODE_IP", "valueFrom": {"fieldRef": {"fieldPath": "status.hostIP"}}}]
     assert values["securityContext"]["capabilities"] == {"add": [], "drop": ["ALL"]}
-    addons = {a["Properties"]["AddonName"] for a in default.resources("AWS::EKS::Addon").values()}
-    assert "eks-node-monitoring-agent" in addons  # the engine's owner
+    addons = {a["Properties"]["AddonName"]: a["Properties"] for a in default.resources("AWS::EKS::Addon").values()}
+    # The engine's owner runs it on the tainted GPU nodes: its dcgm-server tolerates every GPU pool's taints.
+    tolerations = json.loads(addons["eks-node-monitoring-agent"]["ConfigurationValues"])["dcgmAgent"]["tolerations"]
+    for pool in ("train", "rollout"):
+        for taint in getattr(load_environment("default").pools, pool).taints:
+            assert any(t["key"] == taint.key and t["operator"] == "Exists" and t["effect"] == taint.effect
+                       for t in tolerations), (pool, taint)
     # The exporter's DCGM is the agent's: both 4.5.2 (chart 4.8.1's image 4.5.2-4.8.1).
     assert versions.DCGM_EXPORTER[2] == "4.8.1" and versions.eks_addons("1.33")["eks-node-monitoring-agent"] == "v1.6.4-eksbuild.1"
 
