@@ -171,10 +171,11 @@ class HelmCharts(Construct):
             },
         )
         dcgm.node.add_dependency(prometheus)  # its ServiceMonitor needs the operator's CRDs
-        # Static volumes only (k8s/charts/base.py binds the stack's file system): the node
-        # plugin mounts, and its chart tolerates every taint; no controller, which would only
-        # create file systems and need FSx permissions to do so.
-        self._chart("FsxCsiDriver", versions.FSX_CSI_DRIVER, "kube-system", {"nodeComponentOnly": True})
+        # Static volumes only (k8s/charts/base.py binds the stack's file system): the node plugin
+        # mounts, and the chart lets it tolerate every taint. Its controller only creates and
+        # deletes file systems, which nothing here asks for, so it runs on the system nodes with no
+        # FSx permissions (1.17.0's nodeComponentOnly drops only its PodDisruptionBudget).
+        self._chart("FsxCsiDriver", versions.FSX_CSI_DRIVER, "kube-system", {"controller": system})
 
     def _prometheus(self, system: dict, ebs_csi_driver: eks.CfnAddon) -> eks.HelmChart:
         storage_class = eks.KubernetesManifest(

@@ -137,9 +137,12 @@ def test_node_exporter_keeps_the_charts_filesystem_excludes(default):
     assert types.startswith("--collector.filesystem.fs-types-exclude=") and "|overlay|" in types
 
 
-def test_fsx_csi_node_plugin_only(default):
+def test_fsx_csi_driver_is_the_published_chart_with_its_controller_on_system_nodes(default):
     values = chart_values(default, "aws-fsx-csi-driver")
-    assert values == {"nodeComponentOnly": True}
+    assert values == {"controller": {"nodeSelector": {"rl.aws/pool": "system"}}}
+    # No pod identity for its service accounts: static volumes need no FSx API calls.
+    associations = [r["Properties"]["ServiceAccount"] for r in default.resources("AWS::EKS::PodIdentityAssociation").values()]
+    assert associations and not [sa for sa in associations if "fsx" in sa]
     addons = {a["Properties"]["AddonName"] for a in default.resources("AWS::EKS::Addon").values()}
     assert "aws-fsx-csi-driver" not in addons
 
