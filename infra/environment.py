@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from infra.instance_types import INSTANCE_TYPES, InstanceSpec, instance_spec
 from payload.job import JobConfig
+from payload.queue.base import DEFAULT_HIGH_WATER_SHARE, redis_maxmemory_bytes, worst_group_bytes
 from payload.train.costs import ARCHITECTURES, GB, GIB, Costs, architecture_of, model_costs
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent.parent / "environments"
@@ -260,6 +261,31 @@ class Environment(_Strict):
             )
         return self
 
+    @model_validator(mode="after")
+    def _buffer_fits_redis(self) -> "Environment":
+        """Producers stop at the buffer's byte mark (80% of Redis's maxmemory), but every group
+        already being generated then still lands: that many worst-case groups must fit in the rest."""
+        job, r = self.job, self.job.rollout
+        try:
+            _, architecture = architecture_of(job.model.path, job.model.architecture)
+        except KeyError:
+            return self  # named by the storage check
+        routed = architecture.num_hidden_layers * architecture.num_experts_per_tok if r.return_routed_experts else 0
+        group = worst_group_bytes(job.algorithm.group_size, job.batch.max_prompt_tokens, job.batch.max_response_tokens,
+                                  routed)
+        maxmemory = redis_maxmemory_bytes(self.pools.memory.spec.memory_gib)
+        headroom = maxmemory * (1 - DEFAULT_HIGH_WATER_SHARE)
+        in_flight = r.workers * r.worker_concurrency
+        if in_flight * group > headroom:
+            raise ValueError(
+                f"job.rollout: {in_flight} groups in flight (workers {r.workers} x worker_concurrency "
+                f"{r.worker_concurrency}) of up to {group / GB:,.2f} GB each{' with routed experts' if routed else ''} "
+                f"can land after the buffer's byte mark: {in_flight * group / GB:,.0f} GB, more than the "
+                f"{headroom / GB:,.1f} GB of Redis maxmemory ({maxmemory / GB:,.0f} GB on {self.pools.memory.instance_type}) "
+                "above it; lower workers x worker_concurrency or batch.max_response_tokens, or use a larger memory instance"
+            )
+        return self
+
     def architecture_name(self) -> str:
         return architecture_of(self.job.model.path, self.job.model.architecture)[0]
 
@@ -335,7 +361,9 @@ def load_environment(name_or_path: str) -> Environment:
     elif not path.is_file():
         raise EnvironmentError(f"environment file {path} does not exist")
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise EnvironmentError(f"{path.name}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
     except yaml.YAMLError as exc:
         raise EnvironmentError(f"{path.name}: not valid YAML: {str(exc).splitlines()[0]}") from None
     environment = parse_environment(data, path.name)

@@ -20,6 +20,7 @@ from k8s.charts.base import GP3_STORAGE_CLASS
 from k8s.context import Context
 from k8s.netpol import allow, from_components, from_prometheus
 from k8s.placement import Placement, cpu_resources
+from payload.queue.base import redis_maxmemory_bytes
 from payload.queue.access import ACL_FILE, CA_CERT, SERVER_CERT, SERVER_KEY, probe_command, server_args
 from k8s.pods import (
     BUFFER,
@@ -45,9 +46,6 @@ from k8s.pods import (
 
 # Of the memory node: Redis's own limit, leaving the rest to the system and exporters.
 MEMORY_SHARE = 0.6
-# Of Redis's limit: maxmemory stays at half so the fork that rewrites the append-only file
-# has room for copy-on-write pages under write load.
-MAXMEMORY_SHARE = 0.5
 # The operator's Secret (python -m payload redis-access): the ACL file, the server's certificate
 # and key, and the monitor user's password for the probe; the exporter gets only the CA.
 ACCESS_DIR = "/etc/redis/access"
@@ -64,7 +62,8 @@ class BufferChart(cdk8s.Chart):
         super().__init__(scope, id, namespace=NAMESPACE)
         placement = Placement.of(ctx.environment, "memory")
         limit_gib = math.floor(placement.spec.memory_gib * MEMORY_SHARE)
-        maxmemory_mib = math.floor(limit_gib * 1024 * MAXMEMORY_SHARE)
+        # Half of the limit (payload.queue.base, which the environment's buffer check reads too).
+        maxmemory_mib = redis_maxmemory_bytes(placement.spec.memory_gib) // 2**20
         # The append-only file after a rewrite is about the data size; twice that covers the
         # file growing between rewrites.
         volume_gib = max(20, 2 * math.ceil(maxmemory_mib / 1024))

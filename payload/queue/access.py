@@ -38,9 +38,11 @@ CA_CERT = "ca.crt"
 SERVER_CERT = "tls.crt"
 SERVER_KEY = "tls.key"
 
-# What every queue client sends: the connect ping and redis-py's health checks. Not CLIENT
-# SETINFO: redis-py ignores its refusal, and Redis before 7.2 does not know it.
-_QUEUE_CLIENT = ("ping",)
+# What every queue client sends: the connect ping and redis-py's health checks, and INFO
+# (its memory section: maxmemory at connect, used_memory for the buffer's byte mark in
+# wait_for_room; server statistics, no key). Not CLIENT SETINFO: redis-py ignores its
+# refusal, and Redis before 7.2 does not know it.
+_QUEUE_CLIENT = ("ping", "info")
 # A MULTI/EXEC transaction; a script (redis-py's EVALSHA, SCRIPT LOAD when not cached).
 _TRANSACTION = ("multi", "exec", "discard")
 _SCRIPT = ("evalsha", "script|load")

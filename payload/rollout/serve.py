@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from payload.common.service import Service
+from payload.common.service import Service, bound_socket
 from payload.job import JobConfig
 from payload.queue.base import PolicyPointer, RolloutQueue
 from payload.rollout.sglang_args import server_args
@@ -232,10 +232,13 @@ class LocalServer:
 
         from payload.rollout.server import build_app
 
+        # Bound here, in the main thread: uvicorn failing to bind on its thread would only
+        # end that thread, leaving a supervisor that waits forever for a server that is not there.
+        sock = bound_socket(self.host, self.port, "--port")
         config = uvicorn.Config(build_app(self.engine), host=self.host, port=self.port, log_level="warning",
                                 access_log=False)
         self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, name="http", daemon=True)
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]}, name="http", daemon=True)
         self._thread.start()
         return self
 
