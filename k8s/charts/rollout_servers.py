@@ -95,7 +95,7 @@ class RolloutServersChart(cdk8s.Chart):
                 image=ctx.job.images.payload,
                 command=["python", "-m", "payload", "serve", "--engine", "sglang", "--", *sglang_args],
                 # The queue URL: a restarted server reads the newest exported policy pointer from it.
-                env=[*payload_env(ctx.outputs.bucket_name), *queue_env(), *efa_env(deepep_across_nodes="--moe-a2a-backend" in sglang_args)],
+                env=[*payload_env(ctx.outputs.bucket_name), *queue_env(), *efa_env(deepep="--moe-a2a-backend" in sglang_args)],
                 ports=[
                     port("http", SGLANG_PORT),
                     port("metrics", METRICS_PORT),
