@@ -338,7 +338,9 @@ def load_job_config(path: str | os.PathLike[str] | None = None) -> JobConfig:
     if not path.is_file():
         raise JobConfigError(f"job config {path} does not exist (set {JOB_CONFIG_ENV})")
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise JobConfigError(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
     except yaml.YAMLError as exc:
         raise JobConfigError(f"{path}: not valid YAML: {str(exc).splitlines()[0]}") from None
     return parse_job_config(data, str(path))

@@ -12,7 +12,8 @@ from cdk8s_plus_33 import k8s
 from constructs import Construct
 
 from k8s.context import Context
-from k8s.dashboard import DASHBOARD_UID, DCGM_GPU_UTIL, dashboard_json
+from infra.gpu_metrics import DCGM_GPU_UTIL
+from k8s.dashboard import DASHBOARD_UID, dashboard_json
 from k8s.imports.com.coreos import monitoring as mon
 from k8s.pods import (
     BUFFER,
@@ -39,8 +40,9 @@ DASHBOARD_LABELS = {"grafana_dashboard": "1"}
 # `app.kubernetes.io/name` label, which the ServiceMonitor selects on.
 SCRAPES: dict[str, tuple[str, ...]] = {
     TRAINER: ("metrics",),
-    # SGLang's own metrics (--enable-metrics) on its server port, the wrapper's on 9400.
-    ROLLOUT_SERVER: ("http", "metrics"),
+    # SGLang's own metrics (--enable-metrics) come through the `serve` supervisor's port
+    # (payload.rollout.serve.share_sglang_metrics): Prometheus never reaches SGLang's API port.
+    ROLLOUT_SERVER: ("metrics",),
     ROUTER: ("metrics",),
     ROLLOUT_WORKER: ("metrics",),
     VERIFIER: ("metrics",),

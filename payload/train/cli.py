@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from payload.model import ModelConfigError
     from payload.queue.base import QueueError, RolloutQueue
     from payload.train.parallel import ParallelConfigError
-    from payload.train.trainer import Trainer, TrainerConfigError
+    from payload.train.trainer import PublishStalled, Trainer, TrainerConfigError
 
     configure_logging("trainer")
     try:
@@ -60,8 +60,10 @@ def run(args: argparse.Namespace) -> int:
         return 1
     from payload.data import DataError
 
+    from payload.common.service import PortInUse
+
     user_errors = (JobConfigError, ParallelConfigError, ModelConfigError, EPConfigError, QueueError, TrainerConfigError,
-                   DataError)
+                   DataError, PortInUse)
     try:
         if args.max_steps is not None and args.max_steps < 1:
             raise TrainerConfigError(f"--max-steps {args.max_steps}: must be at least 1")
@@ -102,6 +104,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         trainer.run()
+    except (PublishStalled, QueueError) as exc:  # QueueUnavailable: Redis gone longer than the outage bound
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     finally:
         trainer.close()
     return 0
