@@ -116,6 +116,11 @@ class ManagedAddons(Construct):
         configuration = {
             # NetworkPolicy enforcement for the workload charts' policies.
             "vpc-cni": {"enableNetworkPolicy": "true"},
+            # The agent's dcgm-server DaemonSet (every GPU node's one DCGM host engine, which the
+            # DCGM exporter reads: infra/gpu_metrics.py) has no tolerations of its own
+            # (dcgmAgent.tolerations: [] in the chart at v1.6.4), so on the GPU pools' tainted
+            # nodes it would not run: no GPU health checks, no GPU metrics.
+            "eks-node-monitoring-agent": {"dcgmAgent": {"tolerations": GPU_TOLERATIONS}},
         }
         identities = {"aws-ebs-csi-driver": ("ebs-csi-controller-sa", ebs_role)}
         self.addons: dict[str, eks.CfnAddon] = {}
@@ -175,10 +180,11 @@ class HelmCharts(Construct):
             },
         )
         dcgm.node.add_dependency(prometheus)  # its ServiceMonitor needs the operator's CRDs
-        # Static volumes only (k8s/charts/base.py binds the stack's file system): the node
-        # plugin mounts, and its chart tolerates every taint; no controller, which would only
-        # create file systems and need FSx permissions to do so.
-        self._chart("FsxCsiDriver", versions.FSX_CSI_DRIVER, "kube-system", {"nodeComponentOnly": True})
+        # Static volumes only (k8s/charts/base.py binds the stack's file system): the node plugin
+        # mounts, and the chart lets it tolerate every taint. Its controller only creates and
+        # deletes file systems, which nothing here asks for, so it runs on the system nodes with no
+        # FSx permissions (1.17.0's nodeComponentOnly drops only its PodDisruptionBudget).
+        self._chart("FsxCsiDriver", versions.FSX_CSI_DRIVER, "kube-system", {"controller": system})
 
     def _prometheus(self, system: dict, ebs_csi_driver: eks.CfnAddon) -> eks.HelmChart:
         storage_class = eks.KubernetesManifest(

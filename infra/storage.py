@@ -22,18 +22,18 @@ export-only: every file the trainer closes there (DCP shards, `.metadata`, HF ex
 to S3 by the file servers in the background, and a rotated-out checkpoint's deletion follows
 (S3 then mirrors the last keep_last + 1; versioning keeps a deleted one for a day). The
 trainer's write rate does not depend on S3: FSx exports "asynchronously once your application
-finishes modifying the file" (FSx API Reference, AutoExportPolicy). At the
-seed's largest job (Qwen3-235B-A22B on 16 nodes): a 2.8 TB checkpoint plus a 0.47 TB HF export
-every checkpoint interval, read back by the export at the file system's 14 GB/s (14400 GiB x
-1000 MB/s/TiB) in ~235 s of file-server time, well inside a 50-step interval; S3 holds
-(keep_last + 1) x 3.3 TB = 13 TB.
+finishes modifying the file" (FSx API Reference, AutoExportPolicy). At the seed's largest job
+(Qwen3-235B-A22B on 16 nodes, payload/train/costs.py): a 2,821 GB checkpoint plus a 470 GB HF
+export every checkpoint interval, read back by the export at the file system's 14.06 GB/s
+(14400 GiB x 1000 MB/s/TiB) in ~234 s of file-server time, well inside a 50-step interval; S3
+holds (keep_last + 1) x 3.29 TB = 13.2 TB.
 
 Encryption at rest with customer managed KMS keys (rotated yearly), one per store so each key
 policy names only its own users: the file system's, the bucket's (which FSx's S3 service-linked
-role may use through S3, for the data repository associations, as FSx's guide requires for an
-SSE-KMS bucket) and the image repository's. Principals of the account use them as their IAM
-policies allow (the key policy's default). The access-log bucket stays SSE-S3: S3 server
-access logging cannot deliver to an SSE-KMS bucket.
+role may use through S3, for the data repository associations' imports and exports, as FSx's
+guide requires for an SSE-KMS bucket) and the image repository's. Principals of the account use
+them as their IAM policies allow (the key policy's default). The access-log bucket stays
+SSE-S3: S3 server access logging cannot deliver to an SSE-KMS bucket.
 """
 
 from __future__ import annotations

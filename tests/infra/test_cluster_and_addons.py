@@ -4,6 +4,7 @@ encryption keys: test_least_privilege.py)."""
 import json
 
 from infra import versions
+from infra.environment import load_environment
 
 
 def cluster_config(synth) -> dict:
@@ -113,8 +114,13 @@ def test_dcgm_exporter_reads_the_monitoring_agents_host_engine(default):
         ["-f", "/etc/dcgm-exporter/default-counters.csv", "-r", "$(NODE_IP):5555"]
     assert values["extraEnv"] == [{"name": "NODE_IP", "valueFrom": {"fieldRef": {"fieldPath": "status.hostIP"}}}]
     assert values["securityContext"]["capabilities"] == {"add": [], "drop": ["ALL"]}
-    addons = {a["Properties"]["AddonName"] for a in default.resources("AWS::EKS::Addon").values()}
-    assert "eks-node-monitoring-agent" in addons  # the engine's owner
+    addons = {a["Properties"]["AddonName"]: a["Properties"] for a in default.resources("AWS::EKS::Addon").values()}
+    # The engine's owner runs it on the tainted GPU nodes: its dcgm-server tolerates every GPU pool's taints.
+    tolerations = json.loads(addons["eks-node-monitoring-agent"]["ConfigurationValues"])["dcgmAgent"]["tolerations"]
+    for pool in ("train", "rollout"):
+        for taint in getattr(load_environment("default").pools, pool).taints:
+            assert any(t["key"] == taint.key and t["operator"] == "Exists" and t["effect"] == taint.effect
+                       for t in tolerations), (pool, taint)
     # The exporter's DCGM is the agent's: both 4.5.2 (chart 4.8.1's image 4.5.2-4.8.1).
     assert versions.DCGM_EXPORTER[2] == "4.8.1" and versions.eks_addons("1.33")["eks-node-monitoring-agent"] == "v1.6.4-eksbuild.1"
 
@@ -130,9 +136,12 @@ def test_node_exporter_keeps_the_charts_filesystem_excludes(default):
     assert types.startswith("--collector.filesystem.fs-types-exclude=") and "|overlay|" in types
 
 
-def test_fsx_csi_node_plugin_only(default):
+def test_fsx_csi_driver_is_the_published_chart_with_its_controller_on_system_nodes(default):
     values = chart_values(default, "aws-fsx-csi-driver")
-    assert values == {"nodeComponentOnly": True}
+    assert values == {"controller": {"nodeSelector": {"rl.aws/pool": "system"}}}
+    # No pod identity for its service accounts: static volumes need no FSx API calls.
+    associations = [r["Properties"]["ServiceAccount"] for r in default.resources("AWS::EKS::PodIdentityAssociation").values()]
+    assert not [sa for sa in associations if "fsx" in sa]
     addons = {a["Properties"]["AddonName"] for a in default.resources("AWS::EKS::Addon").values()}
     assert "aws-fsx-csi-driver" not in addons
 
