@@ -1,0 +1,110 @@
+"""Pipeline parallelism × expert parallelism × FSDP2 on 8 real gloo processes equals one process.
+
+World 8 = PP 2 stages × (EP 2 × edp_shard 2): stage 0 is ranks 0-3 (the embedding and layer 0),
+stage 1 ranks 4-7 (layer 1, norm, LM head); inside a stage every dense parameter is sharded
+over its 4 ranks and each EP rank's 4 experts over its 2 edp_shard ranks. Each stage's 4 ranks
+are the data-parallel ranks: pipeline i (ranks i and 4 + i) trains on share i of every batch,
+packed by a token budget and padded to one length per step (payload.train.pipeline), under the
+1F1B schedule with the GRPO loss on the last stage and the global gradient norm over both
+stages. The reference: a plain model in one process, the whole batch, the same loss.
+
+With SGD at lr 1 the weights after a step are the weights before minus the clipped global
+gradient, so comparing weights compares gradients (fp32 reduction-order noise); the loss and
+the gradient norm are compared step by step.
+"""
+
+import pytest
+import torch
+import torch.distributed as dist
+
+from payload.model import iter_hf_tensors
+from payload.train.batch import micro_batches, packed_for_rank, split_for_ranks
+from payload.train.parallel import full_hf_tensors, init_world, parallelize
+from payload.train.pipeline import build_stage, pipeline_train_step, split_layers
+from payload.train.step import LossConfig, train_step
+from test_train_parallel import ATOL, CONFIG, make_optimizer
+from train_cases import batch, tiny_model
+from train_dist_pool import GlooPool
+
+WORLD, PP, EP, SHARD = 8, 2, 2, 4
+PROMPTS = 4  # 16 samples a step: 4 per pipeline
+STEPS = 2
+BUDGET = 12  # tokens: a few micro-batches per pipeline, so 1F1B has warm-up, steady state and drain
+KL = LossConfig(kl_coef=0.1, tis_cap=2.0, dual_clip=3.0, max_grad_norm=0.05)
+
+
+@pytest.fixture(scope="module")
+def pool():
+    pool = GlooPool(world_size=WORLD, timeout_s=300)
+    yield pool
+    pool.close()
+
+
+def _pipelined_model(world, seed=0):
+    return parallelize(build_stage(tiny_model(seed), world), world, ep_backend="all_to_all")
+
+
+def _distributed(rank, world_size, kind, config):
+    world = init_world(ep_size=EP, shard_size=SHARD, pp_size=PP)
+    model = _pipelined_model(world)
+    reference = _pipelined_model(world, seed=5).requires_grad_(False) if config.kl_coef else None
+    optimizer = make_optimizer(kind, model.parameters())
+    history, counts = [], []
+    for step in range(STEPS):
+        mine = split_for_ranks(batch(step, prompts=PROMPTS), world.stage_world_size)[world.dp_rank]
+        micro = packed_for_rank(mine, BUDGET, dist.group.WORLD)
+        counts.append(len(micro))
+        metrics = pipeline_train_step(model, optimizer, micro, config, world, reference=reference)
+        history.append((metrics["grad_norm"], metrics["loss"]))
+    layers = sorted({int(n.split(".")[2]) for n, _ in model.named_parameters() if n.startswith("model.layers.")})
+    weights = {name: t.clone() for name, t in full_hf_tensors(model, world)}
+    return history, weights, layers, counts
+
+
+@pytest.mark.parametrize("kind,config", [("sgd", CONFIG), ("adamw", KL)], ids=["sgd", "adamw-kl-reference"])
+def test_pp2_ep2_fsdp2_matches_one_process(pool, kind, config):
+    results = pool.run(_distributed, kind, config)
+    history, weights, _, counts = results[0]
+    assert all(r[0] == history for r in results)  # the same global numbers on every rank
+    assert all(r[1] == {} for r in results[1:])  # rank 0 received every stage's tensors
+    assert [r[2] for r in results] == [[0]] * 4 + [[1]] * 4  # stage 0: layer 0, stage 1: layer 1
+    assert all(c > PP for c in counts)  # more micro-batches than stages: 1F1B's steady state ran
+
+    model = tiny_model()
+    reference = tiny_model(seed=5) if config.kl_coef else None
+    optimizer = make_optimizer(kind, model.parameters())
+    expected_history = []
+    for step in range(STEPS):
+        samples = batch(step, prompts=PROMPTS)
+        metrics = train_step(model, optimizer, micro_batches(samples, 2, 8), config, reference=reference)
+        expected_history.append((metrics["grad_norm"], metrics["loss"]))
+    for got, expected in zip(history, expected_history):
+        assert got == pytest.approx(expected, rel=1e-5)
+    assert all(norm > config.max_grad_norm for norm, _ in expected_history)  # clipping was active
+    expected = dict(iter_hf_tensors(model))
+    initial = dict(iter_hf_tensors(tiny_model()))
+    assert weights.keys() == expected.keys()
+    for name, tensor in expected.items():
+        torch.testing.assert_close(weights[name], tensor, rtol=1e-5, atol=ATOL[kind], msg=name)
+        assert not torch.equal(tensor, initial[name]), name
+
+
+@pytest.mark.parametrize("stages", [4, 8])
+def test_split_layers_balances_cost_with_the_lm_head_counted(stages):
+    import json
+
+    from payload.model import Qwen3MoeConfig
+    from payload.train.costs import ARCHITECTURE_CONFIGS
+    from payload.train.pipeline import layer_costs
+
+    path = ARCHITECTURE_CONFIGS["Qwen3-235B-A22B"]
+    config = Qwen3MoeConfig.from_hf_dict(json.loads(path.read_text()), str(path))
+    ranges = split_layers(config, stages)
+    assert [i for r in ranges for i in r] == list(range(config.num_hidden_layers))  # contiguous, complete
+    embedding, layers, head = layer_costs(config)
+    costs = [sum(layers[i] for i in r) for r in ranges]
+    costs[0] += embedding
+    costs[-1] += head
+    ideal = sum(costs) / stages
+    assert max(costs) <= ideal + max(layers)  # no stage is more than one layer over an even split
+    assert len(ranges[-1]) < len(ranges[0])  # the LM head (2.4 layers' FLOPs) takes layers off the last stage
