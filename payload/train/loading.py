@@ -61,8 +61,9 @@ def _row_range(param: torch.Tensor) -> tuple[int, int]:
     return offset[0], offset[0] + shape[0]
 
 
-def _check_names(model: Qwen3MoeForCausalLM, slices: SafetensorsSlices) -> None:
-    """Every tensor the architecture needs is in the checkpoint, and nothing else is."""
+def _check_names(model: Qwen3MoeForCausalLM, slices: SafetensorsSlices, whole: bool = True) -> None:
+    """Every tensor the architecture needs is in the checkpoint, and (`whole` model, not a
+    pipeline stage) nothing else is."""
     config = model.config
     wanted: set[str] = set()
     for name, _ in model.named_parameters():
@@ -77,6 +78,8 @@ def _check_names(model: Qwen3MoeForCausalLM, slices: SafetensorsSlices) -> None:
     missing = sorted(wanted - slices.weight_map.keys())
     if missing:
         raise ModelConfigError(f"{slices.source}: missing tensor {missing[0]} ({len(missing)} missing in all)")
+    if not whole:
+        return
     extra = sorted(n for n in slices.weight_map.keys() - wanted if not (n == "lm_head.weight" and config.tie_word_embeddings))
     if extra:
         raise ModelConfigError(f"{slices.source}: unexpected tensor {extra[0]} (not part of this Qwen3-MoE config)")
@@ -91,7 +94,7 @@ def _copy(target: torch.Tensor, source: torch.Tensor, name: str, source_name: st
 @torch.no_grad()
 def load_shards(model: Qwen3MoeForCausalLM, slices: SafetensorsSlices) -> None:
     """Fill every parameter's local shard of a `parallelize`d, `to_empty` model from `slices`."""
-    _check_names(model, slices)
+    _check_names(model, slices, whole=isinstance(model, Qwen3MoeForCausalLM))
     for name, param in model.named_parameters():
         local = param.to_local() if isinstance(param, DTensor) else param
         start, stop = _row_range(param)
@@ -132,6 +135,10 @@ def load_sharded(
     slices = SafetensorsSlices(path)
     with torch.device("meta"):
         model = Qwen3MoeForCausalLM(config)
+    if world.pp_size > 1:  # this rank's stage only: it reads its own layers' tensors
+        from payload.train.pipeline import build_stage
+
+        model = build_stage(model, world)
     model = parallelize(model, world, ep_backend, compute_dtype, compile_layers)
     model.to_empty(device=world.device)
     load_shards(model, slices)

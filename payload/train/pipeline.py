@@ -246,3 +246,32 @@ def pipeline_train_step(
     optimizer.zero_grad(set_to_none=True)
     result.update(grad_norm=float(grad_norm), step_seconds=time.perf_counter() - started)
     return result
+
+
+class PipelineScorer:
+    """`compute_logprobs`' view of a pipelined model, for the post-publish probe: every rank
+    calls it together with the same tokens; one forward through the stages, and the last
+    stage's logprobs are sent to every stage of the pipeline."""
+
+    def __init__(self, model: PipelineStageModel, world: World, compute_dtype: torch.dtype | None = None) -> None:
+        self.model, self.world, self.dtype = model, world, compute_dtype or torch.float32
+
+    @torch.no_grad()
+    def __call__(self, input_ids_BT, next_tokens=None, **_):
+        world, t = self.world, input_ids_BT.shape[1]
+        mb = MicroBatch(input_ids_BT.cpu(), torch.ones(1, t, dtype=torch.bool), torch.zeros(1, t - 1, dtype=torch.bool),
+                        torch.zeros(1, t - 1), torch.zeros(1), None, cu_seqlens=torch.tensor([0, t], dtype=torch.int32),
+                        position_ids_BT=torch.arange(t)[None], unpack_BT1=torch.zeros(1, t - 1, dtype=torch.int64))
+        args, kwargs = _inputs(mb.to(world.device), self.model)
+        self.model.eval()
+        stage, schedule = _schedule(self.model, world, t, 1, self.dtype, None, ScheduleGPipe)
+        _run(schedule, stage, [args], [kwargs], return_outputs=True)
+        logprobs = stage.output_chunks[0].float() if self.model.is_last else torch.empty(1, t - 1, device=world.device)
+        last = dist.get_process_group_ranks(world.pp_group)[-1]
+        dist.broadcast(logprobs, src=last, group=world.pp_group)
+        return _Logprobs(logprobs)
+
+
+class _Logprobs:
+    def __init__(self, logprobs: torch.Tensor) -> None:
+        self.logprobs = logprobs
