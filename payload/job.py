@@ -141,7 +141,8 @@ class ParallelSection(_Section):
         if shard % ep:
             return f"job.parallel.data_parallel_shard_size {shard} must be a multiple of expert_parallel_size {ep}"
         if world % shard:
-            return f"job.parallel.data_parallel_shard_size {shard} must divide the trainer's ranks {world} ({where})"
+            ranks = "the trainer's world size" if pp == 1 else "a stage's ranks"
+            return f"job.parallel.data_parallel_shard_size {shard} must divide {ranks} {world} ({where})"
         return None
 
 

@@ -366,11 +366,11 @@ def print_layouts(name: str, environment, config, out) -> Layout | None:
     rows, fitting, best = plan_layouts(config, environment.job, train.desired_size, train.spec.gpus, gpu_gb)
     print(f"\nLayouts for {name} on {environment.name} ({train.desired_size} x {train.spec.gpus} GPUs of {gpu_gb:.0f} GB; "
           f"fits: <= {FIT_FRACTION * gpu_gb:.0f} GB modeled): {len(fitting)} of {len(rows)} fit", file=out)
-    print(f"  {'layout':<44} {'GB/GPU':>7} {'NVLink GB':>10} {'s':>6} {'EFA GB':>8} {'s':>6} {'M':>5} {'bubble':>7} "
+    print(f"  {'layout':<58} {'GB/GPU':>7} {'NVLink GB':>10} {'s':>6} {'EFA GB':>8} {'s':>6} {'M':>5} {'bubble':>7} "
           f"{'compute s':>9} {'step s':>7}", file=out)
     for layout, _, fp in fitting:
         mark = "  <- picked" if best is not None and layout == best[0] else ""
-        print(f"  {layout.describe():<44} {fp.memory_total_gb:7.1f} {fp.link_gb('NVLink'):10.0f} "
+        print(f"  {layout.describe():<58} {fp.memory_total_gb:7.1f} {fp.link_gb('NVLink'):10.0f} "
               f"{fp.link_seconds('NVLink'):6.1f} {fp.link_gb('EFA'):8.1f} {fp.link_seconds('EFA'):6.1f} {fp.micro_batches:5d} "
               f"{100 * fp.bubble:6.1f}% {fp.compute_s:9.0f} {fp.step_s:7.0f}{mark}", file=out)
     return None if best is None else best[0]

@@ -114,13 +114,12 @@ def init_world(ep_size: int, shard_size: int | None = None, timeout: timedelta |
         )
     stage_size = world_size // pp_size
     shard = shard_size or min(int(os.environ.get("LOCAL_WORLD_SIZE", stage_size)), stage_size)
+    ranks = "the trainer's world size" if pp_size == 1 else "a pipeline stage's ranks"
     if ep_size < 1 or stage_size % ep_size:
-        raise ParallelConfigError(
-            f"parallel.expert_parallel_size {ep_size} must divide the ranks of a pipeline stage {stage_size}"
-        )
+        raise ParallelConfigError(f"parallel.expert_parallel_size {ep_size} must divide {ranks} {stage_size}")
     if stage_size % shard or shard % ep_size:
         raise ParallelConfigError(
-            f"parallel.data_parallel_shard_size {shard} must divide the ranks of a pipeline stage {stage_size} "
+            f"parallel.data_parallel_shard_size {shard} must divide {ranks} {stage_size} "
             f"and be a multiple of parallel.expert_parallel_size {ep_size}"
         )
     device_type = "cuda" if torch.cuda.is_available() else "cpu"
