@@ -10,11 +10,11 @@ Hugging Face safetensors without touching the rest of the file; expert shards ar
 the rank's experts, read expert by expert. Nothing is read twice inside one replica, and no
 rank ever holds a full-precision copy of a tensor it does not keep.
 
-At 16 nodes and Qwen3-235B-A22B (470 GB of bf16 weights on FSx, EP 8, shard 64, 2 replicas):
-each rank reads 470 GB / 64 = 7.3 GB (two replicas read the whole checkpoint twice, 940 GB
-from FSx in all), against 470 GB per rank when every rank read every non-expert weight plus
-its expert slice whole. At FSx's ~1.2 GB/s per client, 6 s per rank instead of minutes; the
-GPU holds the rank's 29 GB fp32 shard, not the 146 GB the unsharded build needed at EP 8.
+At 16 nodes and Qwen3-235B-A22B (470 GB of bf16 weights on FSx; p5en-48's PP 4 × EP 8 × FSDP
+32): a rank builds only its pipeline stage (payload.train.pipeline) and reads its shard of it,
+470 GB / 128 = 3.7 GB, each byte read once in all, against 470 GB per rank when every rank read
+every non-expert weight plus its expert slice whole. At FSx's ~1.2 GB/s per client, 3 s per
+rank; the GPU holds the rank's 15 GB fp32 shard.
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
-"""The trainer's world: expert parallelism inside a node, HSDP for everything (FSDP2).
+"""The trainer's world: pipeline stages of whole nodes (payload.train.pipeline), and in each
+expert parallelism inside a node and HSDP for everything (FSDP2).
 
+With PP stages, each is W / PP consecutive ranks laid out as below (W read as W / PP); every
+mesh and group here is the stage's, except `replica_group` (one replica of every stage: the
+global gradient norm) and `pp_group` (one rank of every stage: the pipeline's sends).
 W ranks, EP size P, FSDP shard size S (P divides S, S divides W), R = W / S replicas:
 
     ranks  = arange(W).reshape(R, S // P, P)      rank = replica · S + edp_shard · P + ep_rank
