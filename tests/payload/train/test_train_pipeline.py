@@ -13,6 +13,9 @@ gradient, so comparing weights compares gradients (fp32 reduction-order noise); 
 the gradient norm are compared step by step.
 """
 
+import json
+import math
+
 import pytest
 import torch
 import torch.distributed as dist
@@ -172,3 +175,43 @@ def test_pipelined_checkpoint_resumes_bitwise_and_exports_for_transformers(pool,
         torch.testing.assert_close(probe, compute_logprobs(whole, ids)[0], rtol=1e-5, atol=1e-5)
     for r in results:  # every rank of the pipeline got the last stage's logprobs
         assert torch.equal(r[9], probe)
+
+
+def test_the_trainer_runs_a_pipelined_layout_end_to_end(tmp_path):
+    """`python -m payload train` on 2 ranks as 2 pipeline stages (the layout from the job's
+    per-model `models:` entry): trains on packed micro-batches, checkpoints and exports from
+    both stages, exits 0."""
+    import socket
+
+    import yaml
+
+    from payload.model import load_pretrained
+    from test_train_cli import PROMPTS_PER_STEP, fill, save_pretrained, train, write_job
+    from tests.payload.queue.redis_server import started
+
+    model_dir = tmp_path / "Qwen3-Tiny"
+    save_pretrained(tiny_model(), model_dir)
+    server = started()
+    try:
+        fill(server.url, "pp", 0, 2 * PROMPTS_PER_STEP)
+        job = yaml.safe_load(write_job(tmp_path / "job.yaml", model_dir, tmp_path / "ckpt").read_text())
+        job["parallel"]["models"] = {"Qwen3-Tiny": {"pipeline_parallel_size": 2, "expert_parallel_size": 1}}
+        job["batch"]["micro_batch_tokens"] = 16  # several micro-batches a step through the stages
+        (tmp_path / "job.yaml").write_text(yaml.safe_dump(job))
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = str(s.getsockname()[1])
+        metrics = tmp_path / "metrics.jsonl"
+        procs = [train(tmp_path / "job.yaml", server.url, "pp", "--max-steps", "2", "--metrics-jsonl", str(metrics),
+                       wait=False, RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE="2", MASTER_ADDR="127.0.0.1",
+                       MASTER_PORT=port)
+                 for rank in (0, 1)]
+        outs = [p.communicate(timeout=240)[0] for p in procs]
+    finally:
+        server.close()
+    assert [p.returncode for p in procs] == [0, 0], outs
+    records = [json.loads(line) for line in metrics.read_text().splitlines()]
+    assert len(records) == 2 and all(math.isfinite(r["loss"]) and r["grad_norm"] > 0 for r in records)
+    assert (tmp_path / "ckpt" / "step-00000002" / ".metadata").is_file()
+    exported = load_pretrained(tmp_path / "ckpt" / "hf" / "step-00000002", dtype=torch.float32)
+    assert {n for n, _ in iter_hf_tensors(exported)} == {n for n, _ in iter_hf_tensors(tiny_model())}
