@@ -343,6 +343,14 @@ class JobConfig(_Section):
             )
         if (self.eval.interval_steps or self.eval.before_training) and (self.data is None or self.data.eval is None):
             raise ValueError("eval.interval_steps / eval.before_training need an eval set (data.eval)")
+        layout = self.parallel.for_model(self.model.path)
+        if layout.pipeline_parallel_size > 1:
+            # Pipeline stages pass one packed row per micro-batch (payload.train.pipeline).
+            if not self.batch.packing:
+                raise ValueError("parallel.pipeline_parallel_size > 1 needs batch.packing: true")
+            if self.algorithm.router_aux_loss_coef > 0:
+                raise ValueError("parallel.pipeline_parallel_size > 1 needs algorithm.router_aux_loss_coef 0 "
+                                 "(the load-balancing statistics would span every stage's layers)")
         return self
 
 

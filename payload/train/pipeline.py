@@ -22,19 +22,21 @@ the HF export and publishing see each stage's tensors under their own names.
 
 Schedule: 1F1B (`Schedule1F1B`). Its bubble is (PP − 1) / (M + PP − 1) of the step for M
 micro-batches per pipeline; the packer makes M = tokens per data-parallel rank / token budget,
-~300 at p5en-48's Qwen3-235B-A22B job (PP 8: 2.3 %), so interleaving (bubble / v, but v× the
-stage-to-stage sends and more in-flight activations) or zero-bubble (splits weight gradients
-from input gradients, which FSDP2's deferred reduce-scatter and the fused LM-head backward here
-do not separate) would win little. 1F1B keeps at most PP micro-batches' stage inputs alive on
+162 at p5en-48's Qwen3-235B-A22B job (PP 4: 1.8 %). Interleaved 1F1B divides the bubble by
+its v stages per rank for v× the stage-to-stage sends; the zero-bubble schedules (torch's
+InterleavedZeroBubble, ZBV) fill it by deferring each micro-batch's weight-gradient pass,
+holding its activations longer and needing two or more stages per rank: both can win at most
+the 1.8 %, so the plain schedule is kept. 1F1B keeps at most PP micro-batches' stage inputs alive on
 the first stage (GPipe: all M). Its gradients are reduced once per step: the stage keeps them
 unsharded through the micro-batches and FSDP reduce-scatters (and HSDP all-reduces) after the
 last backward (torch's `perform_reduce_grad`), which is the "reduced once per step" row of
 payload.train.footprint.
 
 Micro-batches: the packer's (payload.train.batch), padded at the end to one length T for the
-step (the longest over all ranks: P2P receive buffers have static shapes). The pad is a
-segment of its own in `cu_seqlens`, so no real token attends to it, and it is masked from the
-loss; the balanced partition keeps it to a small fraction of a micro-batch.
+step (the pipeline's longest: P2P receive buffers have static shapes). The pad is a segment of
+its own in `cu_seqlens`, so no real token attends to it, and it is masked from the loss; but
+it does run through the layers, experts included (p5en-48's job: micro-batches balanced near
+the 16,384-token budget, T up to the longest sample's 18,432: at most ~12 % of the tokens).
 
 On the last stage the fused LM head gives the policy logprobs; "old" is their detached value
 (one optimizer step per batch, as in payload.train.step), the reference model's come from a
@@ -201,8 +203,10 @@ def pipeline_train_step(
     started = time.perf_counter()
     device, dtype = world.device, compute_dtype or torch.float32
     model.train()
+    # One T for every micro-batch of the step, agreed along the pipeline only (its stages'
+    # receive buffers); other pipelines pad to their own longest.
     lengths = torch.tensor([max(mb.input_ids_BT.shape[1] for mb in micro)], device=device)
-    dist.all_reduce(lengths, op=dist.ReduceOp.MAX)  # one T for every micro-batch of the step
+    dist.all_reduce(lengths, op=dist.ReduceOp.MAX, group=world.pp_group)
     t = int(lengths.item())
     micro = [_padded(mb, t) for mb in micro]
     denominator = loss_denominator([mb.loss_mask_BT1 for mb in micro], config.aggregation, world.stage_group, device)
