@@ -15,7 +15,7 @@ export AWS_EC2_METADATA_DISABLED := true
 export CDK_DISABLE_VERSION_CHECK := true
 export CDK_DISABLE_CLI_TELEMETRY := true
 
-.PHONY: setup redis-server synth infra manifests image scale test demo clean
+.PHONY: setup redis-server synth infra deploy manifests image scale test demo clean
 
 setup: $(STAMPS)/python $(STAMPS)/node redis-server
 
@@ -55,6 +55,12 @@ infra: setup
 	@cdk synth --quiet -c env=$(ENV)
 	@echo "CloudFormation for environment '$(ENV)' in cdk.out/"
 
+## make deploy ENV=name [CDK_ARGS='--parameters AdminPrincipalArn=...']: synthesize, refuse (one line) a change
+## to a GPU pool that has nodes (infra/deploy_guard.py), then deploy exactly that assembly. Needs AWS credentials.
+deploy: infra
+	@$(PYTHON) -m infra.deploy_guard --env $(ENV)
+	@cdk deploy --app cdk.out --outputs-file cdk-outputs.json $(CDK_ARGS) MoeRl-$(ENV)
+
 # The cdk8s app's entry point directly (what `npx cdk8s synth` runs, see cdk8s.yaml): the CLI
 # would append a Node stack trace to the app's one-line errors.
 manifests: setup
@@ -71,9 +77,10 @@ image: setup
 	docker buildx build --platform linux/amd64 --tag "$$ref" --push .; \
 	echo "pushed $$ref"
 
-## make scale ENV=name POOL=train|rollout [NODES=n]: size a GPU pool (created empty by cdk deploy)
+## make scale ENV=name POOL=train|rollout [NODES=n] [TIMEOUT_MINUTES=m]: size a GPU pool (created empty by cdk deploy)
+## and wait until its nodes are Ready (30 minutes at most by default), or fail with the reason AWS recorded
 scale: setup
-	@$(PYTHON) -m infra.scale $(POOL) --env $(ENV) $(if $(NODES),--nodes $(NODES))
+	@$(PYTHON) -m infra.scale $(POOL) --env $(ENV) $(if $(NODES),--nodes $(NODES)) $(if $(TIMEOUT_MINUTES),--timeout-minutes $(TIMEOUT_MINUTES))
 
 test: setup
 	@$(PYTHON) -m pytest

@@ -25,6 +25,7 @@ from constructs import Construct
 from infra import versions
 from infra.efa_metrics import EFA_BYTE_COUNTERS, efa_metric
 from infra.environment import POOL_LABEL
+from infra.gpu_metrics import DCGM_COUNTERS_FILE, HOSTENGINE_PORT
 from infra.gpu_node_group import EFA_NODE_LABELS, GPU_NODE_LABELS
 
 GPU_TOLERATIONS = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
@@ -42,6 +43,31 @@ PROMETHEUS_STORAGE_CLASS = "monitoring-gp3"
 PROMETHEUS_VOLUME_GIB = 100
 PROMETHEUS_RETENTION = "15d"
 PROMETHEUS_RETENTION_SIZE = "85GB"
+
+# kube-prometheus-stack 79.4.1's own prometheus-node-exporter.extraArgs (its values.yaml): a list
+# given here replaces the chart's, so they are repeated, or every kubelet volume and containerd
+# mount on every node would become a filesystem series.
+NODE_EXPORTER_DEFAULT_ARGS = (
+    "--collector.filesystem.mount-points-exclude=^/(dev|proc|sys|run/containerd/.+|var/lib/docker/.+|var/lib/kubelet/.+)($|/)",
+    "--collector.filesystem.fs-types-exclude=^(autofs|binfmt_misc|bpf|cgroup2?|configfs|debugfs|devpts|devtmpfs|fusectl"
+    "|hugetlbfs|iso9660|mqueue|nsfs|overlay|proc|procfs|pstore|rpc_pipefs|securityfs|selinuxfs|squashfs|sysfs|tracefs|erofs)$",
+)
+
+# The DCGM exporter as a client of the node monitoring agent's host engine (infra/gpu_metrics.py
+# says why there must be only one): the node's IP from the downward API, which Kubernetes
+# substitutes into `-r` ($(VAR) in args), reaches the agent's hostPort. No engine of its own, so
+# no SYS_ADMIN (the chart adds it for an embedded engine's profiling metrics).
+DCGM_EXPORTER_CLIENT_VALUES = {
+    "arguments": ["-f", DCGM_COUNTERS_FILE, "-r", f"$(NODE_IP):{HOSTENGINE_PORT}"],
+    "extraEnv": [{"name": "NODE_IP", "valueFrom": {"fieldRef": {"fieldPath": "status.hostIP"}}}],
+    "securityContext": {
+        "runAsNonRoot": False,
+        "runAsUser": 0,
+        # Helm merges maps: the chart's `add: [SYS_ADMIN]` stays unless replaced by an empty list.
+        "capabilities": {"add": [], "drop": ["ALL"]},
+        "allowPrivilegeEscalation": False,
+    },
+}
 
 # EFA traffic per node (infra/efa_metrics.py says why node-exporter cannot read it itself):
 # a sidecar in the node-exporter pod writes the EFA byte counters for its textfile collector
@@ -134,11 +160,16 @@ class HelmCharts(Construct):
             MONITORING_NAMESPACE,
             {
                 **gpu_tolerations,
+                **DCGM_EXPORTER_CLIENT_VALUES,
                 "nodeSelector": GPU_NODE_LABELS,
                 "serviceMonitor": {"enabled": True, "additionalLabels": {"release": PROMETHEUS_RELEASE}},
             },
         )
         dcgm.node.add_dependency(prometheus)  # its ServiceMonitor needs the operator's CRDs
+        # Static volumes only (k8s/charts/base.py binds the stack's file system): the node
+        # plugin mounts, and its chart tolerates every taint; no controller, which would only
+        # create file systems and need FSx permissions to do so.
+        self._chart("FsxCsiDriver", versions.FSX_CSI_DRIVER, "kube-system", {"nodeComponentOnly": True})
 
     def _prometheus(self, system: dict, ebs_csi_driver: eks.CfnAddon) -> eks.HelmChart:
         storage_class = eks.KubernetesManifest(
@@ -190,7 +221,7 @@ class HelmCharts(Construct):
                 "kube-state-metrics": system,
                 "alertmanager": {"alertmanagerSpec": {"nodeSelector": ON_SYSTEM_NODES}},
                 "prometheus-node-exporter": {
-                    "extraArgs": [f"--collector.textfile.directory={EFA_TEXTFILE_DIR}"],
+                    "extraArgs": [*NODE_EXPORTER_DEFAULT_ARGS, f"--collector.textfile.directory={EFA_TEXTFILE_DIR}"],
                     "sidecars": [{"name": "efa-counters", "command": ["/bin/sh", "-c", EFA_COUNTERS_SCRIPT]}],
                     "sidecarVolumeMount": [{"name": "efa-textfile", "mountPath": EFA_TEXTFILE_DIR, "readOnly": False}],
                     "sidecarHostVolumeMounts": [

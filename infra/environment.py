@@ -28,6 +28,17 @@ POOL_NAMES = ("train", "rollout", "cpu", "memory", "system")
 GPU_POOLS = ("train", "rollout")
 # The label every node carries with its pool name; the charts select on it.
 POOL_LABEL = "rl.aws/pool"
+# One CloudFormation stack per environment, MoeRl-<name>; `cdk deploy --outputs-file` writes its
+# outputs here, and `make manifests`, `make scale` and `make deploy` read them.
+STACK_PREFIX = "MoeRl-"
+OUTPUTS_FILE = "cdk-outputs.json"
+# The root volume of a node whose instance store is RAID0'd for Kubernetes (GPU nodes,
+# infra/gpu_node_group.py NODE_CONFIG): nodeadm bind-mounts /var/lib/kubelet, /var/lib/containerd
+# and /var/log/pods onto the array (amazon-eks-ami setup-local-disks), so images, emptyDirs and pod
+# logs never touch it. What is left is the AMI itself (built on a 20 GiB volume: amazon-eks-ami
+# templates/al2023/variables-default.json), journald and /tmp; 100 GiB leaves room for crash
+# dumps and a driver or EFA reinstall. (It was 1000 GiB on p5en-48: ~$80 a node-month of gp3.)
+ROOT_VOLUME_BESIDE_NVME_GIB = 100
 # What an EKS access entry takes: an IAM role or user, never an STS session.
 IAM_PRINCIPAL_ARN = r"arn:aws[a-z-]*:iam::\d{12}:(role|user)/[\w+=,.@/-]+"
 
@@ -62,9 +73,19 @@ class NodePool(_Strict):
     efa: bool = False
     # A cluster placement group keeps EFA traffic on one network spine; only for EFA pools.
     placement_group: bool = False
+    # Default 200, or ROOT_VOLUME_BESIDE_NVME_GIB on instance types with local NVMe.
     root_volume_gib: int = Field(default=200, ge=20, le=16384)
     labels: dict[str, str] = Field(default_factory=dict)
     taints: list[Taint] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _root_volume_default(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "root_volume_gib" not in data:
+            spec = INSTANCE_TYPES.get(data.get("instance_type"))
+            if spec and spec.nvme_volumes:
+                return {**data, "root_volume_gib": ROOT_VOLUME_BESIDE_NVME_GIB}
+        return data
 
     @field_validator("instance_type")
     @classmethod
@@ -89,6 +110,19 @@ class NodePool(_Strict):
             raise ValueError("capacity_reservation_id cannot be used with capacity_type SPOT")
         if self.capacity_type is CapacityType.CAPACITY_BLOCK and not self.capacity_reservation_id:
             raise ValueError("capacity_type CAPACITY_BLOCK needs capacity_reservation_id (the block's cr-… id)")
+        if self.placement_group and self.capacity_type is CapacityType.CAPACITY_BLOCK:
+            # EC2 API Reference, CapacityBlock: "Instances that run inside a Capacity Block are
+            # automatically placed close together inside Amazon EC2 UltraClusters"; a cluster
+            # placement group on top can only make launches into the block fail.
+            raise ValueError(
+                "placement_group cannot be used with capacity_type CAPACITY_BLOCK: a Capacity Block's instances "
+                "are already co-located; set placement_group: false"
+            )
+        if self.spec.nvme_volumes and self.root_volume_gib > ROOT_VOLUME_BESIDE_NVME_GIB:
+            raise ValueError(
+                f"root_volume_gib {self.root_volume_gib}: on {self.instance_type} images, pod volumes and pod logs live on "
+                f"the local NVMe RAID0, not the root volume; use at most {ROOT_VOLUME_BESIDE_NVME_GIB} (or leave it out)"
+            )
         if POOL_LABEL in self.labels:
             raise ValueError(f"label {POOL_LABEL} is set by the app; remove it")
         return self
@@ -220,6 +254,10 @@ class Environment(_Strict):
             fsx_mb_s_per_tib=self.storage.fsx_throughput_mb_s_per_tib,
             keep_last=self.job.checkpoint.keep_last,
         )
+
+    @property
+    def stack_name(self) -> str:
+        return STACK_PREFIX + self.name
 
     def resolved_account(self) -> str | None:
         return self.account or os.environ.get("CDK_DEFAULT_ACCOUNT")

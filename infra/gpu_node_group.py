@@ -178,7 +178,8 @@ class GpuNodeGroup(Construct):
                 device_labels={**GPU_NODE_LABELS, **(EFA_NODE_LABELS if pool.efa else {})},
                 # Created empty: a capacity or quota miss then fails `make scale`, not the stack
                 # (and a Capacity Block node group must be at 0 to be created before the block
-                # starts, and to be upgraded). README: "Scaling the GPU pools".
+                # starts, and to be upgraded). README: "Scaling the GPU pools". `make deploy`
+                # (infra/deploy_guard.py) refuses to change the group while it has nodes.
                 created_empty=True,
             ),
         )

@@ -1,36 +1,65 @@
-"""Size a GPU pool: `make scale ENV=NAME POOL=train|rollout [NODES=N]`.
+"""Size a GPU pool: `make scale ENV=NAME POOL=train|rollout [NODES=N] [TIMEOUT_MINUTES=M]`.
 
-The stack creates GPU node groups empty (infra/capacity.py); this sets one to its
-environment file's min/desired/max sizes (or NODES) with `aws eks update-nodegroup-config`
-and waits until the node group is active again, printing progress. The cluster and node
-group names come from cdk-outputs.json (`cdk deploy --outputs-file`).
+The stack creates GPU node groups empty and leaves their size to this command (infra/capacity.py,
+infra/gpu_node_group.py). It sets a pool to its environment file's min/desired/max sizes (or
+NODES), then returns only when that many of the node group's nodes are Ready in Kubernetes, or
+fails with the reason AWS recorded:
+- the node group update failed (EKS `DescribeUpdate` errors);
+- Auto Scaling could not launch an instance since the update (`DescribeScalingActivities`: a
+  Failed activity's status message names InsufficientInstanceCapacity, a vCPU quota
+  (VcpuLimitExceeded), a Capacity Block outside its window, ...);
+- the node group went DEGRADED (its health issues, e.g. AsgInstanceLaunchFailures).
+botocore's NodegroupActive waiter is not used: a scaling update returns the group to ACTIVE as
+soon as the Auto Scaling group's desired count is set, before any instance exists, and it does
+not accept DEGRADED, so a capacity miss would either pass unseen or wait out its 40 minutes.
+
+The wait is bounded: 30 minutes by default (TIMEOUT_MINUTES). A p5en.48xlarge takes ~10 minutes
+from launch to a Ready node (boot, NVIDIA and EFA drivers, RAID0 of 8 NVMe disks, nodeadm join);
+a capacity or quota miss shows up as a failed scaling activity within minutes. On a miss the node
+group keeps its desired size and Auto Scaling keeps retrying: NODES=0 stops it.
 
 Capacity Block pools: EC2 launches instances only while the block is active, and the block's
 instances are reclaimed at its end, so scaling up checks that the block is active and prints
 when it ends: scale back to 0 (NODES=0) at least 30 minutes before that to drain the pods.
-Before a `cdk deploy` that changes a Capacity Block pool (AMI, launch template), scale it to 0:
-EKS upgrades such a node group only at size 0.
+
+Names come from cdk-outputs.json (`cdk deploy --outputs-file`); AWS credentials from the usual
+chain; Kubernetes access through the caller's EKS access entry (a bearer token presigned from
+STS GetCallerIdentity, as `aws eks get-token` makes it).
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import json
-import shlex
-import subprocess
+import ssl
 import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
+from typing import Callable
 
-from infra.environment import GPU_POOLS, CapacityType, EnvironmentError, NodePool, load_environment
-from k8s.outputs import OUTPUTS_FILE
+import boto3
+from botocore.exceptions import BotoCoreError, ClientError
 
-STACK_PREFIX = "MoeRl-"
+from infra.environment import GPU_POOLS, OUTPUTS_FILE, STACK_PREFIX, CapacityType, EnvironmentError, NodePool, load_environment
 
 REPO = Path(__file__).resolve().parent.parent
 
+DEFAULT_TIMEOUT_MINUTES = 30
+POLL_SECONDS = 20
+# The label EKS puts on every node of a managed node group.
+NODEGROUP_LABEL = "eks.amazonaws.com/nodegroup"
+# Auto Scaling activity states that mean an instance was not launched.
+FAILED_ACTIVITIES = ("Failed", "Cancelled")
+
 
 class ScaleError(Exception):
-    """A user mistake or a failed AWS call: one line, exit 2."""
+    """A user mistake, a failed AWS call or what AWS recorded against the scaling: one line, exit 2."""
 
 
 def nodegroup_output(pool: str) -> str:
@@ -42,8 +71,8 @@ def read_names(outputs_path: Path, environment_name: str, pool: str) -> tuple[st
     stack = STACK_PREFIX + environment_name
     if not outputs_path.is_file():
         raise ScaleError(
-            f"{outputs_path.name} not found: deploy first (npx cdk deploy -c env={environment_name} "
-            f"--outputs-file {OUTPUTS_FILE})"
+            f"{outputs_path.name} not found: deploy first (make deploy ENV={environment_name}, which writes "
+            f"{OUTPUTS_FILE})"
         )
     try:
         values = json.loads(outputs_path.read_text()).get(stack)
@@ -65,53 +94,125 @@ def scaling_config(pool: NodePool, nodes: int | None) -> dict[str, int]:
     return {"minSize": min(pool.min_size, nodes), "maxSize": pool.max_size, "desiredSize": nodes}
 
 
-def update_command(region: str, cluster: str, nodegroup: str, config: dict[str, int]) -> list[str]:
-    sizes = ",".join(f"{key}={value}" for key, value in config.items())
-    return [
-        "aws", "eks", "update-nodegroup-config", "--region", region, "--cluster-name", cluster,
-        "--nodegroup-name", nodegroup, "--scaling-config", sizes,
-    ]  # fmt: skip
-
-
-def wait_command(region: str, cluster: str, nodegroup: str) -> list[str]:
-    return ["aws", "eks", "wait", "nodegroup-active", "--region", region, "--cluster-name", cluster, "--nodegroup-name", nodegroup]
-
-
-def health_command(region: str, cluster: str, nodegroup: str) -> list[str]:
-    return [
-        "aws", "eks", "describe-nodegroup", "--region", region, "--cluster-name", cluster, "--nodegroup-name", nodegroup,
-        "--query", "nodegroup.health.issues[].[code,message]", "--output", "text",
-    ]  # fmt: skip
-
-
-def reservation_command(region: str, reservation: str) -> list[str]:
-    return [
-        "aws", "ec2", "describe-capacity-reservations", "--region", region, "--capacity-reservation-ids", reservation,
-        "--query", "CapacityReservations[0].[State,StartDate,EndDate]", "--output", "text",
-    ]  # fmt: skip
-
-
-def _run(command: list[str]) -> str:
-    print("+ " + shlex.join(command), file=sys.stderr, flush=True)
-    try:
-        result = subprocess.run(command, capture_output=True, text=True)
-    except FileNotFoundError:
-        raise ScaleError("the aws CLI is not installed (https://docs.aws.amazon.com/cli/)") from None
-    if result.returncode:
-        last = (result.stderr.strip().splitlines() or ["no output"])[-1]
-        raise ScaleError(f"{command[1]} {command[2]} failed: {last}")
-    return result.stdout.strip()
-
-
-def check_capacity_block(region: str, pool_name: str, pool: NodePool) -> None:
-    state, start, end = (_run(reservation_command(region, pool.capacity_reservation_id)).split() + ["", "", ""])[:3]
-    if state != "active":
+def check_capacity_block(ec2, pool_name: str, reservation_id: str) -> str:
+    """The block's end time; refuses a block that is not active (EC2 launches nothing outside it)."""
+    reservations = ec2.describe_capacity_reservations(CapacityReservationIds=[reservation_id])["CapacityReservations"]
+    if not reservations:
+        raise ScaleError(f"pools.{pool_name}: Capacity Block {reservation_id} not found in this account and region")
+    block = reservations[0]
+    if block["State"] != "active":
+        start = block.get("StartDate")
         raise ScaleError(
-            f"pools.{pool_name}: Capacity Block {pool.capacity_reservation_id} is {state or 'not found'} "
-            f"(starts {start or 'unknown'}); EC2 launches its instances only while it is active"
+            f"pools.{pool_name}: Capacity Block {reservation_id} is {block['State']} "
+            f"(starts {start.isoformat() if start else 'unknown'}); EC2 launches its instances only while it is active"
         )
-    print(f"Capacity Block {pool.capacity_reservation_id} is active until {end}: scale {pool_name} to 0 "
-          f"(make scale POOL={pool_name} NODES=0) at least 30 minutes before then", file=sys.stderr)
+    end = block.get("EndDate")
+    return end.isoformat() if end else "unknown"
+
+
+def launch_failure(autoscaling, groups: list[str], since: datetime) -> str | None:
+    """The status message of the newest Auto Scaling activity since `since` that launched nothing."""
+    for group in groups:
+        activities = autoscaling.describe_scaling_activities(AutoScalingGroupName=group, MaxRecords=20)["Activities"]
+        for activity in activities:  # newest first
+            if activity["StartTime"] >= since and activity["StatusCode"] in FAILED_ACTIVITIES:
+                return (activity.get("StatusMessage") or activity.get("Description") or activity["StatusCode"]).strip()
+    return None
+
+
+class KubernetesNodes:
+    """A node group's Nodes, read from the cluster's API server (GET /api/v1/nodes)."""
+
+    def __init__(self, endpoint: str, token: Callable[[], str], ca_data: str | None = None) -> None:
+        self.endpoint = endpoint.rstrip("/")
+        self.token = token
+        self.context = ssl.create_default_context(cadata=base64.b64decode(ca_data).decode()) if ca_data else None
+
+    def count(self, nodegroup: str) -> tuple[int, int]:
+        """(Ready, all) nodes of `nodegroup`."""
+        query = urllib.parse.urlencode({"labelSelector": f"{NODEGROUP_LABEL}={nodegroup}"})
+        request = urllib.request.Request(
+            f"{self.endpoint}/api/v1/nodes?{query}", headers={"Authorization": f"Bearer {self.token()}"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30, context=self.context) as response:
+                nodes = json.load(response)["items"]
+        except urllib.error.HTTPError as error:
+            if error.code in (401, 403):
+                raise ScaleError(
+                    f"the cluster's API server refused this principal (HTTP {error.code}): it needs an EKS access "
+                    "entry (admin_principal_arns in the environment file)"
+                ) from None
+            raise ScaleError(f"the cluster's API server answered HTTP {error.code} listing nodes") from None
+        except (urllib.error.URLError, OSError) as error:
+            raise ScaleError(f"cannot reach the cluster's API server at {self.endpoint}: {error}") from None
+        ready = sum(
+            any(c["type"] == "Ready" and c["status"] == "True" for c in node.get("status", {}).get("conditions", []))
+            for node in nodes
+        )
+        return ready, len(nodes)
+
+
+def eks_token(session, cluster: str) -> str:
+    """A Kubernetes bearer token for `cluster`: STS GetCallerIdentity presigned with the
+    cluster name in x-k8s-aws-id (awscli's customizations/eks/get_token.py)."""
+    sts = session.client("sts")
+
+    def add_cluster_header(request, **_):
+        request.headers["x-k8s-aws-id"] = cluster
+
+    sts.meta.events.register("before-sign.sts.GetCallerIdentity", add_cluster_header)
+    url = sts.generate_presigned_url("get_caller_identity", Params={}, ExpiresIn=60, HttpMethod="GET")
+    return "k8s-aws-v1." + base64.urlsafe_b64encode(url.encode()).decode().rstrip("=")
+
+
+@dataclass
+class Scaler:
+    """One pool's scaling: start it, then wait for Ready nodes or a recorded failure."""
+
+    eks: object
+    autoscaling: object
+    nodes: KubernetesNodes
+    cluster: str
+    nodegroup: str
+    clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] = time.sleep
+    poll_seconds: float = POLL_SECONDS
+
+    def start(self, config: dict[str, int]) -> dict:
+        return self.eks.update_nodegroup_config(
+            clusterName=self.cluster, nodegroupName=self.nodegroup, scalingConfig=config
+        )["update"]
+
+    def wait(self, update: dict, desired: int, timeout_s: float) -> None:
+        deadline = self.clock() + timeout_s
+        while True:
+            status = self.eks.describe_update(name=self.cluster, nodegroupName=self.nodegroup, updateId=update["id"])["update"]
+            if status["status"] in ("Failed", "Cancelled"):
+                errors = "; ".join(f"{e.get('errorCode')}: {e.get('errorMessage')}" for e in status.get("errors", []))
+                raise ScaleError(f"node group {self.nodegroup}: EKS update {status['status'].lower()}: {errors or 'no reason given'}")
+            group = self.eks.describe_nodegroup(clusterName=self.cluster, nodegroupName=self.nodegroup)["nodegroup"]
+            scaling_groups = [g["name"] for g in group.get("resources", {}).get("autoScalingGroups", [])]
+            failure = launch_failure(self.autoscaling, scaling_groups, update["createdAt"])
+            if failure:
+                raise ScaleError(
+                    f"node group {self.nodegroup}: Auto Scaling could not launch an instance: {failure} "
+                    "(it keeps retrying at this size; NODES=0 stops it)"
+                )
+            if group["status"] == "DEGRADED":
+                issues = "; ".join(f"{i['code']}: {i['message']}" for i in group.get("health", {}).get("issues", []))
+                raise ScaleError(f"node group {self.nodegroup} is DEGRADED: {issues or 'no health issue recorded'}")
+            ready, joined = self.nodes.count(self.nodegroup)
+            if status["status"] == "Successful" and ready == desired and joined == desired:
+                return
+            if self.clock() >= deadline:
+                raise ScaleError(
+                    f"node group {self.nodegroup}: {ready} of {desired} nodes Ready ({joined} joined) after "
+                    f"{timeout_s / 60:.0f} minutes; no launch failure recorded (TIMEOUT_MINUTES waits longer)"
+                )
+            print(f"{self.nodegroup}: {ready}/{desired} nodes Ready ({joined} joined), EKS update {status['status']}",
+                  file=sys.stderr, flush=True)
+            self.sleep(self.poll_seconds)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,29 +220,47 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("pool", choices=GPU_POOLS)
     parser.add_argument("--env", default="default", help="environment name (environments/NAME.yaml)")
     parser.add_argument("--nodes", type=int, help="desired nodes (default: the pool's desired_size)")
+    parser.add_argument("--timeout-minutes", type=float, default=DEFAULT_TIMEOUT_MINUTES,
+                        help=f"how long to wait for Ready nodes (default {DEFAULT_TIMEOUT_MINUTES})")
     parser.add_argument("--outputs", type=Path, default=REPO / OUTPUTS_FILE, help="cdk deploy --outputs-file")
     args = parser.parse_args(argv)
     try:
+        if args.timeout_minutes <= 0:
+            raise ScaleError(f"TIMEOUT_MINUTES={args.timeout_minutes:g}: must be positive")
         environment = load_environment(args.env)
         pool = getattr(environment.pools, args.pool)
         config = scaling_config(pool, args.nodes)
         cluster, nodegroup = read_names(args.outputs, environment.name, args.pool)
+        scaler, ec2 = _aws_scaler(environment.region, cluster, nodegroup)
         if pool.capacity_type is CapacityType.CAPACITY_BLOCK and config["desiredSize"] > 0:
-            check_capacity_block(environment.region, args.pool, pool)
-        _run(update_command(environment.region, cluster, nodegroup, config))
-        print(f"{STACK_PREFIX}{environment.name}: {args.pool} -> {config['desiredSize']} nodes; waiting for the "
-              "node group to be active (minutes)", file=sys.stderr, flush=True)
-        _run(wait_command(environment.region, cluster, nodegroup))
-        # A capacity or quota miss does not fail the update: EKS reports it as a health issue.
-        issues = _run(health_command(environment.region, cluster, nodegroup))
-        if issues and issues != "None":
-            raise ScaleError(f"{args.pool}: node group {nodegroup} reports: {issues.splitlines()[0]}")
+            end = check_capacity_block(ec2, args.pool, pool.capacity_reservation_id)
+            print(f"Capacity Block {pool.capacity_reservation_id} is active until {end}: scale {args.pool} to 0 "
+                  f"(make scale POOL={args.pool} NODES=0) at least 30 minutes before then", file=sys.stderr)
+        update = scaler.start(config)
+        print(f"{STACK_PREFIX}{environment.name}: {args.pool} -> {config['desiredSize']} nodes; waiting up to "
+              f"{args.timeout_minutes:g} minutes for them to be Ready", file=sys.stderr, flush=True)
+        scaler.wait(update, config["desiredSize"], args.timeout_minutes * 60)
     except (EnvironmentError, ScaleError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(f"{args.pool}: node group {nodegroup} active at {config['desiredSize']} nodes "
+    except (BotoCoreError, ClientError) as error:  # no credentials, access denied, unknown node group
+        print(f"error: AWS: {error}", file=sys.stderr)
+        return 2
+    print(f"{args.pool}: {config['desiredSize']} nodes Ready in node group {nodegroup} "
           f"(kubectl get nodes -l rl.aws/pool={args.pool})", file=sys.stderr)
     return 0
+
+
+def _aws_scaler(region: str, cluster: str, nodegroup: str):
+    """(Scaler, EC2 client) on the caller's AWS credentials."""
+    session = boto3.Session(region_name=region)
+    eks = session.client("eks")
+    description = eks.describe_cluster(name=cluster)["cluster"]
+    nodes = KubernetesNodes(
+        description["endpoint"], lambda: eks_token(session, cluster), description["certificateAuthority"]["data"]
+    )
+    scaler = Scaler(eks=eks, autoscaling=session.client("autoscaling"), nodes=nodes, cluster=cluster, nodegroup=nodegroup)
+    return scaler, session.client("ec2")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 Creation order (the template's dependency graph; tests/infra/test_ordering.py reads it):
 network -> control plane -> core add-ons (vpc-cni, Pod Identity agent, kube-proxy, CoreDNS)
 -> node groups (GPU ones empty) -> Helm charts, after the system nodes. The other managed
-add-ons (EBS/FSx CSI, node monitoring agent) follow the control plane only.
+add-ons (EBS CSI, node monitoring agent) follow the control plane only.
 """
 
 from __future__ import annotations
@@ -25,10 +25,6 @@ from infra.storage import Storage
 from k8s.layout import gpu_pods_per_node
 
 
-def stack_name(environment: Environment) -> str:
-    return f"MoeRl-{environment.name}"
-
-
 class MoeRlStack(Stack):
     def __init__(self, scope: Construct, environment: Environment) -> None:
         # User mistakes (one line, EnvironmentError or LayoutError) before any construct exists.
@@ -36,7 +32,7 @@ class MoeRlStack(Stack):
         pods_per_node = gpu_pods_per_node(environment)
         super().__init__(
             scope,
-            stack_name(environment),
+            environment.stack_name,
             env=CdkEnvironment(account=environment.resolved_account(), region=environment.region),
             description=f"MoE reinforcement learning on EKS: environment {environment.name}",
         )

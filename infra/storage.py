@@ -13,8 +13,20 @@ deleted objects); their bytes are fetched from S3 on first read (lazy import) an
 Lustre afterwards. Sizes: Qwen3-235B-A22B in bf16 is ~470 GB; the first read moves it at the
 file system's throughput (1.2 TiB x 250 MB/s/TiB = 300 MB/s: ~26 min; 4.8 TiB: ~7 min), every
 later read (32 rollout nodes, restarts) comes from Lustre. Preload a model before the job
-starts with `lfs hsm_restore` (README.md). Checkpoints stay on Lustre only (no association
-under /fsx/checkpoints): their write rate must not depend on S3.
+starts with `lfs hsm_restore` (README.md).
+
+Protecting checkpoints: FSx backs up only file systems not linked to a data repository (FSx API
+Reference, CreateBackup), and the two associations above are the data path, so the file system
+takes no backups. Instead `/fsx/checkpoints` is associated with `s3://<bucket>/checkpoints/`
+export-only: every file the trainer closes there (DCP shards, `.metadata`, HF exports) is copied
+to S3 by the file servers in the background, and a rotated-out checkpoint's deletion follows
+(S3 then mirrors the last keep_last + 1; versioning keeps a deleted one for a day). The
+trainer's write rate does not depend on S3: FSx exports "asynchronously once your application
+finishes modifying the file" (FSx API Reference, AutoExportPolicy). At the
+seed's largest job (Qwen3-235B-A22B on 16 nodes): a 2.8 TB checkpoint plus a 0.47 TB HF export
+every checkpoint interval, read back by the export at the file system's 14 GB/s (14400 GiB x
+1000 MB/s/TiB) in ~235 s of file-server time, well inside a 50-step interval; S3 holds
+(keep_last + 1) x 3.3 TB = 13 TB.
 """
 
 from __future__ import annotations
@@ -27,8 +39,16 @@ from infra.network import Network
 
 # Lustre: 988 for the LNet service, 1018-1023 for client connections.
 LUSTRE_PORTS = (ec2.Port.tcp(988), ec2.Port.tcp_range(1018, 1023))
-# File system path (mounted under /fsx in pods) -> prefix of the artifacts bucket.
+# File system path (mounted under /fsx in pods) -> prefix of the artifacts bucket: read from S3.
 DATA_REPOSITORIES = {"/models": "models/", "/datasets": "datasets/"}
+# Written on Lustre by the trainer (job.checkpoint.directory /fsx/checkpoints), exported to S3.
+CHECKPOINT_REPOSITORY = ("/checkpoints", "checkpoints/")
+# A checkpoint deleted on Lustre (rotation, or by mistake) stays in S3 this long as a noncurrent version.
+DELETED_CHECKPOINT_DAYS = 1
+# FSx API Reference, CreateFileSystem: 2.15 "is recommended for all new file systems"; a
+# PERSISTENT_2 file system without a metadata configuration would default to 2.12. An existing
+# 2.12 file system is upgraded in place (UpdateFileSystem takes a newer FileSystemTypeVersion).
+LUSTRE_VERSION = "2.15"
 
 
 class Storage(Construct):
@@ -48,6 +68,7 @@ class Storage(Construct):
             self,
             "Lustre",
             file_system_type="LUSTRE",
+            file_system_type_version=LUSTRE_VERSION,
             storage_capacity=environment.storage.fsx_storage_gib,
             storage_type="SSD",
             subnet_ids=[node_subnet],
@@ -56,9 +77,8 @@ class Storage(Construct):
                 deployment_type="PERSISTENT_2",
                 per_unit_storage_throughput=environment.storage.fsx_throughput_mb_s_per_tib,
                 data_compression_type="LZ4",
-                automatic_backup_retention_days=7,
-                daily_automatic_backup_start_time="03:00",
-                copy_tags_to_backups=True,
+                # No backups: FSx refuses them on a file system linked to S3 (module docstring).
+                automatic_backup_retention_days=0,
             ),
         )
         self.file_system.apply_removal_policy(RemovalPolicy.RETAIN)
@@ -81,7 +101,13 @@ class Storage(Construct):
             block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
             server_access_logs_bucket=self.access_logs,
             server_access_logs_prefix="artifacts/",
-            lifecycle_rules=[s3.LifecycleRule(noncurrent_version_expiration=Duration.days(30))],
+            lifecycle_rules=[
+                s3.LifecycleRule(noncurrent_version_expiration=Duration.days(30)),
+                # Rotated-out checkpoints are terabytes each: keep them only briefly.
+                s3.LifecycleRule(
+                    prefix=CHECKPOINT_REPOSITORY[1], noncurrent_version_expiration=Duration.days(DELETED_CHECKPOINT_DAYS)
+                ),
+            ],
             removal_policy=RemovalPolicy.RETAIN,
         )
         for path, prefix in DATA_REPOSITORIES.items():
@@ -99,6 +125,21 @@ class Storage(Construct):
                     )
                 ),
             )
+        path, prefix = CHECKPOINT_REPOSITORY
+        fsx.CfnDataRepositoryAssociation(
+            self,
+            "RepositoryCheckpoints",
+            file_system_id=self.file_system.ref,
+            file_system_path=path,
+            data_repository_path=f"s3://{self.bucket.bucket_name}/{prefix}",
+            # Export only: the trainer is the one writer, nothing is read back from S3 here.
+            batch_import_meta_data_on_create=False,
+            s3=fsx.CfnDataRepositoryAssociation.S3Property(
+                auto_export_policy=fsx.CfnDataRepositoryAssociation.AutoExportPolicyProperty(
+                    events=["NEW", "CHANGED", "DELETED"]
+                )
+            ),
+        )
         self.repository = ecr.Repository(
             self,
             "PayloadImage",

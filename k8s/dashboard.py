@@ -6,8 +6,9 @@ utilisation and memory from DCGM), memory pressure (SGLang's KV cache and queue,
 experience buffer) and network (EFA bytes per node, NVLink). Metric names come from their
 producers: payload.balance.signals (the job), SGLang 0.5.23
 (sglang/srt/observability/metrics_collector.py: `sglang:token_usage`, `sglang:num_queue_reqs`),
-the dcgm-exporter 4.6.0 chart's default counters (DCGM_FI_DEV_GPU_UTIL, _FB_USED/_FB_FREE,
-_NVLINK_BANDWIDTH_TOTAL; label Hostname), redis_exporter, and infra/efa_metrics.py.
+the dcgm-exporter chart's default counters (infra/gpu_metrics.py: DCGM_FI_DEV_GPU_UTIL,
+_FB_USED/_FB_FREE, _NVLINK_BANDWIDTH_TOTAL; label Hostname), read from the node monitoring
+agent's host engine, redis_exporter, and infra/efa_metrics.py.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import json
 
 from infra.efa_metrics import efa_metric
+from infra.gpu_metrics import DCGM_FB_FREE, DCGM_FB_USED, DCGM_GPU_UTIL, DCGM_NVLINK
 from k8s.pods import NAMESPACE, ROLLOUT_SERVER, TRAINER
 from payload.balance import signals
 
@@ -24,10 +26,6 @@ MEAN_REWARD = "rl_trainer_mean_reward"
 # SGLang 0.5.23: KV cache pool usage (0-1) and requests waiting for a slot, per server.
 SGLANG_KV_USAGE = "sglang:token_usage"
 SGLANG_QUEUE = "sglang:num_queue_reqs"
-DCGM_GPU_UTIL = "DCGM_FI_DEV_GPU_UTIL"
-DCGM_FB_USED = "DCGM_FI_DEV_FB_USED"
-DCGM_FB_FREE = "DCGM_FI_DEV_FB_FREE"
-DCGM_NVLINK = "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL"
 
 
 def _fraction(part: str, parts: tuple[str, ...]) -> str:

@@ -13,9 +13,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from infra.environment import Environment
+from infra.environment import OUTPUTS_FILE, Environment
 
-OUTPUTS_FILE = "cdk-outputs.json"
 # The keys the CDK stack exports (infra/), in the order the error messages list them.
 OUTPUT_KEYS = (
     "EnvironmentName",
@@ -34,10 +33,6 @@ PLACEHOLDER = "placeholder-run-cdk-deploy"
 
 class OutputsError(Exception):
     """cdk-outputs.json is present but unusable: one line, no traceback."""
-
-
-def stack_name(environment: Environment) -> str:
-    return f"MoeRl-{environment.name}"
 
 
 @dataclass(frozen=True)
@@ -75,7 +70,7 @@ def load_outputs(path: Path, environment: Environment) -> tuple[DeployOutputs, s
         data = json.loads(path.read_text())
     except json.JSONDecodeError as exc:
         raise OutputsError(f"{path.name}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
-    stack = stack_name(environment)
+    stack = environment.stack_name
     if not isinstance(data, dict):
         raise OutputsError(f"{path.name}: expected an object keyed by stack name (e.g. {stack!r})")
     if stack not in data:

@@ -201,6 +201,19 @@ def gpu_security(read_only_root: bool) -> k8s.SecurityContext:
 
     They run as root because a capability added by Kubernetes is only effective for UID 0
     (there are no ambient capabilities for other users).
+
+    No SYS_PTRACE. containerd's RuntimeDefault seccomp profile allows pidfd_getfd (with kcmp,
+    ptrace, process_vm_*) only when CAP_SYS_PTRACE is in the bounding set
+    (contrib/seccomp/seccomp_default.go), and CUDA IPC needs that call only to import a torch
+    expandable segment another process exported (SGLang 0.5.23 says as much in
+    multimodal_gen/.../ipc_a2a.py and keeps such buffers out of expandable segments). The paths
+    these pods take need no fd theft: NCCL 2.30.7 passes its cuMem handles' file descriptors
+    over a Unix socket (SCM_RIGHTS, src/os/linux_ipcsocket.cc), and the CUDA caching allocator's
+    default segments share through legacy cudaIpc handles. DeepEP v2 (sgl-deep-ep 0.1.2.post1)
+    takes a peer's fd with pidfd_getfd only for an ElasticBuffer's CPU segments (num_cpu_bytes >
+    0, deep_ep/buffers/elastic.py), which neither payload/ep/deepep.py nor SGLang's deepep_v2
+    dispatcher asks for. That holds while no GPU container turns on expandable_segments
+    (PYTORCH_CUDA_ALLOC_CONF; tests/k8s hold dist/ to it) and no ElasticBuffer gets CPU bytes.
     """
     return k8s.SecurityContext(
         run_as_user=0,

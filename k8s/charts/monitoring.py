@@ -12,7 +12,8 @@ from cdk8s_plus_33 import k8s
 from constructs import Construct
 
 from k8s.context import Context
-from k8s.dashboard import DASHBOARD_UID, DCGM_GPU_UTIL, dashboard_json
+from infra.gpu_metrics import DCGM_GPU_UTIL
+from k8s.dashboard import DASHBOARD_UID, dashboard_json
 from k8s.imports.com.coreos import monitoring as mon
 from k8s.pods import (
     BUFFER,

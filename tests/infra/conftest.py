@@ -107,6 +107,9 @@ VARIANTS = {
     "new-types": lambda d: (d["pools"]["cpu"].update(instance_type="c7i.16xlarge"),
                             d["pools"]["train"].update(instance_type="p5e.48xlarge")),
     "admins": lambda d: d.update(admin_principal_arns=ADMINS),
+    # Other GPU pool sizes: train's template does not change, rollout's max_size does (test_deploy_guard.py).
+    "resized": lambda d: (d["pools"]["train"].update(min_size=1, desired_size=1),
+                          d["pools"]["rollout"].update(min_size=1, desired_size=3, max_size=6)),
 }
 
 

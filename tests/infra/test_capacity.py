@@ -1,11 +1,10 @@
-"""GPU capacity: pools created empty and sized by `make scale`, example reservation ids
+"""GPU capacity: pools created empty and sized by `make scale` (tests/infra/test_scale.py), example reservation ids
 refused, node groups replaceable (no fixed names)."""
 
 import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import aws_cdk as cdk
 import pytest
@@ -13,7 +12,6 @@ import pytest
 from tests.infra.environments import REPO
 from infra.capacity import is_placeholder_reservation
 from infra.environment import GPU_POOLS, EnvironmentError, load_environment
-from infra.scale import main as scale
 
 
 def nodegroups(synth) -> dict[str, tuple[str, dict]]:
@@ -80,75 +78,3 @@ def test_app_refuses_it_with_one_line_and_writes_nothing(tmp_path):
     assert line.startswith("error: p5en-48.yaml: pools.train.capacity_reservation_id cr-0123456789abcdef0 is an example id")
     assert "aws ec2 describe-capacity-reservations" in line
     assert not (tmp_path / "cdk.out").exists() or not any((tmp_path / "cdk.out").iterdir())
-
-
-# ---- make scale (python -m infra.scale) against a recording `aws` on PATH ----
-
-FAKE_AWS = """#!/bin/sh
-echo "$*" >> "$AWS_LOG"
-case "$2" in
-  describe-capacity-reservations) echo "$BLOCK_STATE	2026-12-01T11:30:00Z	2026-12-08T11:30:00Z" ;;
-  describe-nodegroup) echo "$NODEGROUP_ISSUES" ;;
-esac
-"""
-
-
-@pytest.fixture
-def aws(tmp_path, monkeypatch):
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    (bin_dir / "aws").write_text(FAKE_AWS)
-    (bin_dir / "aws").chmod(0o755)
-    log = tmp_path / "aws.log"
-    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
-    monkeypatch.setenv("AWS_LOG", str(log))
-    monkeypatch.setenv("BLOCK_STATE", "active")
-    monkeypatch.setenv("NODEGROUP_ISSUES", "None")
-    outputs = tmp_path / "cdk-outputs.json"
-    outputs.write_text(json.dumps({
-        f"MoeRl-{name}": {"ClusterName": f"rl-{name}", "TrainNodegroupName": f"train-{name}-ng", "RolloutNodegroupName": f"rollout-{name}-ng"}
-        for name in ("default", "p5en-48")
-    }))
-    return lambda: log.read_text().splitlines() if log.exists() else [], outputs
-
-
-def test_scale_sets_the_file_sizes_after_checking_the_block(aws, capsys):
-    calls, outputs = aws
-    assert scale(["train", "--env", "p5en-48", "--outputs", str(outputs)]) == 0
-    reservation, update, wait, health = calls()
-    assert reservation.startswith("ec2 describe-capacity-reservations --region us-east-2 --capacity-reservation-ids cr-0123456789abcdef0")
-    assert update == ("eks update-nodegroup-config --region us-east-2 --cluster-name rl-p5en-48 "
-                      "--nodegroup-name train-p5en-48-ng --scaling-config minSize=16,maxSize=16,desiredSize=16")
-    assert wait.startswith("eks wait nodegroup-active") and health.startswith("eks describe-nodegroup")
-    assert "active until 2026-12-08T11:30:00Z" in capsys.readouterr().err
-
-
-def test_scale_refuses_a_block_that_is_not_active(aws, capsys, monkeypatch):
-    calls, outputs = aws
-    monkeypatch.setenv("BLOCK_STATE", "scheduled")
-    assert scale(["train", "--env", "p5en-48", "--outputs", str(outputs)]) == 2
-    assert [c.split()[1] for c in calls()] == ["describe-capacity-reservations"]  # nothing resized
-    err = capsys.readouterr().err.strip().splitlines()[-1]
-    assert err == ("error: pools.train: Capacity Block cr-0123456789abcdef0 is scheduled (starts 2026-12-01T11:30:00Z); "
-                   "EC2 launches its instances only while it is active")
-
-
-def test_scale_to_zero_and_capacity_misses(aws, capsys, monkeypatch):
-    calls, outputs = aws
-    assert scale(["rollout", "--env", "default", "--nodes", "0", "--outputs", str(outputs)]) == 0
-    assert "--scaling-config minSize=0,maxSize=4,desiredSize=0" in calls()[0]
-    monkeypatch.setenv("NODEGROUP_ISSUES", "AsgInstanceLaunchFailures\tCould not launch Spot Instances. InsufficientInstanceCapacity")
-    assert scale(["rollout", "--env", "default", "--outputs", str(outputs)]) == 2
-    assert capsys.readouterr().err.strip().endswith("reports: AsgInstanceLaunchFailures\tCould not launch Spot Instances. InsufficientInstanceCapacity")
-
-
-@pytest.mark.parametrize(
-    "args, expected",
-    [(["rollout", "--env", "default", "--nodes", "9"], "error: NODES=9: must be between 0 and the pool's max_size 4"),
-     (["train", "--env", "default", "--outputs", "/nonexistent/cdk-outputs.json"], "error: cdk-outputs.json not found: deploy first")],
-)
-def test_scale_user_mistakes_are_one_line(aws, capsys, args, expected):
-    calls, outputs = aws
-    assert scale(args if "--outputs" in args else [*args, "--outputs", str(outputs)]) == 2
-    assert capsys.readouterr().err.strip().startswith(expected)
-    assert calls() == []

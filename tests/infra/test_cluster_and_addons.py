@@ -33,7 +33,7 @@ def test_eks_addons_pinned(default):
 def test_helm_charts_pinned_and_gpu_plugins_only_on_gpu_nodes(default):
     charts = {c["Properties"]["Chart"].rsplit("/", 1)[-1]: c["Properties"]
               for c in default.resources("Custom::AWSCDK-EKS-HelmChart").values()}
-    expected = [versions.NVIDIA_DEVICE_PLUGIN, versions.EFA_DEVICE_PLUGIN, versions.DCGM_EXPORTER,
+    expected = [versions.NVIDIA_DEVICE_PLUGIN, versions.EFA_DEVICE_PLUGIN, versions.DCGM_EXPORTER, versions.FSX_CSI_DRIVER,
                 versions.JOBSET, versions.LEADER_WORKER_SET, versions.KUBE_PROMETHEUS_STACK]
     assert {name: charts[name]["Version"] for _, name, _ in expected} == {name: v for _, name, v in expected}
     for plugin in ("nvidia-device-plugin", "aws-efa-k8s-device-plugin", "dcgm-exporter"):
@@ -56,6 +56,11 @@ def test_fsx_lustre_persistent_2_in_the_node_zone(default):
     (fs,) = default.resources("AWS::FSx::FileSystem").values()
     props = fs["Properties"]
     assert props["LustreConfiguration"]["DeploymentType"] == "PERSISTENT_2"
+    # AWS's recommended Lustre version (PERSISTENT_2 would default to 2.12).
+    assert props["FileSystemTypeVersion"] == "2.15"
+    # Linked to S3, so no backups (FSx refuses them on such a file system).
+    assert props["LustreConfiguration"]["AutomaticBackupRetentionDays"] == 0
+    assert "DailyAutomaticBackupStartTime" not in props["LustreConfiguration"]
     # Sized for the job's Qwen3-30B-A3B checkpoints (environments/default.yaml, payload/train/costs.py).
     assert props["StorageCapacity"] == 2400
     assert props["LustreConfiguration"]["PerUnitStorageThroughput"] == 500
@@ -68,13 +73,69 @@ def test_fsx_models_and_datasets_linked_to_the_bucket_with_auto_import(default):
     bucket_id, _ = default.one("AWS::S3::Bucket", "/Storage/Artifacts/")
     associations = {a["Properties"]["FileSystemPath"]: a["Properties"]
                     for a in default.resources("AWS::FSx::DataRepositoryAssociation").values()}
-    assert set(associations) == {"/models", "/datasets"}
+    assert set(associations) == {"/models", "/datasets", "/checkpoints"}
     for path, props in associations.items():
+        if path == "/checkpoints":
+            continue
         assert props["FileSystemId"] == {"Ref": fs_id}
         assert props["DataRepositoryPath"] == {"Fn::Join": ["", ["s3://", {"Ref": bucket_id}, f"{path}/"]]}
         assert props["BatchImportMetaDataOnCreate"] is True
         assert sorted(props["S3"]["AutoImportPolicy"]["Events"]) == ["CHANGED", "DELETED", "NEW"]
         assert "AutoExportPolicy" not in props["S3"]
+
+
+def test_checkpoints_protected_by_export_to_s3_not_backups(default):
+    """The trainer's checkpoints and HF exports reach S3 (export only) and rotate out there with
+    them; a deleted checkpoint stays a day as a noncurrent version."""
+    from infra.storage import CHECKPOINT_REPOSITORY
+    from k8s.pods import FSX_MOUNT
+    from payload.job import CheckpointSection
+
+    bucket_id, bucket = default.one("AWS::S3::Bucket", "/Storage/Artifacts/")
+    (checkpoints,) = [a["Properties"] for a in default.resources("AWS::FSx::DataRepositoryAssociation").values()
+                      if a["Properties"]["FileSystemPath"] == "/checkpoints"]
+    assert checkpoints["DataRepositoryPath"] == {"Fn::Join": ["", ["s3://", {"Ref": bucket_id}, "/checkpoints/"]]}
+    assert sorted(checkpoints["S3"]["AutoExportPolicy"]["Events"]) == ["CHANGED", "DELETED", "NEW"]
+    assert "AutoImportPolicy" not in checkpoints["S3"] and checkpoints["BatchImportMetaDataOnCreate"] is False
+    # The association covers where the trainer writes by default.
+    assert CheckpointSection().directory == FSX_MOUNT + CHECKPOINT_REPOSITORY[0]
+    rules = bucket["Properties"]["LifecycleConfiguration"]["Rules"]
+    assert {"Prefix": "checkpoints/", "NoncurrentVersionExpiration": {"NoncurrentDays": 1}, "Status": "Enabled"}.items() <= \
+        next(r for r in rules if r.get("Prefix") == "checkpoints/").items()
+
+
+def test_dcgm_exporter_reads_the_monitoring_agents_host_engine(default):
+    """One DCGM engine per GPU node: the exporter is a client (-r) of the node monitoring
+    agent's nv-hostengine on the node's IP, and needs no SYS_ADMIN for an engine of its own."""
+    from infra.gpu_metrics import DCGM_COUNTERS_FILE, HOSTENGINE_PORT
+
+    values = chart_values(default, "dcgm-exporter")
+    assert values["arguments"] == ["-f", DCGM_COUNTERS_FILE, "-r", f"$(NODE_IP):{HOSTENGINE_PORT}"] == \
+        ["-f", "/etc/dcgm-exporter/default-counters.csv", "-r", "$(NODE_IP):5555"]
+    assert values["extraEnv"] == [{"name": "NODE_IP", "valueFrom": {"fieldRef": {"fieldPath": "status.hostIP"}}}]
+    assert values["securityContext"]["capabilities"] == {"add": [], "drop": ["ALL"]}
+    addons = {a["Properties"]["AddonName"] for a in default.resources("AWS::EKS::Addon").values()}
+    assert "eks-node-monitoring-agent" in addons  # the engine's owner
+    # The exporter's DCGM is the agent's: both 4.5.2 (chart 4.8.1's image 4.5.2-4.8.1).
+    assert versions.DCGM_EXPORTER[2] == "4.8.1" and versions.eks_addons("1.33")["eks-node-monitoring-agent"] == "v1.6.4-eksbuild.1"
+
+
+def test_node_exporter_keeps_the_charts_filesystem_excludes(default):
+    from infra.addons import EFA_TEXTFILE_DIR, NODE_EXPORTER_DEFAULT_ARGS
+
+    args = chart_values(default, "kube-prometheus-stack")["prometheus-node-exporter"]["extraArgs"]
+    assert args == [*NODE_EXPORTER_DEFAULT_ARGS, f"--collector.textfile.directory={EFA_TEXTFILE_DIR}"]
+    mounts, types = NODE_EXPORTER_DEFAULT_ARGS
+    assert mounts.startswith("--collector.filesystem.mount-points-exclude=") and "var/lib/kubelet/.+" in mounts
+    assert "run/containerd/.+" in mounts
+    assert types.startswith("--collector.filesystem.fs-types-exclude=") and "|overlay|" in types
+
+
+def test_fsx_csi_node_plugin_only(default):
+    values = chart_values(default, "aws-fsx-csi-driver")
+    assert values == {"nodeComponentOnly": True}
+    addons = {a["Properties"]["AddonName"] for a in default.resources("AWS::EKS::Addon").values()}
+    assert "aws-fsx-csi-driver" not in addons
 
 
 def test_bucket_encrypted_versioned_tls_only(default):

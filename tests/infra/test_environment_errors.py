@@ -44,6 +44,17 @@ CASES = {
         lambda d: d["pools"]["train"].update(capacity_type="CAPACITY_BLOCK"),
         "pools.train: capacity_type CAPACITY_BLOCK needs capacity_reservation_id",
     ),
+    # EC2 places a Capacity Block's instances together itself (EC2 API Reference, CapacityBlock).
+    "placement group on a capacity block": (
+        lambda d: d["pools"]["train"].update(capacity_type="CAPACITY_BLOCK", capacity_reservation_id="cr-0f3a9c1e5b7d24680"),
+        "pools.train: placement_group cannot be used with capacity_type CAPACITY_BLOCK: a Capacity Block's instances "
+        "are already co-located; set placement_group: false",
+    ),
+    "root volume sized for images on an nvme node": (
+        lambda d: d["pools"]["train"].update(root_volume_gib=1000),
+        "pools.train: root_volume_gib 1000: on p5en.48xlarge images, pod volumes and pod logs live on the local NVMe "
+        "RAID0, not the root volume; use at most 100 (or leave it out)",
+    ),
     "unknown capacity type": (
         lambda d: d["pools"]["train"].update(capacity_type="RESERVED"),
         "pools.train.capacity_type: 'RESERVED': Input should be 'ON_DEMAND', 'SPOT' or 'CAPACITY_BLOCK'",

@@ -42,6 +42,26 @@ def test_imdsv2_required_and_encrypted_root(default):
     assert ebs["Encrypted"] is True and ebs["VolumeSize"] == load_environment("default").pools.train.root_volume_gib
 
 
+@pytest.mark.parametrize("pool", ["train", "rollout"])
+def test_gpu_root_volumes_hold_the_os_not_the_images(synthesized, pool):
+    """containerd, kubelet and pod logs are on the NVMe RAID0 the NodeConfig asks for; the root
+    volume is sized for the AMI and logs only, in both shipped environments."""
+    from infra.environment import ROOT_VOLUME_BESIDE_NVME_GIB
+
+    for synth in synthesized.values():
+        data = launch_template(synth, pool)
+        assert data["BlockDeviceMappings"][0]["Ebs"]["VolumeSize"] == ROOT_VOLUME_BESIDE_NVME_GIB == 100
+        assert "strategy: RAID0" in data["UserData"]["Fn::Base64"]
+
+
+def test_no_placement_group_on_the_capacity_block_pool(seed):
+    """p5en-48's train pool is a Capacity Block: no placement group; its on-demand rollout pool keeps one."""
+    assert "Placement" not in launch_template(seed, "train")
+    assert "InstanceMarketOptions" in launch_template(seed, "train")
+    (pg_id,) = seed.resources("AWS::EC2::PlacementGroup")
+    assert launch_template(seed, "rollout")["Placement"] == {"GroupName": {"Ref": pg_id}}
+
+
 def test_cluster_placement_group_only_where_configured(default):
     groups = default.resources("AWS::EC2::PlacementGroup")
     assert [g["Properties"]["Strategy"] for g in groups.values()] == ["cluster"]
@@ -71,5 +91,6 @@ def test_gpu_taint_and_pool_label(default):
     props = nodegroup(default, "train")
     assert {"Effect": "NO_SCHEDULE", "Key": "nvidia.com/gpu", "Value": "true"} in props["Taints"]
     assert props["Labels"]["rl.aws/pool"] == "train"
+    # Created empty; `make scale` sizes it (test_capacity.py).
     # Created empty; `make scale` sizes it (test_capacity.py).
     assert props["ScalingConfig"] == {"MinSize": 0, "DesiredSize": 0, "MaxSize": 2}

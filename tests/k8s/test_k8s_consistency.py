@@ -137,6 +137,10 @@ def test_gpu_pods_use_efa_without_privilege(synthed):
                 assert {"lo", "docker", "veth", "pod-id-link"} <= set(excluded), where
                 shm = [v for v in template["spec"]["volumes"] if v["name"] == "dshm"]
                 assert shm and shm[0]["emptyDir"]["medium"] == "Memory", where
+                # No SYS_PTRACE holds only while no GPU process exports torch expandable
+                # segments (their import needs pidfd_getfd; k8s/pods.py gpu_security).
+                for name in ("PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF"):
+                    assert "expandable_segments:True" not in (env.get(name) or ""), where
             else:
                 assert security["capabilities"] == {"drop": ["ALL"]} and security["runAsNonRoot"] is True, where
                 assert security["readOnlyRootFilesystem"] is True, where

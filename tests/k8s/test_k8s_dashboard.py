@@ -53,3 +53,17 @@ def dashboard_panels():
     from k8s.dashboard import dashboard_json
 
     return json.loads(dashboard_json(2, 100))["panels"]
+
+
+def test_gpu_panels_read_only_what_the_dcgm_exporter_publishes(synthed):
+    """Every DCGM series the dashboard and alerts read is one of the fields infra/gpu_metrics.py
+    names from the exporter's default counters file (the exporter the stack points `-f` at, reading
+    the node monitoring agent's host engine): GPU utilisation, framebuffer used and free, NVLink."""
+    from infra.gpu_metrics import DASHBOARD_DCGM_METRICS
+
+    board = json.dumps([p.get("targets") for p in dashboard(synthed)["panels"]])
+    (rules,) = [r for r in synthed.kind("PrometheusRule")]
+    alerts = json.dumps(rules["spec"])
+    used = set(re.findall(r"\bDCGM_FI_[A-Z0-9_]+", board + alerts))
+    assert used == set(DASHBOARD_DCGM_METRICS) == {
+        "DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL"}
