@@ -47,7 +47,8 @@ and a ring both send and receive at once; EFA 50 GB/s a GPU), lower bounds witho
 Compute: 3 × the forward FLOPs per token of the costliest stage (2 per parameter a token
 meets, K of the E experts, plus the causal attention scores at the step's mean sample length),
 at 280 TFLOP/s (bench/README.md: 277 measured per H200 with activation checkpointing, which
-counts model FLOPs only, so the recomputed forward is in the rate). The bubble is 1F1B's
+counts model FLOPs only, so the recomputed forward is in the rate); under PP every micro-batch
+runs padded to the longest (the largest micro-batch over the mean one). The bubble is 1F1B's
 (PP − 1)/(M + PP − 1) of the pipelined time. A layout's step estimate is
 compute / (1 − bubble) + NVLink s + EFA s (no overlap counted: a ranking, not a forecast).
 """
@@ -248,6 +249,8 @@ def footprint(config, layout: Layout, shape: StepShape) -> Footprint:
                       for i, rng in enumerate(ranges))
     # Forward + backward = 3 forwards; the measured rate already pays for the recomputed one.
     compute_s = tokens_per_gpu * stage_flops * 3 / ACHIEVED_FLOP_S
+    if pp > 1:  # every micro-batch runs padded to the step's longest (payload.train.pipeline)
+        compute_s *= max(1.0, shape.largest_micro_batch / (tokens_per_gpu / m))
     bubble = (pp - 1) / (m + pp - 1)
     return Footprint(total, experts_total, {k_: v / 1e9 for k_, v in memory.items()}, traffic, compute_s, bubble, m)
 
@@ -256,16 +259,32 @@ def packed_micro_batches(samples: list[int], ranks: int, budget: int) -> int:
     """Micro-batches per rank as the trainer makes them: samples split over the ranks by
     tokens (balanced_partition), each rank's packed first-fit decreasing by the budget, and
     every rank takes the count of the one that needs the most (payload.train.batch)."""
-    parts = balanced_partition(samples, ranks)
-    return max(first_fit_bins([samples[i] for i in part], budget) for part in parts)
+    return _packing(tuple(samples), ranks, budget)[0]
 
 
-def step_shape(job, data_parallel: int, seed: int = 0) -> StepShape:
+@functools.lru_cache(maxsize=64)
+def _packing(samples: tuple[int, ...], ranks: int, budget: int) -> tuple[int, int]:
+    """(micro-batches per rank, the longest micro-batch any rank makes): each rank's share
+    split into that many near-equal parts (payload.train.batch.pack_micro_batches)."""
+    shares = [[samples[i] for i in part] for part in balanced_partition(list(samples), ranks)]
+    count = max(first_fit_bins(share, budget) for share in shares)
+    longest = max(sum(share[i] for i in part) for share in shares for part in balanced_partition(share, count))
+    return count, longest
+
+
+def pipeline_budget(job) -> int:
+    """The token budget pipelined micro-batches are packed to: at least the longest sample,
+    so the near-equal parts leave little padding to the step's longest (payload.train.pipeline)."""
+    return max(job.batch.micro_batch_tokens, job.batch.max_prompt_tokens + job.batch.max_response_tokens)
+
+
+def step_shape(job, data_parallel: int, seed: int = 0, pipelined: bool = False) -> StepShape:
     """A step of the job: prompts at their cap, responses uniform up to theirs (mean half, the
     planner's default), packed as the trainer packs them."""
     b = job.batch
+    budget = pipeline_budget(job) if pipelined else b.micro_batch_tokens
     return _step_shape(b.prompts_per_step * job.algorithm.group_size, b.max_prompt_tokens, b.max_response_tokens,
-                       b.packing, b.micro_batch_tokens, b.micro_batch_size, data_parallel, seed)
+                       b.packing, budget, b.micro_batch_size, data_parallel, seed)
 
 
 @functools.lru_cache(maxsize=64)
@@ -275,12 +294,12 @@ def _step_shape(samples_per_step: int, max_prompt_tokens: int, max_response_toke
     samples = [max_prompt_tokens + rng.randint(1, max_response_tokens) for _ in range(samples_per_step)]
     longest = max_prompt_tokens + max_response_tokens
     if packing:
-        largest = max(micro_batch_tokens, longest)
-        count = packed_micro_batches(samples, data_parallel, micro_batch_tokens)
+        count, largest = _packing(tuple(samples), data_parallel, micro_batch_tokens)
     else:
         largest = micro_batch_size * longest
         count = math.ceil(math.ceil(len(samples) / data_parallel) / micro_batch_size)
-    return StepShape(sum(samples), largest, count, sum(samples) // len(samples))
+    # The stage split weighs attention at the mean the trainer splits with (payload.train.pipeline).
+    return StepShape(sum(samples), largest, count, max_prompt_tokens + max_response_tokens // 2)
 
 
 def job_layout(job, nodes: int, gpus_per_node: int, model: str | None = None) -> Layout:
@@ -302,7 +321,7 @@ def job_footprint(config, environment, model: str | None = None) -> tuple[Layout
     `model` (default the job's own model)."""
     train = environment.pools.train
     layout = job_layout(environment.job, train.desired_size, train.spec.gpus, model)
-    shape = step_shape(environment.job, layout.data_parallel)
+    shape = step_shape(environment.job, layout.data_parallel, pipelined=layout.pipeline > 1)
     return layout, shape, footprint(config, layout, shape)
 
 
@@ -332,7 +351,7 @@ def plan_layouts(config, job, nodes: int, gpus_per_node: int, gpu_memory_gb: flo
     """(every candidate with its footprint, the ones that fit, the cheapest that fits or None)."""
     rows = []
     for layout in candidate_layouts(config, nodes, gpus_per_node, job.model.activation_checkpointing):
-        shape = step_shape(job, layout.data_parallel)
+        shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
         rows.append((layout, shape, footprint(config, layout, shape)))
     fitting = [row for row in rows if row[2].memory_total_gb <= FIT_FRACTION * gpu_memory_gb]
     fitting.sort(key=lambda row: row[2].step_s)

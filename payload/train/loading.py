@@ -127,10 +127,12 @@ def load_sharded(
     ep_backend: str = "auto",
     compute_dtype: torch.dtype | None = None,
     compile_layers: bool = False,
+    mean_sample_tokens: int = 4096,
     **runtime,
 ) -> tuple[Qwen3MoeForCausalLM, int]:
-    """The checkpoint at `path` as this rank's fp32 shards of a `parallelize`d model; returns
-    the model and the bytes this rank read. `runtime`: Qwen3MoeConfig's run-time switches."""
+    """The checkpoint at `path` as this rank's fp32 shards of a `parallelize`d model (its
+    pipeline stage under PP, split for `mean_sample_tokens`); returns the model and the bytes
+    this rank read. `runtime`: Qwen3MoeConfig's run-time switches."""
     config = Qwen3MoeConfig.from_pretrained(path).replace(**runtime)
     slices = SafetensorsSlices(path)
     with torch.device("meta"):
@@ -138,7 +140,7 @@ def load_sharded(
     if world.pp_size > 1:  # this rank's stage only: it reads its own layers' tensors
         from payload.train.pipeline import build_stage
 
-        model = build_stage(model, world)
+        model = build_stage(model, world, mean_sample_tokens)
     model = parallelize(model, world, ep_backend, compute_dtype, compile_layers)
     model.to_empty(device=world.device)
     load_shards(model, slices)

@@ -22,11 +22,11 @@ the HF export and publishing see each stage's tensors under their own names.
 
 Schedule: 1F1B (`Schedule1F1B`). Its bubble is (PP − 1) / (M + PP − 1) of the step for M
 micro-batches per pipeline; the packer makes M = tokens per data-parallel rank / token budget,
-162 at p5en-48's Qwen3-235B-A22B job (PP 4: 1.8 %). Interleaved 1F1B divides the bubble by
+145 at p5en-48's Qwen3-235B-A22B job (PP 4: 2.0 %). Interleaved 1F1B divides the bubble by
 its v stages per rank for v× the stage-to-stage sends; the zero-bubble schedules (torch's
 InterleavedZeroBubble, ZBV) fill it by deferring each micro-batch's weight-gradient pass,
 holding its activations longer and needing two or more stages per rank: both can win at most
-the 1.8 %, so the plain schedule is kept. 1F1B keeps at most PP micro-batches' stage inputs alive on
+the 2 %, so the plain schedule is kept. 1F1B keeps at most PP micro-batches' stage inputs alive on
 the first stage (GPipe: all M). Its gradients are reduced once per step: the stage keeps them
 unsharded through the micro-batches and FSDP reduce-scatters (and HSDP all-reduces) after the
 last backward (torch's `perform_reduce_grad`), which is the "reduced once per step" row of
@@ -35,8 +35,11 @@ payload.train.footprint.
 Micro-batches: the packer's (payload.train.batch), padded at the end to one length T for the
 step (the pipeline's longest: P2P receive buffers have static shapes). The pad is a segment of
 its own in `cu_seqlens`, so no real token attends to it, and it is masked from the loss; but
-it does run through the layers, experts included (p5en-48's job: micro-batches balanced near
-the 16,384-token budget, T up to the longest sample's 18,432: at most ~12 % of the tokens).
+it does run through the layers, experts included. So the trainer packs pipelined micro-batches
+to a budget of at least the longest sample (payload.train.footprint.pipeline_budget): the
+packer's near-equal parts then differ by little (p5en-48's Qwen3-235B-A22B job: 145 a rank,
+the longest 2 % over the mean), where the 16,384-token budget left one 18,432-token sample
+alone in a micro-batch and the rest padded up to it (14 %).
 
 On the last stage the fused LM head gives the policy logprobs; "old" is their detached value
 (one optimizer step per batch, as in payload.train.step), the reference model's come from a
@@ -65,6 +68,7 @@ from payload.train.parallel import ParallelConfigError, World, clip_grad_norm_
 from payload.train.stages import split_layers
 from payload.train.step import LossConfig, StepTotals
 
+
 class _Trunk(nn.Module):
     """The stage's share of `Qwen3MoeModel`, under the same attribute names."""
 
@@ -74,9 +78,10 @@ class PipelineStageModel(nn.Module):
     index in the whole model), the embedding on the first stage, the final norm and LM head on
     the last. Parameter names are the whole model's.
 
-    forward(x, position_ids_BT, cu_seqlens, routed_experts_BTLK, next_tokens_BT):
+    forward(x, position_ids_BT, cu_seqlens, routed_experts_BTLK, next_tokens_BT, temperature):
     x is the token ids [1, T] on the first stage, the hidden states [1, T, D] elsewhere; returns
-    the hidden states, or on the last stage the fused logprobs of `next_tokens_BT` [1, T - 1]."""
+    the hidden states, or on the last stage the fused logprobs of `next_tokens_BT` [1, T - 1]
+    under softmax(logits / temperature)."""
 
     def __init__(self, full: Qwen3MoeForCausalLM, layers: range, stage: int, stages: int) -> None:
         super().__init__()
@@ -84,7 +89,6 @@ class PipelineStageModel(nn.Module):
             raise ParallelConfigError("tied word embeddings cannot be split over pipeline stages "
                                       "(the embedding is on the first, the LM head on the last)")
         self.config = full.config
-        self.layer_ids = layers
         self.is_first, self.is_last = stage == 0, stage == stages - 1
         self.model = _Trunk()
         if self.is_first:
@@ -102,14 +106,16 @@ class PipelineStageModel(nn.Module):
     def moe_blocks(self):
         return [layer.mlp for layer in self.model.layers.values() if layer.is_moe]
 
-    def forward(self, x, position_ids_BT, cu_seqlens, routed_experts_BTLK=None, next_tokens_BT=None):
+    def forward(self, x, position_ids_BT, cu_seqlens, routed_experts_BTLK=None, next_tokens_BT=None, temperature=1.0):
         x_BTD = self.model.embed_tokens(x) if self.is_first else x
         t = x_BTD.shape[1]
         mask = PackedSequences.of(cu_seqlens, t, x_BTD.device)
         rope = self.model.rotary_emb(position_ids_BT, x_BTD.dtype)
         for key, layer in self.model.layers.items():
             i = int(key)
-            replay = routed_experts_BTLK[:, :, self.moe_column[i]] if routed_experts_BTLK is not None and i in self.moe_column else None
+            replay = None
+            if routed_experts_BTLK is not None and i in self.moe_column:
+                replay = routed_experts_BTLK[:, :, self.moe_column[i]]
             args = (x_BTD, rope, mask, None, replay, None)
             if self.config.activation_checkpointing and self.training and torch.is_grad_enabled():
                 x_BTD, _, _ = checkpoint(layer, *args, use_reentrant=False)
@@ -119,11 +125,13 @@ class PipelineStageModel(nn.Module):
             return x_BTD
         h_BTD = self.model.norm(x_BTD)
         n = next_tokens_BT.shape[1]
-        return linear_logprobs(h_BTD[0, :n], self.lm_head.weight, next_tokens_BT[0]).view(1, n)
+        return linear_logprobs(h_BTD[0, :n], self.lm_head.weight, next_tokens_BT[0], temperature).view(1, n)
 
 
 def build_stage(full: Qwen3MoeForCausalLM, world: World, mean_sample_tokens: int = 4096) -> PipelineStageModel:
-    """This rank's stage of `full` (on any device, meta included); the rest of `full` is dropped."""
+    """This rank's stage of `full` (on any device, meta included); the rest of `full` is dropped.
+    `mean_sample_tokens` weighs attention in the split (the trainer and `payload plan` pass the
+    job's: max_prompt_tokens + max_response_tokens / 2)."""
     ranges = split_layers(full.config, world.pp_size, mean_sample_tokens)
     return PipelineStageModel(full, ranges[world.pp_rank], world.pp_rank, world.pp_size)
 
@@ -152,12 +160,12 @@ def _padded(mb: MicroBatch, t: int, pad_id: int = 0) -> MicroBatch:
     )
 
 
-def _inputs(mb: MicroBatch, stage: PipelineStageModel) -> tuple[tuple, dict]:
+def _inputs(mb: MicroBatch, stage: PipelineStageModel, temperature: float = 1.0) -> tuple[tuple, dict]:
     ids = mb.input_ids_BT.long()
     kwargs = dict(position_ids_BT=mb.position_ids_BT, cu_seqlens=mb.cu_seqlens,
                   routed_experts_BTLK=None if mb.routed_experts_BTLK is None else mb.routed_experts_BTLK.long())
     if stage.is_last:
-        kwargs["next_tokens_BT"] = ids[:, 1:]
+        kwargs.update(next_tokens_BT=ids[:, 1:], temperature=temperature)
     return ((ids,) if stage.is_first else ()), kwargs
 
 
@@ -211,7 +219,7 @@ def pipeline_train_step(
     micro = [_padded(mb, t) for mb in micro]
     denominator = loss_denominator([mb.loss_mask_BT1 for mb in micro], config.aggregation, world.stage_group, device)
     totals = StepTotals(device)
-    inputs = [_inputs(mb.to(device), model) for mb in micro]
+    inputs = [_inputs(mb.to(device), model, config.temperature) for mb in micro]
     args, kwargs = [a for a, _ in inputs], [k for _, k in inputs]
 
     ref_logprobs: list[torch.Tensor | None] = [None] * len(micro)

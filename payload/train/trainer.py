@@ -49,6 +49,7 @@ from payload.train.advantages import group_advantages
 from payload.train.batch import MicroBatch, Sample, micro_batches, packed_for_rank, split_for_ranks
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
 from payload.train.export import export_hf
+from payload.train.footprint import pipeline_budget
 from payload.train.loading import load_sharded
 from payload.train.parallel import full_hf_tensors, init_world
 from payload.train.pipeline import PipelineScorer, pipeline_train_step
@@ -149,6 +150,7 @@ class Trainer:
         def load():
             # fp32 master shards built on meta and read rank by rank; compute runs in job.model.dtype.
             model, read = load_sharded(job.model.path, world, parallel.ep_backend, compute, compile_layers,
+                                       mean_sample_tokens=job.batch.max_prompt_tokens + job.batch.max_response_tokens // 2,
                                        activation_checkpointing=job.model.activation_checkpointing)
             log.info("rank %d read %.2f GB of %s", world.rank, read / 1e9, job.model.path)
             return model
@@ -305,7 +307,10 @@ class Trainer:
         batch, world = self.config.job.batch, self.world
         group = dist.group.WORLD if world.world_size > 1 else None
         if batch.packing:
-            return packed_for_rank(mine, batch.micro_batch_tokens, group, world.device)
+            # Pipelined: packed to at least the longest sample, so the near-equal micro-batches
+            # pad little to the step's longest (payload.train.pipeline).
+            budget = pipeline_budget(self.config.job) if world.pp_size > 1 else batch.micro_batch_tokens
+            return packed_for_rank(mine, budget, group, world.device)
         count = torch.tensor([max(math.ceil(len(mine) / batch.micro_batch_size), 1)], device=world.device)
         if group is not None:
             dist.all_reduce(count, op=dist.ReduceOp.MAX, group=group)
