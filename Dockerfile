@@ -5,14 +5,52 @@
 #
 # Base: SGLang's own CUDA 13 image of the pinned release (payload/job.py images.sglang; a test
 # holds them equal). It carries what sglang 0.5.23's wheel pins and SGLang tests together:
-# torch 2.14.1 (CUDA 13, NCCL 2.30.7 from nvidia-nccl-cu13), sgl-deep-ep 0.1.2.post1 (DeepEP
-# v2's ElasticBuffer, which payload/ep/deepep.py uses too), flashinfer 0.7.2, transformers
-# 5.19.0. AWS's SGLang Deep Learning Containers lag SGLang releases; instead of basing on
+# torch 2.14.1 (CUDA 13; its wheel METADATA pins nvidia-nccl-cu13==2.30.7), sgl-deep-ep
+# 0.1.2.post1 (DeepEP v2 2.1.0; its _C.so was built against NCCL < 2.31, where DeepEP requires
+# the runtime NCCL to be that exact version), flashinfer 0.7.2, transformers 5.19.0.
+#
+# The stack DeepEP v2 over EFA needs (it asks NCCL for GIN contexts whenever it has more than
+# one rank; tests/image/test_pins.py holds these pins coherent):
+#   aws-ofi-nccl 1.21.1 (EFA installer 1.50.0; RELEASENOTES.md and doc/gin-getting-started.md
+#     at tag v1.21.1): GIN needs NCCL >= 2.31.2 and GDRCopy >= 2.5; it dlopens "libgdrapi.so".
+#   NCCL 2.31.2 (nvidia-nccl-cu13 on PyPI): the plugin's GIN minimum and the version its
+#     1.21.x releases were tested with. It replaces torch's 2.30.7 in place (same libnccl.so.2
+#     ABI; torch and SGLang load it through torch; `pip check` reports torch's == pin).
+#   GDRCopy 2.5.2 user space (github.com/NVIDIA/gdrcopy tag v2.5.2, c91ad9f), the same version
+#     as the gdrdrv module the GPU nodes build (infra/gpu_node_group.py).
+#   DeepEP built here from deepseek-ai/DeepEP at DEEPEP_COMMIT against exactly that NCCL: its
+#     Python (deep_ep/*.py, __version__ 2.1.0) is byte-identical to sgl-deep-ep 0.1.2.post1's,
+#     which SGLang 0.5.23 calls, and since NCCL 2.31 it sizes the device communicator from the
+#     runtime (csrc/kernels/backend/nccl.cu). Its import-time check_nccl_so asserts that the
+#     only mapped libnccl* is the file in find_nccl_root() (the pip NCCL above). AWS's SGLang Deep Learning Containers lag SGLang releases; instead of basing on
 # one, this reproduces their EFA layer on SGLang's image: the EFA installer in container mode
 # (no kernel module: the host's driver serves the pod) with its bundled aws-ofi-nccl.
 #
 #   make image   (docker buildx, pushes to the ECR repository in cdk-outputs.json)
-FROM lmsysorg/sglang:v0.5.23-cu130
+FROM lmsysorg/sglang:v0.5.23-cu130 AS base
+
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends curl ca-certificates \
+    && rm -rf /var/lib/apt/lists/*
+
+ARG NCCL_VERSION=2.31.2
+# torch's libnccl.so.2 is the pip package's, so upgrading the package upgrades every user.
+RUN pip install --no-cache-dir --no-deps "nvidia-nccl-cu13==${NCCL_VERSION}"
+
+# DeepEP against that NCCL. deep_ep/__init__.py at this commit has sha256
+# 1fe6f5c78f868c079ff8628b31ed6120626e74e759fcd4b22ced3be41b1bf4ad; tests/payload/ep runs its
+# check_nccl_so from sgl-deep-ep 0.1.2.post1, whose copy is byte-identical after the wheel's header.
+FROM base AS deepep-build
+ARG DEEPEP_COMMIT=dd758caf451848bd150e1046af3d0a73e5fff38d
+SHELL ["/bin/bash", "-o", "pipefail", "-c"]
+# hadolint ignore=DL3003
+RUN curl -fsSL "https://github.com/deepseek-ai/DeepEP/archive/${DEEPEP_COMMIT}.tar.gz" | tar -xz -C /tmp \
+    && cd "/tmp/DeepEP-${DEEPEP_COMMIT}" \
+    && echo "1fe6f5c78f868c079ff8628b31ed6120626e74e759fcd4b22ced3be41b1bf4ad  deep_ep/__init__.py" | sha256sum -c \
+    && TORCH_CUDA_ARCH_LIST=9.0 pip wheel --no-cache-dir --no-deps --no-build-isolation -w /wheels .
+
+FROM base
 
 # EFA installer 1.50.0: libfabric 2.6.0amzn1.0 and aws-ofi-nccl 1.21.1 (installed in
 # /opt/amazon/ofi-nccl), the pair NCCL's GPU-initiated networking (DeepEP v2 internode) needs.
@@ -20,15 +58,31 @@ FROM lmsysorg/sglang:v0.5.23-cu130
 # come from the container runtime; --no-verify: the tarball comes over TLS from AWS.
 ARG EFA_INSTALLER_VERSION=1.50.0
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
-# hadolint ignore=DL3003,DL3008
+# hadolint ignore=DL3003
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends curl ca-certificates \
     && curl -fsSL "https://efa-installer.amazonaws.com/aws-efa-installer-${EFA_INSTALLER_VERSION}.tar.gz" \
         | tar -xz -C /tmp \
     && cd /tmp/aws-efa-installer \
     && ./efa_installer.sh -y --skip-kmod --skip-limit-conf --no-verify \
     && rm -rf /tmp/aws-efa-installer /var/lib/apt/lists/* \
     && test -e /opt/amazon/ofi-nccl/lib/libnccl-net-ofi.so
+
+# GDRCopy's user library (libgdrapi.so, the name aws-ofi-nccl dlopens); the gdrdrv kernel
+# module is the host's, /dev/gdrdrv reaches the pod through the NVIDIA device plugin.
+ARG GDRCOPY_VERSION=2.5.2
+# hadolint ignore=DL3003
+RUN curl -fsSL "https://github.com/NVIDIA/gdrcopy/archive/refs/tags/v${GDRCOPY_VERSION}.tar.gz" | tar -xz -C /tmp \
+    && cd "/tmp/gdrcopy-${GDRCOPY_VERSION}" \
+    && make prefix=/usr/local lib_install \
+    && ldconfig \
+    && rm -rf "/tmp/gdrcopy-${GDRCOPY_VERSION}" \
+    && test -e /usr/local/lib/libgdrapi.so
+
+# DeepEP built against this image's NCCL replaces the wheel SGLang pins (same deep_ep package).
+COPY --from=deepep-build /wheels /tmp/wheels
+RUN pip uninstall -y sgl-deep-ep \
+    && pip install --no-cache-dir --no-deps /tmp/wheels/*.whl \
+    && rm -rf /tmp/wheels
 
 # NCCL finds the plugin on the library path; libfabric uses EFA. The payload's start-up check
 # (payload/common/efa.py) pins NCCL_NET to the plugin's network in every EFA pod, so no

@@ -31,6 +31,10 @@ from infra.gpu_node_group import EFA_NODE_LABELS, GPU_NODE_LABELS
 GPU_TOLERATIONS = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
 ON_SYSTEM_NODES = {POOL_LABEL: "system"}
 MONITORING_NAMESPACE = "monitoring"
+# Grafana's admin user and password: a Secret the operator creates (README.md), never the
+# chart's default password and never a value in the template.
+GRAFANA_ADMIN_SECRET = "grafana-admin"
+GRAFANA_ADMIN_KEYS = {"userKey": "admin-user", "passwordKey": "admin-password"}
 # kube-prometheus-stack's release name: its Prometheus selects monitors labelled with it.
 PROMETHEUS_RELEASE = "kube-prometheus-stack"
 
@@ -112,6 +116,11 @@ class ManagedAddons(Construct):
         configuration = {
             # NetworkPolicy enforcement for the workload charts' policies.
             "vpc-cni": {"enableNetworkPolicy": "true"},
+            # The agent's dcgm-server DaemonSet (every GPU node's one DCGM host engine, which the
+            # DCGM exporter reads: infra/gpu_metrics.py) has no tolerations of its own
+            # (dcgmAgent.tolerations: [] in the chart at v1.6.4), so on the GPU pools' tainted
+            # nodes it would not run: no GPU health checks, no GPU metrics.
+            "eks-node-monitoring-agent": {"dcgmAgent": {"tolerations": GPU_TOLERATIONS}},
         }
         identities = {"aws-ebs-csi-driver": ("ebs-csi-controller-sa", ebs_role)}
         self.addons: dict[str, eks.CfnAddon] = {}
@@ -150,7 +159,12 @@ class HelmCharts(Construct):
         # The NVIDIA plugin's own affinity selects nvidia.com/gpu.present=true nodes; the EFA
         # plugin keeps its instance-type affinity and adds the EFA label as its node selector.
         gpu_tolerations = {"tolerations": GPU_TOLERATIONS}
-        self._chart("NvidiaDevicePlugin", versions.NVIDIA_DEVICE_PLUGIN, "kube-system", gpu_tolerations)
+        # gdrcopyEnabled (chart 0.18): every GPU container gets NVIDIA_GDRCOPY=enabled, and the
+        # NVIDIA container runtime mounts the node's /dev/gdrdrv (loaded by infra/gpu_node_group.py)
+        # into it, for aws-ofi-nccl's GIN under DeepEP v2.
+        self._chart(
+            "NvidiaDevicePlugin", versions.NVIDIA_DEVICE_PLUGIN, "kube-system", {**gpu_tolerations, "gdrcopyEnabled": True}
+        )
         self._chart(
             "EfaDevicePlugin", versions.EFA_DEVICE_PLUGIN, "kube-system", {**gpu_tolerations, "nodeSelector": EFA_NODE_LABELS}
         )
@@ -166,10 +180,11 @@ class HelmCharts(Construct):
             },
         )
         dcgm.node.add_dependency(prometheus)  # its ServiceMonitor needs the operator's CRDs
-        # Static volumes only (k8s/charts/base.py binds the stack's file system): the node
-        # plugin mounts, and its chart tolerates every taint; no controller, which would only
-        # create file systems and need FSx permissions to do so.
-        self._chart("FsxCsiDriver", versions.FSX_CSI_DRIVER, "kube-system", {"nodeComponentOnly": True})
+        # Static volumes only (k8s/charts/base.py binds the stack's file system): the node plugin
+        # mounts, and the chart lets it tolerate every taint. Its controller only creates and
+        # deletes file systems, which nothing here asks for, so it runs on the system nodes with no
+        # FSx permissions (1.17.0's nodeComponentOnly drops only its PodDisruptionBudget).
+        self._chart("FsxCsiDriver", versions.FSX_CSI_DRIVER, "kube-system", {"controller": system})
 
     def _prometheus(self, system: dict, ebs_csi_driver: eks.CfnAddon) -> eks.HelmChart:
         storage_class = eks.KubernetesManifest(
@@ -216,6 +231,7 @@ class HelmCharts(Construct):
                 # namespace: the RL job's dashboard comes with dist/ (k8s/charts/monitoring.py).
                 "grafana": {
                     **system,
+                    "admin": {"existingSecret": GRAFANA_ADMIN_SECRET, **GRAFANA_ADMIN_KEYS},
                     "sidecar": {"dashboards": {"enabled": True, "label": "grafana_dashboard", "labelValue": "1", "searchNamespace": "ALL"}},
                 },
                 "kube-state-metrics": system,

@@ -1,6 +1,11 @@
 """The EKS control plane (aws_eks_v2): API access entries, KMS-encrypted secrets, every
 control-plane log type, no default capacity (all nodes come from infra/*node_group.py).
 
+Endpoint: private, unless the environment lists `api_public_cidrs`; then also public, but
+only from those networks (cdk-nag's EKS1 is acknowledged for this cluster alone, naming them).
+The kubectl provider's Lambda runs in the private subnets either way (aws_eks_v2 places it
+there whenever private access is on), so CloudFormation reaches a private endpoint too.
+
 Access: in API authentication mode nobody but the cluster's creator may call the Kubernetes
 API, and with CDK the creator is CloudFormation's execution role, which no person assumes. So
 every principal in `admin_principal_arns` gets cluster admin through an access entry, and an
@@ -13,6 +18,7 @@ from __future__ import annotations
 from aws_cdk import CfnParameter, Stack, aws_eks_v2 as eks, aws_iam as iam, aws_kms as kms
 from aws_cdk.lambda_layer_kubectl_v33 import KubectlV33Layer
 from aws_cdk.lambda_layer_kubectl_v34 import KubectlV34Layer
+from cdk_nag import NagSuppressions
 from constructs import Construct
 
 from infra.environment import IAM_PRINCIPAL_ARN, Environment
@@ -21,6 +27,12 @@ from infra.network import Network
 # kubectl must be within one minor version of the cluster.
 KUBECTL_LAYERS = {"1.32": KubectlV33Layer, "1.33": KubectlV33Layer, "1.34": KubectlV34Layer}
 ADMIN_PARAMETER = "AdminPrincipalArn"
+
+
+def endpoint_access(public_cidrs: list[str]) -> eks.EndpointAccess:
+    if not public_cidrs:
+        return eks.EndpointAccess.PRIVATE
+    return eks.EndpointAccess.PUBLIC_AND_PRIVATE.only_from(*public_cidrs)
 
 
 class Cluster(Construct):
@@ -36,7 +48,7 @@ class Cluster(Construct):
             default_capacity=0,
             default_capacity_type=eks.DefaultCapacityType.NODEGROUP,
             secrets_encryption_key=self.secrets_key,
-            endpoint_access=eks.EndpointAccess.PUBLIC_AND_PRIVATE,
+            endpoint_access=endpoint_access(environment.api_public_cidrs),
             cluster_logging=[
                 eks.ClusterLoggingTypes.API,
                 eks.ClusterLoggingTypes.AUDIT,
@@ -48,6 +60,12 @@ class Cluster(Construct):
                 kubectl_layer=KUBECTL_LAYERS[environment.kubernetes_version](self, "KubectlLayer")
             ),
         )
+        if environment.api_public_cidrs:
+            NagSuppressions.add_resource_suppressions(
+                self.cluster.node.default_child,  # the AWS::EKS::Cluster alone
+                [{"id": "AwsSolutions-EKS1", "reason": "public endpoint reachable only from api_public_cidrs "
+                  f"({', '.join(environment.api_public_cidrs)}); access is also gated by IAM access entries"}],
+            )
         admin = eks.AccessPolicy.from_access_policy_name(
             "AmazonEKSClusterAdminPolicy", access_scope_type=eks.AccessScopeType.CLUSTER
         )

@@ -10,6 +10,7 @@ what is allowed; the apps print that line and exit without a traceback.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from enum import Enum
@@ -21,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from infra.instance_types import INSTANCE_TYPES, InstanceSpec, instance_spec
 from payload.job import JobConfig
+from payload.queue.base import DEFAULT_HIGH_WATER_SHARE, redis_maxmemory_bytes, worst_group_bytes
 from payload.train.costs import ARCHITECTURES, GB, GIB, Costs, architecture_of, model_costs
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent.parent / "environments"
@@ -41,6 +43,8 @@ OUTPUTS_FILE = "cdk-outputs.json"
 ROOT_VOLUME_BESIDE_NVME_GIB = 100
 # What an EKS access entry takes: an IAM role or user, never an STS session.
 IAM_PRINCIPAL_ARN = r"arn:aws[a-z-]*:iam::\d{12}:(role|user)/[\w+=,.@/-]+"
+# EKS takes at most this many public access CIDR blocks.
+MAX_API_PUBLIC_CIDRS = 40
 
 
 class EnvironmentError(Exception):
@@ -176,6 +180,9 @@ class Environment(_Strict):
     # IAM principals (role or user ARNs) granted cluster-admin through EKS access entries;
     # none: `cdk deploy` asks for one (--parameters AdminPrincipalArn=..., infra/cluster.py).
     admin_principal_arns: list[str] = Field(default_factory=list)
+    # Networks (IPv4 CIDRs) that may reach the Kubernetes API's public endpoint; none: the
+    # endpoint is private, reachable only from inside the VPC (README.md, "Cluster access").
+    api_public_cidrs: list[str] = Field(default_factory=list)
     pools: Pools
     storage: Storage = Field(default_factory=Storage)
     job: JobConfig = Field(default_factory=JobConfig)
@@ -192,6 +199,24 @@ class Environment(_Strict):
             if not re.fullmatch(IAM_PRINCIPAL_ARN, arn):
                 raise ValueError(f"{arn!r} is not an IAM role or user ARN")
         return arns
+
+    @field_validator("api_public_cidrs")
+    @classmethod
+    def _cidrs(cls, cidrs: list[str]) -> list[str]:
+        if len(cidrs) > MAX_API_PUBLIC_CIDRS:
+            raise ValueError(f"{len(cidrs)} CIDRs: EKS takes at most {MAX_API_PUBLIC_CIDRS}")
+        for cidr in cidrs:
+            try:
+                network = ipaddress.IPv4Network(cidr)
+            except ValueError:
+                raise ValueError(f"{cidr!r} is not an IPv4 CIDR with its host bits zero (e.g. 203.0.113.0/24)") from None
+            if network.prefixlen == 0:
+                raise ValueError(f"{cidr!r} opens the API endpoint to the whole Internet; list your networks, "
+                                 "or none for a private endpoint")
+            if not network.is_global:
+                raise ValueError(f"{cidr!r} is a private range: the public endpoint sees public addresses "
+                                 "(a private endpoint serves the VPC without listing it)")
+        return cidrs
 
     @model_validator(mode="after")
     def _zones(self) -> "Environment":
@@ -233,6 +258,31 @@ class Environment(_Strict):
                 f"pools.train: staging a {name} checkpoint takes {ckpt.host_bytes_per_node / GB:,.0f} GB of host memory "
                 f"per node over {self.pools.train.desired_size} nodes, more than half of a {self.pools.train.instance_type}'s "
                 f"{self.pools.train.spec.memory_gib} GiB; use more training nodes"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _buffer_fits_redis(self) -> "Environment":
+        """Producers stop at the buffer's byte mark (80% of Redis's maxmemory), but every group
+        already being generated then still lands: that many worst-case groups must fit in the rest."""
+        job, r = self.job, self.job.rollout
+        try:
+            _, architecture = architecture_of(job.model.path, job.model.architecture)
+        except KeyError:
+            return self  # named by the storage check
+        routed = architecture.num_hidden_layers * architecture.num_experts_per_tok if r.return_routed_experts else 0
+        group = worst_group_bytes(job.algorithm.group_size, job.batch.max_prompt_tokens, job.batch.max_response_tokens,
+                                  routed)
+        maxmemory = redis_maxmemory_bytes(self.pools.memory.spec.memory_gib)
+        headroom = maxmemory * (1 - DEFAULT_HIGH_WATER_SHARE)
+        in_flight = r.workers * r.worker_concurrency
+        if in_flight * group > headroom:
+            raise ValueError(
+                f"job.rollout: {in_flight} groups in flight (workers {r.workers} x worker_concurrency "
+                f"{r.worker_concurrency}) of up to {group / GB:,.2f} GB each{' with routed experts' if routed else ''} "
+                f"can land after the buffer's byte mark: {in_flight * group / GB:,.0f} GB, more than the "
+                f"{headroom / GB:,.1f} GB of Redis maxmemory ({maxmemory / GB:,.0f} GB on {self.pools.memory.instance_type}) "
+                "above it; lower workers x worker_concurrency or batch.max_response_tokens, or use a larger memory instance"
             )
         return self
 
@@ -311,7 +361,9 @@ def load_environment(name_or_path: str) -> Environment:
     elif not path.is_file():
         raise EnvironmentError(f"environment file {path} does not exist")
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise EnvironmentError(f"{path.name}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
     except yaml.YAMLError as exc:
         raise EnvironmentError(f"{path.name}: not valid YAML: {str(exc).splitlines()[0]}") from None
     environment = parse_environment(data, path.name)

@@ -64,11 +64,61 @@ def hugepages_script(pages: int) -> str:
     )
 
 
-def user_data(hugepages: int) -> str:
+# GDRCopy's kernel module, at the version of the user library in the image (Dockerfile
+# GDRCOPY_VERSION; tests/image/test_pins.py holds them equal). aws-ofi-nccl 1.21.1's GIN (DeepEP
+# v2 over EFA) needs GDRCopy >= 2.5, and the EKS AL2023 NVIDIA AMI installs no gdrdrv.
+GDRCOPY_VERSION = "2.5.2"
+
+
+def gdrdrv_script(version: str = GDRCOPY_VERSION) -> str:
+    """Build gdrdrv and load it with /dev/gdrdrv, as GDRCopy's README and insmod.sh do (and
+    awsome-distributed-training's nvidia_gdrcopy role on its AMIs), now and at every boot (a
+    systemd unit after the AMI's nvidia-kmod-load.service: gdrdrv creates no udev node, so
+    insmod.sh's mknod must run again). gdrdrv compiles against the NVIDIA driver's nv-p2p.h;
+    the AMI deletes /usr/src/nvidia* after building its kmods, so the open kernel module source
+    of the loaded driver's exact version is fetched (p5en's H200 run the open module). User data
+    runs before nodeadm starts kubelet, so no GPU pod starts without /dev/gdrdrv."""
+    return textwrap.dedent(
+        f"""\
+        #!/bin/bash
+        set -euo pipefail
+        systemctl start nvidia-kmod-load.service
+        driver=$(cat /sys/module/nvidia/version)
+        dnf install -y "kernel-devel-$(uname -r)" gcc make
+        work=$(mktemp -d)
+        curl -fsSL "https://github.com/NVIDIA/open-gpu-kernel-modules/archive/refs/tags/$driver.tar.gz" | tar -xz -C "$work"
+        curl -fsSL "https://github.com/NVIDIA/gdrcopy/archive/refs/tags/v{version}.tar.gz" | tar -xz -C /opt
+        make -C /opt/gdrcopy-{version} driver NVIDIA_SRC_DIR="$work/open-gpu-kernel-modules-$driver/kernel-open/nvidia"
+        rm -rf "$work"
+        cat > /etc/systemd/system/gdrdrv.service <<'UNIT'
+        [Unit]
+        Description=GDRCopy gdrdrv and /dev/gdrdrv (NCCL GIN over EFA for DeepEP v2)
+        After=nvidia-kmod-load.service
+        Requires=nvidia-kmod-load.service
+
+        [Service]
+        Type=oneshot
+        RemainAfterExit=yes
+        WorkingDirectory=/opt/gdrcopy-{version}
+        ExecStart=/opt/gdrcopy-{version}/insmod.sh
+
+        [Install]
+        WantedBy=multi-user.target
+        UNIT
+        systemctl daemon-reload
+        systemctl enable --now gdrdrv.service
+        test -c /dev/gdrdrv
+        """
+    )
+
+
+def user_data(hugepages: int, gdrdrv: bool = False) -> str:
     """MIME multi-part user data as AL2023 nodeadm expects it."""
     parts = [("application/node.eks.aws", NODE_CONFIG)]
     if hugepages:
         parts.append(('text/x-shellscript; charset="us-ascii"', hugepages_script(hugepages)))
+    if gdrdrv:
+        parts.append(('text/x-shellscript; charset="us-ascii"', gdrdrv_script()))
     body = "".join(f"--{BOUNDARY}\nContent-Type: {kind}\n\n{content}\n" for kind, content in parts)
     return f'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="{BOUNDARY}"\n\n{body}--{BOUNDARY}--\n'
 
@@ -151,7 +201,7 @@ class GpuNodeGroup(Construct):
                 placement=placement,
                 capacity_reservation_specification=reservation,
                 instance_market_options=market,
-                user_data=Fn.base64(user_data(hugepages_2mi(pods_per_node) if pool.efa else 0)),
+                user_data=Fn.base64(user_data(hugepages_2mi(pods_per_node) if pool.efa else 0, gdrdrv=pool.efa)),
                 tag_specifications=[
                     ec2.CfnLaunchTemplate.TagSpecificationProperty(
                         resource_type="instance", tags=[{"key": POOL_LABEL, "value": name}]

@@ -1,8 +1,14 @@
-"""Names both apps must agree on: the workload namespace and the service accounts that
-EKS Pod Identity binds to IAM roles (infra/storage.py grants, k8s charts use)."""
+"""Names both apps agree on: the workload namespace and its pods' service accounts.
+
+No IAM role is bound to any of them (no EKS Pod Identity association): no payload code calls
+an AWS API. Models and datasets reach the pods from S3 through FSx for Lustre's data
+repository associations (FSx's own service-linked role), checkpoints and exports stay on FSx,
+and images are pulled with the node role. A workload that needs AWS later gets its own role,
+scoped to what it calls, on its own service account; never on pods that run model output
+(rollout workers, verifiers).
+"""
 
 WORKLOAD_NAMESPACE = "rl"
 
-# service account -> what its IAM role may do (see infra/identity.py)
-TRAINER_SERVICE_ACCOUNT = "trainer"  # checkpoints + artifacts in S3 (read/write)
-ROLLOUT_SERVICE_ACCOUNT = "rollout"  # SGLang servers and rollout workers: read models from S3
+TRAINER_SERVICE_ACCOUNT = "trainer"
+ROLLOUT_SERVICE_ACCOUNT = "rollout"  # SGLang servers and rollout workers

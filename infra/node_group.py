@@ -1,4 +1,13 @@
-"""CPU, memory and system node groups: plain managed node groups in the node zone."""
+"""CPU, memory and system node groups: managed node groups in the node zone, each with a launch
+template for what the node group API cannot set: IMDSv2 only and an encrypted gp3 root volume.
+
+Instance metadata: tokens required everywhere. Hop limit 1 on the cpu and memory pools: a pod
+outside the host network (rollout workers and verifiers handle model output) cannot reach IMDS
+and so cannot take the node role's credentials; the daemons there that read it (VPC CNI,
+kube-proxy, Pod Identity agent, FSx CSI node) use the host network, and the EBS CSI node plugin
+falls back to the Kubernetes API for its instance facts. Hop limit 2 on the system pool,
+whose controllers (EBS CSI controller, add-on operators) may read instance metadata from pods.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +21,8 @@ CAPACITY_TYPES = {
     CapacityType.SPOT: eks.CapacityType.SPOT,
     CapacityType.CAPACITY_BLOCK: eks.CapacityType.CAPACITY_BLOCK,
 }
+IMDS_HOP_LIMIT = {"cpu": 1, "memory": 1, "system": 2}
+ROOT_DEVICE = "/dev/xvda"  # AL2023's root volume
 TAINT_EFFECTS = {
     "NoSchedule": eks.TaintEffect.NO_SCHEDULE,
     "PreferNoSchedule": eks.TaintEffect.PREFER_NO_SCHEDULE,
@@ -50,13 +61,33 @@ class NodeGroup(Construct):
         node_role: iam.IRole,
     ) -> None:
         super().__init__(scope, id)
+        self.launch_template = ec2.CfnLaunchTemplate(
+            self,
+            "LaunchTemplate",
+            launch_template_data=ec2.CfnLaunchTemplate.LaunchTemplateDataProperty(
+                metadata_options=ec2.CfnLaunchTemplate.MetadataOptionsProperty(
+                    http_tokens="required", http_endpoint="enabled", http_put_response_hop_limit=IMDS_HOP_LIMIT[name]
+                ),
+                block_device_mappings=[
+                    ec2.CfnLaunchTemplate.BlockDeviceMappingProperty(
+                        device_name=ROOT_DEVICE,
+                        ebs=ec2.CfnLaunchTemplate.EbsProperty(
+                            volume_size=pool.root_volume_gib, volume_type="gp3", encrypted=True, delete_on_termination=True
+                        ),
+                    )
+                ],
+            ),
+        )
         self.nodegroup = eks.Nodegroup(
             self,
             "Nodegroup",
             cluster=cluster,
             ami_type=eks.NodegroupAmiType.AL2023_X86_64_STANDARD,
             instance_types=[ec2.InstanceType(pool.instance_type)],
-            disk_size=pool.root_volume_gib,
+            # The root volume's size is the launch template's (a node group takes one or the other).
+            launch_template_spec=eks.LaunchTemplateSpec(
+                id=self.launch_template.ref, version=self.launch_template.attr_latest_version_number
+            ),
             subnets=subnets,
             node_role=node_role,
             **pool_props(name, pool),

@@ -18,7 +18,6 @@ from infra.cluster import Cluster
 from infra.efa import EfaSecurityGroup
 from infra.environment import GPU_POOLS, Environment
 from infra.gpu_node_group import GpuNodeGroup
-from infra.identity import WorkloadIdentity
 from infra.network import Network
 from infra.node_group import NodeGroup
 from infra.storage import Storage
@@ -71,7 +70,6 @@ class MoeRlStack(Stack):
         self.charts = HelmCharts(self, "Charts", cluster=cluster, ebs_csi_driver=self.addons.addons["aws-ebs-csi-driver"])
         self.charts.node.add_dependency(self.node_groups["system"].nodegroup)
         self.storage = Storage(self, "Storage", environment=environment, network=self.network)
-        self.identity = WorkloadIdentity(self, "Identity", cluster=cluster, storage=self.storage)
 
         outputs = {
             "EnvironmentName": environment.name,
@@ -83,8 +81,6 @@ class MoeRlStack(Stack):
             "FsxDnsName": self.storage.file_system.attr_dns_name,
             "BucketName": self.storage.bucket.bucket_name,
             "EcrRepositoryUri": self.storage.repository.repository_uri,
-            "TrainerRoleArn": self.identity.trainer_role.role_arn,
-            "RolloutRoleArn": self.identity.rollout_role.role_arn,
             # `make scale` resizes these (created empty, CloudFormation-named).
             # The attribute, not Ref: a node group's Ref is "cluster/name".
             **{f"{name.title()}NodegroupName": self.node_groups[name].nodegroup.node.default_child.attr_nodegroup_name for name in GPU_POOLS},

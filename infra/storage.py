@@ -22,16 +22,23 @@ export-only: every file the trainer closes there (DCP shards, `.metadata`, HF ex
 to S3 by the file servers in the background, and a rotated-out checkpoint's deletion follows
 (S3 then mirrors the last keep_last + 1; versioning keeps a deleted one for a day). The
 trainer's write rate does not depend on S3: FSx exports "asynchronously once your application
-finishes modifying the file" (FSx API Reference, AutoExportPolicy). At the
-seed's largest job (Qwen3-235B-A22B on 16 nodes): a 2.8 TB checkpoint plus a 0.47 TB HF export
-every checkpoint interval, read back by the export at the file system's 14 GB/s (14400 GiB x
-1000 MB/s/TiB) in ~235 s of file-server time, well inside a 50-step interval; S3 holds
-(keep_last + 1) x 3.3 TB = 13 TB.
+finishes modifying the file" (FSx API Reference, AutoExportPolicy). At the seed's largest job
+(Qwen3-235B-A22B on 16 nodes, payload/train/costs.py): a 2,821 GB checkpoint plus a 470 GB HF
+export every checkpoint interval, read back by the export at the file system's 14.06 GB/s
+(14400 GiB x 1000 MB/s/TiB) in ~234 s of file-server time, well inside a 50-step interval; S3
+holds (keep_last + 1) x 3.29 TB = 13.2 TB.
+
+Encryption at rest with customer managed KMS keys (rotated yearly), one per store so each key
+policy names only its own users: the file system's, the bucket's (which FSx's S3 service-linked
+role may use through S3, for the data repository associations, as FSx's guide requires for an
+SSE-KMS bucket) and the image repository's. Principals of the account use them as their IAM
+policies allow (the key policy's default). The access-log bucket stays SSE-S3: S3 server
+access logging cannot deliver to an SSE-KMS bucket.
 """
 
 from __future__ import annotations
 
-from aws_cdk import Duration, RemovalPolicy, aws_ec2 as ec2, aws_ecr as ecr, aws_fsx as fsx, aws_s3 as s3
+from aws_cdk import Aws, Duration, RemovalPolicy, aws_ec2 as ec2, aws_ecr as ecr, aws_fsx as fsx, aws_iam as iam, aws_kms as kms, aws_s3 as s3
 from constructs import Construct
 
 from infra.environment import Environment
@@ -50,11 +57,34 @@ DELETED_CHECKPOINT_DAYS = 1
 # 2.12 file system is upgraded in place (UpdateFileSystem takes a newer FileSystemTypeVersion).
 LUSTRE_VERSION = "2.15"
 
+# The role FSx creates to move data between a file system and its S3 data repositories.
+FSX_S3_ROLE = "role/aws-service-role/s3.data-source.lustre.fsx.amazonaws.com/AWSServiceRoleForFSxS3Access_*"
+
+
+def customer_key(scope: Construct, id: str, description: str) -> kms.Key:
+    return kms.Key(scope, id, description=description, enable_key_rotation=True, removal_policy=RemovalPolicy.RETAIN)
+
 
 class Storage(Construct):
     def __init__(self, scope: Construct, id: str, *, environment: Environment, network: Network) -> None:
         super().__init__(scope, id)
         vpc = network.vpc
+        self.fsx_key = customer_key(self, "FsxKey", "FSx for Lustre: checkpoints, exports, imported models and data")
+        self.bucket_key = customer_key(self, "BucketKey", "S3 artifacts bucket: models and datasets")
+        self.image_key = customer_key(self, "ImageKey", "ECR: the payload image")
+        # For the data repository associations: only through S3, only FSx's S3 role of this account.
+        self.bucket_key.add_to_resource_policy(
+            iam.PolicyStatement(
+                sid="FsxDataRepositoriesThroughS3",
+                principals=[iam.AnyPrincipal()],
+                actions=["kms:Encrypt", "kms:Decrypt", "kms:ReEncrypt*", "kms:GenerateDataKey*", "kms:DescribeKey"],
+                resources=["*"],
+                conditions={
+                    "StringEquals": {"kms:CallerAccount": Aws.ACCOUNT_ID, "kms:ViaService": f"s3.{Aws.REGION}.amazonaws.com"},
+                    "ArnLike": {"aws:PrincipalArn": f"arn:{Aws.PARTITION}:iam::{Aws.ACCOUNT_ID}:{FSX_S3_ROLE}"},
+                },
+            )
+        )
         self.fsx_security_group = ec2.SecurityGroup(
             self, "FsxSecurityGroup", vpc=vpc, description="FSx for Lustre: Lustre ports from the VPC", allow_all_outbound=False
         )
@@ -71,6 +101,7 @@ class Storage(Construct):
             file_system_type_version=LUSTRE_VERSION,
             storage_capacity=environment.storage.fsx_storage_gib,
             storage_type="SSD",
+            kms_key_id=self.fsx_key.key_id,
             subnet_ids=[node_subnet],
             security_group_ids=[self.fsx_security_group.security_group_id],
             lustre_configuration=fsx.CfnFileSystem.LustreConfigurationProperty(
@@ -95,7 +126,10 @@ class Storage(Construct):
         self.bucket = s3.Bucket(
             self,
             "Artifacts",
-            encryption=s3.BucketEncryption.S3_MANAGED,
+            encryption=s3.BucketEncryption.KMS,
+            encryption_key=self.bucket_key,
+            # One data key per bucket, not per object: KMS calls (and cost) stay flat as FSx imports.
+            bucket_key_enabled=True,
             enforce_ssl=True,
             versioned=True,
             block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
@@ -145,6 +179,8 @@ class Storage(Construct):
             "PayloadImage",
             image_tag_mutability=ecr.TagMutability.IMMUTABLE,
             image_scan_on_push=True,
+            encryption=ecr.RepositoryEncryption.KMS,
+            encryption_key=self.image_key,
             lifecycle_rules=[ecr.LifecycleRule(max_image_count=50)],
             removal_policy=RemovalPolicy.RETAIN,
         )

@@ -5,6 +5,10 @@ Enforced by the VPC CNI's network policy agent. EFA traffic (SRD) bypasses the k
 stack and is not subject to NetworkPolicy; the TCP paths NCCL and torch.distributed use for
 bootstrap and for the trainer -> rollout weight broadcast are, hence the all-port rules
 between those components.
+
+No workload reaches beyond the cluster: the payload calls no AWS API (no Pod Identity agent,
+no S3 on 443); models and datasets come from S3 through FSx's data repository associations,
+which FSx itself runs. DNS is the one path every pod has (charts/base.py).
 """
 
 from __future__ import annotations
@@ -16,8 +20,6 @@ from k8s.pods import metadata, selector
 
 # Where kube-prometheus-stack runs its Prometheus (installed by the CDK app).
 MONITORING_NAMESPACE = "monitoring"
-# EKS Pod Identity agent, on every node's link-local address: where pods get AWS credentials.
-POD_IDENTITY_AGENT_CIDR = "169.254.170.23/32"
 
 
 def ports(*numbers: int, protocol: str = "TCP") -> list[k8s.NetworkPolicyPort]:
@@ -41,16 +43,6 @@ def from_prometheus(*port_numbers: int) -> k8s.NetworkPolicyIngressRule:
     return k8s.NetworkPolicyIngressRule(
         from_=[k8s.NetworkPolicyPeer(namespace_selector=namespace)], ports=ports(*port_numbers)
     )
-
-
-def to_aws_apis() -> list[k8s.NetworkPolicyEgressRule]:
-    """Credentials from the Pod Identity agent, then S3 (models, checkpoints) over HTTPS."""
-    return [
-        k8s.NetworkPolicyEgressRule(
-            to=[k8s.NetworkPolicyPeer(ip_block=k8s.IpBlock(cidr=POD_IDENTITY_AGENT_CIDR))], ports=ports(80)
-        ),
-        k8s.NetworkPolicyEgressRule(to=[k8s.NetworkPolicyPeer(ip_block=k8s.IpBlock(cidr="0.0.0.0/0"))], ports=ports(443)),
-    ]
 
 
 def allow(

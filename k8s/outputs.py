@@ -25,8 +25,6 @@ OUTPUT_KEYS = (
     "FsxDnsName",
     "BucketName",
     "EcrRepositoryUri",
-    "TrainerRoleArn",
-    "RolloutRoleArn",
 )
 PLACEHOLDER = "placeholder-run-cdk-deploy"
 

@@ -18,6 +18,8 @@ from k8s.imports.io.x_k8s import jobset as js
 from k8s.placement import Placement
 from k8s.structs import as_struct
 from payload.job import JOB_CONFIG_ENV, JOB_CONFIG_PATH
+from payload.queue.access import CA_CERT, client_url
+from payload.queue.url import PASSWORD_FILE_ENV
 
 NAMESPACE = WORKLOAD_NAMESPACE
 PART_OF = "moe-rl"
@@ -47,9 +49,13 @@ RENDEZVOUS_PORT = 29500
 JOB_CONFIGMAP = "rl-job"
 FSX_CLAIM = "fsx"
 FSX_MOUNT = "/fsx"
-# Created by the operator (k8s/README.md), never rendered: no secret value is in dist/.
+# Created by the operator from `python -m payload redis-access` (k8s/README.md), never
+# rendered: no secret value is in dist/. One key per ACL user (its password), the ACL file
+# and the TLS material (payload/queue/access.py).
 REDIS_SECRET = "rl-redis"
-REDIS_SECRET_KEY = "password"
+# Where a queue client finds its role's password and the CA that signed the buffer's certificate.
+REDIS_ACCESS_DIR = "/etc/rl/redis"
+REDIS_PASSWORD_FILE = "password"
 
 PRIORITY_TRAINER = "rl-trainer"
 PRIORITY_BUFFER = "rl-buffer"
@@ -91,12 +97,12 @@ def field_env(name: str, field_path: str) -> k8s.EnvVar:
     return k8s.EnvVar(name=name, value_from=k8s.EnvVarSource(field_ref=k8s.ObjectFieldSelector(field_path=field_path)))
 
 
-def payload_env(bucket: str) -> list[k8s.EnvVar]:
-    """What every payload process reads besides the job config."""
+def payload_env() -> list[k8s.EnvVar]:
+    """What every payload process reads besides the job config (no bucket: the payload calls
+    no AWS API; S3 reaches it only through FSx's data repository associations)."""
     return [
         env(JOB_CONFIG_ENV, JOB_CONFIG_PATH),
         env("RL_METRICS_PORT", str(METRICS_PORT)),
-        env("RL_ARTIFACT_BUCKET", bucket),
         field_env("POD_NAME", "metadata.name"),
         field_env("POD_IP", "status.podIP"),
         # The root filesystem is read-only; caches (Triton, Hugging Face, pip) go to /tmp.
@@ -104,19 +110,28 @@ def payload_env(bucket: str) -> list[k8s.EnvVar]:
     ]
 
 
-def redis_password_env(name: str) -> k8s.EnvVar:
-    """The buffer's password from the operator's Secret, never a value in the manifest."""
-    password = k8s.EnvVarSource(secret_key_ref=k8s.SecretKeySelector(name=REDIS_SECRET, key=REDIS_SECRET_KEY))
-    return k8s.EnvVar(name=name, value_from=password)
+def buffer_host() -> str:
+    return f"{BUFFER}.{NAMESPACE}.svc"
 
 
-def queue_env() -> list[k8s.EnvVar]:
-    """The experience buffer / task queue URL, its password taken from the operator's Secret."""
+def queue_env(role: str) -> list[k8s.EnvVar]:
+    """The task queue / buffer as ACL user `role` over TLS: the URL names the user, the
+    password is a mounted file (queue_volume), in no URL, argument or environment variable."""
     return [
-        redis_password_env("REDIS_PASSWORD"),
-        # $(VAR) is expanded by the kubelet, so the password never appears in the manifest.
-        env("RL_QUEUE_URL", f"redis://:$(REDIS_PASSWORD)@{BUFFER}.{NAMESPACE}.svc:{REDIS_PORT}/0"),
+        env("RL_QUEUE_URL", client_url(role, buffer_host(), REDIS_PORT, f"{REDIS_ACCESS_DIR}/{CA_CERT}")),
+        env(PASSWORD_FILE_ENV, f"{REDIS_ACCESS_DIR}/{REDIS_PASSWORD_FILE}"),
     ]
+
+
+def queue_volume(role: str) -> k8s.Volume:
+    """Only `role`'s password and the CA certificate of the operator's Secret (0440: the
+    non-root user reads it through the pod's fsGroup)."""
+    items = [k8s.KeyToPath(key=role, path=REDIS_PASSWORD_FILE), k8s.KeyToPath(key=CA_CERT, path=CA_CERT)]
+    return k8s.Volume(name="redis-access", secret=k8s.SecretVolumeSource(secret_name=REDIS_SECRET, items=items, default_mode=0o440))
+
+
+def queue_mount() -> k8s.VolumeMount:
+    return k8s.VolumeMount(name="redis-access", mount_path=REDIS_ACCESS_DIR, read_only=True)
 
 
 def job_config_volume() -> k8s.Volume:

@@ -177,6 +177,19 @@ class BatchSection(_Section):
     max_prompt_tokens: int = Field(default=2048, ge=1)
     max_response_tokens: int = Field(default=8192, ge=1)
 
+    @property
+    def largest_micro_batch_tokens(self) -> int:
+        """The most tokens one rank's micro-batch can hold (what DeepEP's buffer must take per
+        dispatch). Packed (payload.train.batch.packed_for_rank): first-fit counts the bins of
+        `micro_batch_tokens` the samples need (a longer sample gets one of its own), then
+        largest differencing re-splits them into that many parts at most one sample apart; so
+        a part holds at most the average, <= max(budget, longest), plus the longest sample.
+        Padded: micro_batch_size samples of the longest length."""
+        longest = self.max_prompt_tokens + self.max_response_tokens
+        if self.packing:
+            return max(self.micro_batch_tokens, longest) + longest
+        return self.micro_batch_size * longest
+
 
 class RolloutSection(_Section):
     temperature: float = Field(default=1.0, ge=0)
@@ -376,7 +389,9 @@ def load_job_config(path: str | os.PathLike[str] | None = None) -> JobConfig:
     if not path.is_file():
         raise JobConfigError(f"job config {path} does not exist (set {JOB_CONFIG_ENV})")
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise JobConfigError(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
     except yaml.YAMLError as exc:
         raise JobConfigError(f"{path}: not valid YAML: {str(exc).splitlines()[0]}") from None
     return parse_job_config(data, str(path))

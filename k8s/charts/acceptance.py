@@ -26,7 +26,7 @@ from k8s.charts.efa import efa_env
 from k8s.charts.rollout_servers import server_urls
 from k8s.context import Context
 from k8s.imports.io.x_k8s import jobset as js
-from k8s.netpol import allow, from_components, to_aws_apis, to_components
+from k8s.netpol import allow, from_components, to_components
 from k8s.placement import GpuShare
 from k8s.pods import (
     ACCEPTANCE,
@@ -95,7 +95,7 @@ class AcceptanceChart(cdk8s.Chart):
             # Ranks reach each other on any port (c10d store, NCCL bootstrap); the rollout
             # server joins the smoke test's weight-update group.
             ingress=[from_components(ACCEPTANCE), from_components(ROLLOUT_SERVER)],
-            egress=[to_components(ACCEPTANCE), to_components(ROLLOUT_SERVER), *to_aws_apis()],
+            egress=[to_components(ACCEPTANCE), to_components(ROLLOUT_SERVER)],
         )
 
     def jobset(self, name: str, nodes: int, gpus: int, command: list[str], deepep_env=()) -> None:
@@ -105,7 +105,7 @@ class AcceptanceChart(cdk8s.Chart):
             name=name,
             image=ctx.job.images.payload,
             command=command,
-            env=[*payload_env(ctx.outputs.bucket_name), *efa_env(deepep_across_nodes=nodes > 1 and bool(deepep_env)),
+            env=[*payload_env(), *efa_env(deepep_across_nodes=nodes > 1 and bool(deepep_env)),
                  *deepep_env],
             resources=GpuShare(placement, gpus).resources(),
             security_context=gpu_security(read_only_root=True),

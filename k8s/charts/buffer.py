@@ -20,6 +20,8 @@ from k8s.charts.base import GP3_STORAGE_CLASS
 from k8s.context import Context
 from k8s.netpol import allow, from_components, from_prometheus
 from k8s.placement import Placement, cpu_resources
+from payload.queue.base import redis_maxmemory_bytes
+from payload.queue.access import ACL_FILE, CA_CERT, SERVER_CERT, SERVER_KEY, probe_command, server_args
 from k8s.pods import (
     BUFFER,
     FEEDER,
@@ -27,6 +29,7 @@ from k8s.pods import (
     PRIORITY_BUFFER,
     REDIS_EXPORTER_PORT,
     REDIS_PORT,
+    REDIS_SECRET,
     ROLLOUT_SERVER,
     ROLLOUT_WORKER,
     TRAINER,
@@ -36,7 +39,6 @@ from k8s.pods import (
     metadata,
     pod_template,
     port,
-    redis_password_env,
     restricted_security,
     selector,
     service_account,
@@ -44,9 +46,15 @@ from k8s.pods import (
 
 # Of the memory node: Redis's own limit, leaving the rest to the system and exporters.
 MEMORY_SHARE = 0.6
-# Of Redis's limit: maxmemory stays at half so the fork that rewrites the append-only file
-# has room for copy-on-write pages under write load.
-MAXMEMORY_SHARE = 0.5
+# The operator's Secret (python -m payload redis-access): the ACL file, the server's certificate
+# and key, and the monitor user's password for the probe; the exporter gets only the CA.
+ACCESS_DIR = "/etc/redis/access"
+EXPORTER_ACCESS_DIR = "/etc/redis/ca"
+
+
+def access_volume(name: str, keys: list[str]) -> k8s.Volume:
+    items = [k8s.KeyToPath(key=key, path=key) for key in keys]
+    return k8s.Volume(name=name, secret=k8s.SecretVolumeSource(secret_name=REDIS_SECRET, items=items, default_mode=0o440))
 
 
 class BufferChart(cdk8s.Chart):
@@ -54,7 +62,8 @@ class BufferChart(cdk8s.Chart):
         super().__init__(scope, id, namespace=NAMESPACE)
         placement = Placement.of(ctx.environment, "memory")
         limit_gib = math.floor(placement.spec.memory_gib * MEMORY_SHARE)
-        maxmemory_mib = math.floor(limit_gib * 1024 * MAXMEMORY_SHARE)
+        # Half of the limit (payload.queue.base, which the environment's buffer check reads too).
+        maxmemory_mib = redis_maxmemory_bytes(placement.spec.memory_gib) // 2**20
         # The append-only file after a rewrite is about the data size; twice that covers the
         # file growing between rewrites.
         volume_gib = max(20, 2 * math.ceil(maxmemory_mib / 1024))
@@ -72,16 +81,18 @@ class BufferChart(cdk8s.Chart):
                 "--save", "",
                 "--maxmemory", f"{maxmemory_mib}mb",
                 "--maxmemory-policy", "noeviction",
-                "--requirepass", "$(REDIS_PASSWORD)",
+                # TLS only, one ACL user per role, `default` off (payload/queue/access.py).
+                *server_args(ACCESS_DIR, REDIS_PORT),
             ],  # fmt: skip
-            env=[redis_password_env("REDIS_PASSWORD"), redis_password_env("REDISCLI_AUTH")],
             ports=[port("redis", REDIS_PORT)],
             resources=cpu_resources("2", f"{limit_gib}Gi"),
             security_context=restricted_security(),
-            volume_mounts=[k8s.VolumeMount(name="data", mount_path="/data")],
-            # PING answers LOADING while the append-only file replays: not ready until done.
+            volume_mounts=[
+                k8s.VolumeMount(name="data", mount_path="/data"),
+                k8s.VolumeMount(name="access", mount_path=ACCESS_DIR, read_only=True),
+            ],
             readiness_probe=k8s.Probe(
-                exec=k8s.ExecAction(command=["sh", "-c", "redis-cli ping | grep -q PONG"]),
+                exec=k8s.ExecAction(command=probe_command(ACCESS_DIR, REDIS_PORT)),
                 period_seconds=10,
                 timeout_seconds=5,
                 failure_threshold=3,
@@ -95,7 +106,18 @@ class BufferChart(cdk8s.Chart):
         exporter = k8s.Container(
             name="exporter",
             image=ctx.job.images.redis_exporter,
-            env=[k8s.EnvVar(name="REDIS_ADDR", value=f"redis://localhost:{REDIS_PORT}"), redis_password_env("REDIS_PASSWORD")],
+            # The exporter reads its password from the environment (its password file is a JSON
+            # map of addresses): the kubelet injects it from the Secret; it is in no argument.
+            env=[
+                k8s.EnvVar(name="REDIS_ADDR", value=f"rediss://localhost:{REDIS_PORT}"),
+                k8s.EnvVar(name="REDIS_USER", value="monitor"),
+                k8s.EnvVar(
+                    name="REDIS_PASSWORD",
+                    value_from=k8s.EnvVarSource(secret_key_ref=k8s.SecretKeySelector(name=REDIS_SECRET, key="monitor")),
+                ),
+                k8s.EnvVar(name="REDIS_EXPORTER_TLS_CA_CERT_FILE", value=f"{EXPORTER_ACCESS_DIR}/{CA_CERT}"),
+            ],
+            volume_mounts=[k8s.VolumeMount(name="exporter-access", mount_path=EXPORTER_ACCESS_DIR, read_only=True)],
             ports=[port("metrics", REDIS_EXPORTER_PORT)],
             resources=cpu_resources("100m", "128Mi"),
             security_context=restricted_security(),
@@ -118,6 +140,10 @@ class BufferChart(cdk8s.Chart):
                     service_account=BUFFER,
                     priority_class=PRIORITY_BUFFER,
                     grace_seconds=60,
+                    volumes=[
+                        access_volume("access", [ACL_FILE, SERVER_CERT, SERVER_KEY, CA_CERT, "monitor"]),
+                        access_volume("exporter-access", [CA_CERT]),
+                    ],
                 ),
                 volume_claim_templates=[
                     k8s.KubePersistentVolumeClaimProps(

@@ -1,4 +1,4 @@
-"""NCCL, libfabric and NVSHMEM settings for GPU pods talking over EFA (p5/p5e/p5en).
+"""NCCL and libfabric settings for GPU pods talking over EFA (p5/p5e/p5en).
 
 Current AWS guidance (aws-ofi-nccl >= 1.9 with libfabric >= 1.22, as in the EFA installer
 and the AWS Deep Learning Containers) needs very little: the plugin picks the EFA provider,
@@ -10,6 +10,9 @@ NCCL_NET is not written here: the plugin's network name changed across releases 
 Libfabric", then "OFI"). RL_REQUIRE_EFA=1 makes the payload check the pod's EFA devices,
 driver and GDRCopy and pin NCCL_NET to the name the image's own plugin registers
 (payload/common/efa.py), so no communicator can fall back to sockets.
+
+No NVSHMEM_* variables: DeepEP v2 (ElasticBuffer) moves tokens through NCCL's GPU-initiated
+networking (GIN), not NVSHMEM. GIN's variables are GIN_ENV below, the one place they live.
 """
 
 from __future__ import annotations
@@ -29,18 +32,23 @@ EFA_ENV: tuple[tuple[str, str, str], ...] = (
         "bridges, nor the Pod Identity agent's link-local interface (pod-id-link0)",
     ),
     ("NCCL_DEBUG", "WARN", "warnings and errors only; the transport is enforced by NCCL_NET (payload.common.efa)"),
-    (
-        "NVSHMEM_REMOTE_TRANSPORT",
-        "libfabric",
-        "DeepEP's internode kernels run on NVSHMEM; on AWS its remote transport is libfabric (no InfiniBand verbs)",
-    ),
-    ("NVSHMEM_LIBFABRIC_PROVIDER", "efa", "and that transport's provider is EFA"),
     ("RL_REQUIRE_EFA", "1", "the payload's start-up EFA check: devices, driver, gdrdrv, NCCL_NET pinned to aws-ofi-nccl"),
 )
 
 
+# NCCL GIN over EFA, per aws-ofi-nccl v1.21.1's doc/gin-getting-started.md: proxy mode (a CPU
+# thread posts the GPU's queued operations). NCCL 2.31 defaults to it on EFA; pinned here so a
+# node with GDRCopy does not switch to the EFA-GDA kernel backend (NCCL_GIN_TYPE=5), whose
+# v1.21 limits DeepEP would hit: 512 signals+counters per EFA device, and no strong or VA
+# signals, which DeepEP's device-communicator requirements do not turn off. 2 is
+# NCCL_GIN_TYPE_PROXY (nccl_device/core.h).
+GIN_ENV: tuple[tuple[str, str, str], ...] = (
+    ("NCCL_GIN_TYPE", "2", "DeepEP v2's GIN over EFA in proxy mode (aws-ofi-nccl 1.21.1), not EFA-GDA"),
+)
+
+
 def efa_env(deepep_across_nodes: bool = False) -> list[k8s.EnvVar]:
-    """EFA_ENV; with `deepep_across_nodes`, also the check of what DeepEP v2 needs from the
-    host for internode traffic (EFA driver >= 3.3.0, GDRCopy's gdrdrv)."""
+    """EFA_ENV and GIN_ENV; with `deepep_across_nodes`, also the check of what DeepEP v2 needs
+    from the host for internode traffic (EFA driver >= 3.3.0, GDRCopy's gdrdrv)."""
     extra = [env(DEEPEP_EFA_ENV, "1")] if deepep_across_nodes else []
-    return [*(env(name, value) for name, value, _ in EFA_ENV), *extra]
+    return [*(env(name, value) for name, value, _ in (*EFA_ENV, *GIN_ENV)), *extra]

@@ -40,8 +40,9 @@ DASHBOARD_LABELS = {"grafana_dashboard": "1"}
 # `app.kubernetes.io/name` label, which the ServiceMonitor selects on.
 SCRAPES: dict[str, tuple[str, ...]] = {
     TRAINER: ("metrics",),
-    # SGLang's own metrics (--enable-metrics) on its server port, the wrapper's on 9400.
-    ROLLOUT_SERVER: ("http", "metrics"),
+    # SGLang's own metrics (--enable-metrics) come through the `serve` supervisor's port
+    # (payload.rollout.serve.share_sglang_metrics): Prometheus never reaches SGLang's API port.
+    ROLLOUT_SERVER: ("metrics",),
     ROUTER: ("metrics",),
     ROLLOUT_WORKER: ("metrics",),
     VERIFIER: ("metrics",),

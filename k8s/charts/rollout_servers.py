@@ -16,7 +16,7 @@ from infra.identities import ROLLOUT_SERVICE_ACCOUNT
 from k8s.charts.efa import efa_env
 from k8s.context import Context
 from k8s.imports.io.x_k8s import leaderworkerset as lws
-from k8s.netpol import allow, from_components, from_prometheus, to_aws_apis, to_components
+from k8s.netpol import allow, from_components, from_prometheus, to_components
 from payload.rollout.sglang_args import server_args
 from k8s.pods import (
     ACCEPTANCE,
@@ -44,6 +44,8 @@ from k8s.pods import (
     pod_template,
     port,
     queue_env,
+    queue_mount,
+    queue_volume,
     shm_mount,
     shm_volume,
     tmp_mount,
@@ -95,7 +97,7 @@ class RolloutServersChart(cdk8s.Chart):
                 image=ctx.job.images.payload,
                 command=["python", "-m", "payload", "serve", "--engine", "sglang", "--", *sglang_args],
                 # The queue URL: a restarted server reads the newest exported policy pointer from it.
-                env=[*payload_env(ctx.outputs.bucket_name), *queue_env(), *efa_env(deepep_across_nodes="--moe-a2a-backend" in sglang_args)],
+                env=[*payload_env(), *queue_env("server"), *efa_env(deepep_across_nodes="--moe-a2a-backend" in sglang_args)],
                 ports=[
                     port("http", SGLANG_PORT),
                     port("metrics", METRICS_PORT),
@@ -105,7 +107,7 @@ class RolloutServersChart(cdk8s.Chart):
                 # SGLang's kernel libraries (FlashInfer, DeepGEMM, Triton) JIT-compile into
                 # cache directories spread over the image; a read-only root breaks them.
                 security_context=gpu_security(read_only_root=False),
-                volume_mounts=[fsx_mount(read_only=True), job_config_mount(), shm_mount(), tmp_mount()],
+                volume_mounts=[fsx_mount(read_only=True), job_config_mount(), shm_mount(), tmp_mount(), queue_mount()],
                 **probes,
             )
             return pod_template(
@@ -115,7 +117,7 @@ class RolloutServersChart(cdk8s.Chart):
                 [container],
                 service_account=ROLLOUT_SERVICE_ACCOUNT,
                 priority_class=PRIORITY_ROLLOUT,
-                volumes=[fsx_volume(), job_config_volume(), shm_volume(SHM_SIZE), tmp_volume()],
+                volumes=[fsx_volume(), job_config_volume(), shm_volume(SHM_SIZE), tmp_volume(), queue_volume("server")],
                 # Long enough for in-flight generations to finish on a spot notice, so the
                 # rollout workers get their answers instead of retrying the whole group.
                 grace_seconds=SPOT_GRACE_SECONDS,
@@ -142,13 +144,13 @@ class RolloutServersChart(cdk8s.Chart):
                 ),
             ),
         )
-        # Leaders only: they serve SGLang's /metrics and the wrapper's.
+        # Leaders only: their supervisor serves its own /metrics and SGLang's.
         headless_service(
             self,
             "metrics",
             f"{ROLLOUT_SERVER}-metrics",
             ROLLOUT_SERVER,
-            {"http": SGLANG_PORT, "metrics": METRICS_PORT},
+            {"metrics": METRICS_PORT},
             extra_selector={WORKER_INDEX_LABEL: "0"},
         )
         allow(
@@ -161,12 +163,12 @@ class RolloutServersChart(cdk8s.Chart):
                 from_components(TRAINER, ACCEPTANCE),
                 # Ranks of one multi-node replica, on any port (NCCL bootstrap, dist-init).
                 from_components(ROLLOUT_SERVER),
-                from_prometheus(SGLANG_PORT, METRICS_PORT),
+                # Only the metrics port: SGLang's API port has admin routes (weight updates).
+                from_prometheus(METRICS_PORT),
             ],
             egress=[
                 to_components(ROLLOUT_SERVER),
                 to_components(TRAINER, ACCEPTANCE),
                 to_components(BUFFER, port_numbers=(REDIS_PORT,)),
-                *to_aws_apis(),
             ],
         )

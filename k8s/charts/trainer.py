@@ -17,7 +17,7 @@ from payload.train.costs import Timeouts
 from k8s.charts.efa import efa_env
 from k8s.context import Context
 from k8s.imports.io.x_k8s import jobset as js
-from k8s.netpol import allow, from_components, from_prometheus, to_aws_apis, to_components
+from k8s.netpol import allow, from_components, from_prometheus, to_components
 from k8s.charts.rollout_servers import server_urls
 from k8s.placement import Placement
 from k8s.pods import (
@@ -43,6 +43,8 @@ from k8s.pods import (
     pod_template,
     port,
     queue_env,
+    queue_mount,
+    queue_volume,
     shm_mount,
     shm_volume,
     tmp_mount,
@@ -85,8 +87,8 @@ class TrainerChart(cdk8s.Chart):
             image=ctx.job.images.payload,
             command=command,
             env=[
-                *payload_env(ctx.outputs.bucket_name),
-                *queue_env(),
+                *payload_env(),
+                *queue_env("trainer"),
                 *efa_env(deepep_across_nodes=ctx.job.parallel.expert_parallel_across_nodes),
                 env("RL_WORLD_SIZE", str(layout.world_size)),
                 # Where the trainer publishes weights (payload/train/cli.py reads it).
@@ -95,7 +97,7 @@ class TrainerChart(cdk8s.Chart):
             ports=[port("metrics", METRICS_PORT), port("rendezvous", RENDEZVOUS_PORT)],
             resources=layout.share.resources(),
             security_context=gpu_security(read_only_root=True),
-            volume_mounts=[fsx_mount(), job_config_mount(), shm_mount(), tmp_mount()],
+            volume_mounts=[fsx_mount(), job_config_mount(), shm_mount(), tmp_mount(), queue_mount()],
             # Loading a checkpoint from FSx and the first NCCL init take minutes.
             startup_probe=http_probe("/healthz", "metrics", period=10, failures=timeouts.startup_s // 10),
             # /healthz fails when no step progressed within the payload's stall timeout: a hung
@@ -109,7 +111,7 @@ class TrainerChart(cdk8s.Chart):
             [container],
             service_account=TRAINER_SERVICE_ACCOUNT,
             priority_class=PRIORITY_TRAINER,
-            volumes=[fsx_volume(), job_config_volume(), shm_volume(SHM_SIZE), tmp_volume()],
+            volumes=[fsx_volume(), job_config_volume(), shm_volume(SHM_SIZE), tmp_volume(), queue_volume("trainer")],
             # Room for a SIGTERM checkpoint where FSx writes one in time (payload/train/costs.py).
             grace_seconds=timeouts.grace_s,
             restart_policy="Never",
@@ -143,6 +145,5 @@ class TrainerChart(cdk8s.Chart):
                 to_components(TRAINER),
                 to_components(ROLLOUT_SERVER),
                 to_components(BUFFER, port_numbers=(REDIS_PORT,)),
-                *to_aws_apis(),
             ],
         )

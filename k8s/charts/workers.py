@@ -12,9 +12,8 @@ import cdk8s
 from cdk8s_plus_33 import k8s
 from constructs import Construct
 
-from infra.identities import ROLLOUT_SERVICE_ACCOUNT
 from k8s.context import Context
-from k8s.netpol import allow, from_prometheus, to_aws_apis, to_components
+from k8s.netpol import allow, from_prometheus, to_components
 from k8s.placement import Placement, cpu_resources
 from k8s.pods import (
     BUFFER,
@@ -37,6 +36,8 @@ from k8s.pods import (
     pod_template,
     port,
     queue_env,
+    queue_mount,
+    queue_volume,
     restricted_security,
     selector,
     service_account,
@@ -48,6 +49,8 @@ from k8s.pods import (
 class WorkersChart(cdk8s.Chart):
     def __init__(self, scope: Construct, id: str, ctx: Context) -> None:
         super().__init__(scope, id, namespace=NAMESPACE)
+        # Their own identities, not the servers' `rollout`: these pods handle model output.
+        service_account(self, ROLLOUT_WORKER)
         service_account(self, VERIFIER)
         router_url = f"http://{ROUTER}.{NAMESPACE}.svc:{ROUTER_PORT}"
         self._deployment(
@@ -55,10 +58,13 @@ class WorkersChart(cdk8s.Chart):
             ROLLOUT_WORKER,
             command="rollout",
             replicas=ctx.job.rollout.workers,
-            identity=ROLLOUT_SERVICE_ACCOUNT,
+            identity=ROLLOUT_WORKER,
+            redis_user="worker",
             extra_env=[env("RL_ROUTER_URL", router_url)],
         )
-        self._deployment(ctx, VERIFIER, command="verify", replicas=ctx.job.rollout.verifiers, identity=VERIFIER)
+        self._deployment(
+            ctx, VERIFIER, command="verify", replicas=ctx.job.rollout.verifiers, identity=VERIFIER, redis_user="verifier"
+        )
         allow(
             self,
             ROLLOUT_WORKER,
@@ -66,7 +72,6 @@ class WorkersChart(cdk8s.Chart):
             egress=[
                 to_components(ROUTER, port_numbers=(ROUTER_PORT,)),
                 to_components(BUFFER, port_numbers=(REDIS_PORT,)),
-                *to_aws_apis(),
             ],
         )
         allow(
@@ -83,6 +88,7 @@ class WorkersChart(cdk8s.Chart):
         command: str,
         replicas: int,
         identity: str,
+        redis_user: str,
         extra_env: list[k8s.EnvVar] = (),
     ) -> None:
         placement = Placement.of(ctx.environment, "cpu")
@@ -90,11 +96,11 @@ class WorkersChart(cdk8s.Chart):
             name=component,
             image=ctx.job.images.payload,
             command=["python", "-m", "payload", command],
-            env=[*payload_env(ctx.outputs.bucket_name), *queue_env(), *extra_env],
+            env=[*payload_env(), *queue_env(redis_user), *extra_env],
             ports=[port("metrics", METRICS_PORT)],
             resources=cpu_resources("2", "4Gi"),
             security_context=restricted_security(),
-            volume_mounts=[job_config_mount(), tmp_mount()],
+            volume_mounts=[job_config_mount(), tmp_mount(), queue_mount()],
             readiness_probe=http_probe("/readyz", "metrics", period=10, failures=3),
             liveness_probe=http_probe("/healthz", "metrics", period=30, failures=4),
         )
@@ -112,7 +118,7 @@ class WorkersChart(cdk8s.Chart):
                     [container],
                     service_account=identity,
                     priority_class=PRIORITY_ROLLOUT,
-                    volumes=[job_config_volume(), tmp_volume("2Gi")],
+                    volumes=[job_config_volume(), tmp_volume("2Gi"), queue_volume(redis_user)],
                     # SIGTERM (a spot notice or a rollout): finish or hand back the current
                     # tasks before the node goes.
                     grace_seconds=SPOT_GRACE_SECONDS,

@@ -8,8 +8,11 @@ that the chart marks with RL_REQUIRE_EFA=1:
 1. finds the EFA devices the device plugin gave it (/sys/class/infiniband/*) and the host's
    efa kernel module; where DeepEP crosses nodes (RL_REQUIRE_DEEPEP_EFA=1), that driver at
    the version DeepEP v2's GIN path needs (3.3.0, EFA installer 1.50.0) and GDRCopy's gdrdrv;
-2. loads aws-ofi-nccl's plugin library and reads the network name it registers with NCCL (the
-   first field, `const char* name`, of its exported `ncclNetPlugin_vN` struct);
+2. loads aws-ofi-nccl's plugin library in a child process and reads the network name it
+   registers with NCCL (the first field, `const char* name`, of its exported `ncclNetPlugin_vN`
+   struct). A child, because a library whose path contains "libnccl" mapped into this process
+   makes `import deep_ep` fail: DeepEP's check_nccl_so asserts that every mapped libnccl* file
+   is the one NCCL runtime it was built against ("Duplicate NCCL runtime found");
 3. sets NCCL_NET to that name. NCCL's documented meaning of NCCL_NET: use exactly this
    network and never fall back to the internal IB or Socket ones, so every communicator the
    process (and SGLang, its child) creates either rides EFA or fails at init.
@@ -19,9 +22,10 @@ Any failure is one line naming the pod and what is missing, and a non-zero exit.
 
 from __future__ import annotations
 
-import ctypes
 import os
 import re
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -104,20 +108,34 @@ class EfaCheck:
         return network
 
 
-def network_name(library: Path) -> str:
-    """The network name an NCCL net plugin registers (its ncclNetPlugin_vN.name)."""
+# Run by network_name in a child interpreter: argv[1] is the library, argv[2:] the symbols to try.
+_READ_NAME = """
+import ctypes, sys
+try:
+    lib = ctypes.CDLL(sys.argv[1])
+except OSError as exc:
+    sys.exit(f"does not load: {exc}")
+for symbol in sys.argv[2:]:
     try:
-        lib = ctypes.CDLL(str(library))
-    except OSError as exc:
-        raise EfaError(f"{library} does not load: {exc}") from None
-    for symbol in PLUGIN_SYMBOLS:
-        try:
-            name = ctypes.c_char_p.in_dll(lib, symbol).value
-        except ValueError:
-            continue
-        if name:
-            return name.decode()
-    raise EfaError(f"{library} exports no ncclNetPlugin_vN: not an NCCL net plugin")
+        name = ctypes.c_char_p.in_dll(lib, symbol).value
+    except ValueError:
+        continue
+    if name:
+        print(name.decode())
+        sys.exit(0)
+sys.exit("exports no ncclNetPlugin_vN: not an NCCL net plugin")
+"""
+
+
+def network_name(library: Path) -> str:
+    """The network name an NCCL net plugin registers (its ncclNetPlugin_vN.name), read in a
+    child process so that this one never maps the plugin (see the module docstring)."""
+    result = subprocess.run([sys.executable, "-c", _READ_NAME, str(library), *PLUGIN_SYMBOLS],
+                            capture_output=True, text=True, timeout=60)
+    if result.returncode != 0:
+        reason = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else f"exit {result.returncode}"
+        raise EfaError(f"{library} {reason}")
+    return result.stdout.strip()
 
 
 def enforce_if_required() -> str | None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import logging
 import signal
+import socket
 import threading
 import time
 from dataclasses import dataclass
@@ -62,6 +63,23 @@ def configure_logging(service: str, level: str = "INFO") -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+
+
+class PortInUse(RuntimeError):
+    """A port this process must listen on is taken (another process, a second copy of this one)."""
+
+
+def bound_socket(host: str, port: int, what: str) -> socket.socket:
+    """A TCP socket bound to (host, port), or PortInUse naming `what` (the flag that sets it)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise PortInUse(f"{what} {port}: cannot listen on {host}:{port} ({exc.strerror}); is another process "
+                        "using it? choose another port") from None
+    return sock
 
 
 class Service:
@@ -109,7 +127,11 @@ class Service:
             signal.signal(signal.SIGTERM, self._on_signal)
             signal.signal(signal.SIGINT, self._on_signal)
         if self.config.metrics_port is not None:
-            self._server = ThreadingHTTPServer((self.config.metrics_host, self.config.metrics_port), self._handler())
+            bound_socket(self.config.metrics_host, self.config.metrics_port, "--metrics-port").close()  # PortInUse first
+            try:
+                self._server = ThreadingHTTPServer((self.config.metrics_host, self.config.metrics_port), self._handler())
+            except OSError as exc:  # taken between the check and here
+                raise PortInUse(f"--metrics-port {self.config.metrics_port}: {exc.strerror}") from None
             self._server.daemon_threads = True
             threading.Thread(target=self._server.serve_forever, name=f"{self.name}-metrics", daemon=True).start()
             log.info("metrics and health on port %d", self.port)

@@ -47,7 +47,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from prometheus_client import CollectorRegistry
 
-    from payload.common.service import Service, configure_logging
+    from payload.common.service import PortInUse, Service, configure_logging
     from payload.data import DataError
     from payload.data.feeder import Feeder, FeederMetrics, prepare_feed
     from payload.job import JobConfigError, load_job_config
@@ -64,7 +64,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     # Serving (healthy, not ready) while a large dataset is converted and checked.
-    service = Service.Config(metrics_port=args.metrics_port, stall_timeout_s=900.0).build("feeder", registry).start()
+    try:
+        service = Service.Config(metrics_port=args.metrics_port, stall_timeout_s=900.0).build("feeder", registry).start()
+    except PortInUse as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     queue = None
     try:
         try:

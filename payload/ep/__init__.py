@@ -14,6 +14,8 @@ model code is unchanged. Backends: `local` (every expert here, no communication)
 
 from __future__ import annotations
 
+import functools
+import logging
 from dataclasses import dataclass
 from typing import Literal
 
@@ -25,6 +27,7 @@ from payload.ep.dispatcher import Dispatcher, LocalDispatcher
 
 Backend = Literal["auto", "deepep", "all_to_all", "local"]
 BACKENDS = ("auto", "deepep", "all_to_all", "local")
+log = logging.getLogger(__name__)
 
 
 class EPConfigError(ValueError):
@@ -34,23 +37,55 @@ class EPConfigError(ValueError):
 @dataclass(frozen=True)
 class Config:
     backend: Backend = "auto"
-    # DeepEP sizes its communication buffer for this many tokens per rank per dispatch.
+    # DeepEP sizes its communication buffer for this many tokens per rank per dispatch and
+    # asserts beyond it: the job's largest micro-batch (Config.for_job), not DeepEP's default.
+    # Its receive space grows with it, roughly ranks x tokens x hidden x 2 B each way (EP8,
+    # hidden 4096, 26,624 tokens: ~1.7 GB per direction per GPU; an estimate: DeepEP's
+    # calculate_elastic_buffer_size decides, once per process).
     deepep_max_tokens_per_rank: int = 16384
 
     def __post_init__(self) -> None:
         if self.backend not in BACKENDS:
             raise EPConfigError(f"ep backend {self.backend!r}: must be one of {', '.join(BACKENDS)}")
+        if self.deepep_max_tokens_per_rank < 1:
+            raise EPConfigError(f"deepep_max_tokens_per_rank {self.deepep_max_tokens_per_rank}: must be at least 1")
+
+    @classmethod
+    def for_job(cls, job) -> "Config":
+        """The job's backend, with DeepEP's buffer sized for the most tokens one of its
+        micro-batches can hold on a rank (payload.job.BatchSection.largest_micro_batch_tokens)."""
+        return cls(backend=job.parallel.ep_backend, deepep_max_tokens_per_rank=job.batch.largest_micro_batch_tokens)
+
+
+def preflight(config: Config, ep_size: int) -> str:
+    """The backend `config` runs on over `ep_size` ranks: `local` for `auto` alone, `deepep` or
+    `all_to_all` for `auto` on more, else as asked. Imports DeepEP when it may be used, so call
+    it at start, before any NCCL communicator (payload.ep.deepep says why). `auto` without
+    DeepEP falls back to all_to_all with one warning naming the reason; an explicit `deepep`
+    that cannot run raises EPConfigError with that reason."""
+    if config.backend == "auto" and ep_size == 1:
+        return "local"
+    if config.backend not in ("auto", "deepep"):
+        return config.backend
+    from payload.ep.deepep import deepep_unavailable_reason
+
+    reason = deepep_unavailable_reason()
+    if reason is None:
+        return "deepep"
+    if config.backend == "deepep":
+        raise EPConfigError(f"ep backend 'deepep': {reason}; choose ep backend 'all_to_all' or 'auto'")
+    _announce_fallback(reason)
+    return "all_to_all"
+
+
+@functools.lru_cache(maxsize=None)
+def _announce_fallback(reason: str) -> None:
+    # Once per process, though every MoE block resolves its backend.
+    log.warning("EP BACKEND FALLBACK: ep backend 'auto' runs all_to_all, not deepep: %s", reason)
 
 
 def resolve_backend(config: Config, group: dist.ProcessGroup | None) -> str:
-    size = 1 if group is None else dist.get_world_size(group)
-    if config.backend != "auto":
-        return config.backend
-    if size == 1:
-        return "local"
-    from payload.ep.deepep import deepep_unavailable_reason
-
-    return "deepep" if deepep_unavailable_reason() is None else "all_to_all"
+    return preflight(config, 1 if group is None else dist.get_world_size(group))
 
 
 def build(config: Config, num_experts: int, group: dist.ProcessGroup | None = None, hidden_size: int = 0, top_k: int = 0) -> Dispatcher:
@@ -110,5 +145,6 @@ __all__ = [
     "LocalDispatcher",
     "apply_expert_parallel",
     "build",
+    "preflight",
     "resolve_backend",
 ]

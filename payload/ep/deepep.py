@@ -13,6 +13,7 @@ Imported only when chosen; `deepep_unavailable_reason()` says why it cannot be.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import torch
@@ -21,16 +22,26 @@ import torch.distributed as dist
 from payload.ep.dispatcher import Dispatcher
 
 
+@functools.lru_cache(maxsize=1)
 def deepep_unavailable_reason() -> str | None:
+    """Why DeepEP v2 cannot run in this process, or None. Importing deep_ep runs its own checks
+    (sgl-deep-ep's prerequisites: ImportError; check_nccl_so: AssertionError when a second
+    libnccl* file is mapped or the loaded NCCL is not the one DeepEP was built against; its JIT
+    init: RuntimeError), so every exception counts. Call it before the first NCCL communicator
+    exists (payload.ep.preflight): NCCL's own load of its net plugin (libnccl-net-*.so) is a
+    second libnccl* mapping, and DeepEP's check would refuse it. Cached: the import runs once."""
+    problems = []
     if not torch.cuda.is_available():
-        return "the deepep backend needs a CUDA GPU (torch.cuda.is_available() is False)"
+        problems.append("needs a CUDA GPU (torch.cuda.is_available() is False)")
     try:
         import deep_ep
-    except ImportError as exc:
-        return f"the deepep backend needs DeepEP v2 (`import deep_ep` failed: {exc})"
-    if not hasattr(deep_ep, "ElasticBuffer"):
-        return "the deepep backend needs DeepEP v2 (deep_ep has no ElasticBuffer; v1 is installed)"
-    return None
+    except Exception as exc:  # noqa: BLE001 - DeepEP signals every unmet prerequisite differently
+        detail = " ".join(str(exc).split()) or type(exc).__name__
+        problems.append(f"cannot import DeepEP (`import deep_ep` failed with {type(exc).__name__}: {detail})")
+    else:
+        if not hasattr(deep_ep, "ElasticBuffer"):
+            problems.append("needs DeepEP v2 (deep_ep has no ElasticBuffer; v1 is installed)")
+    return "the deepep backend " + " and ".join(problems) if problems else None
 
 
 _buffers: dict[tuple, object] = {}

@@ -18,6 +18,13 @@ the two against each other); the queue URL is `local://` for the memory backend:
                  (EP = 2, all_to_all over gloo); rank 0 publishes the weights to the engine after
                  every step and evaluates the held-out set before the first and after the last
 
+A rollout worker, verifier or feeder that dies (kill -9, OOM) is started again with the same
+command, as its Deployment's pod would be (at most MAX_RESTARTS times each, then the run fails
+with its log): the task it held is reclaimed after the job's visibility timeout (short here:
+a group takes well under a second) and finished once; the feeder resumes at the queue's cursor.
+The engine and the trainers are not restarted (their state is the run's; the cluster restarts
+them from the policy pointer and the checkpoint).
+
 The feeder keeps the loop deterministic under `--seed`: the tasks of step s are submitted
 once step s - 1 - max_staleness is trained (payload.data.feeder's pacing), the rollout worker
 has one slot (groups reach the engine one at a time, in order), so every step sees the same
@@ -53,6 +60,11 @@ REPO = Path(__file__).resolve().parents[2]
 _PR_SET_PDEATHSIG = 1
 # Set in the environment of every process a run starts (to find them: /proc/*/environ).
 RUN_ENV = "RL_LOCAL_RUN"
+# Processes started again when they die, like the cluster's Deployments, and how often.
+RESTARTED = ("rollout", "verify", "feed")
+MAX_RESTARTS = 3
+# A task whose worker died is handed out again after this (a local group takes < 1 s).
+VISIBILITY_TIMEOUT_S = 10.0
 
 
 class LocalError(Exception):
@@ -188,6 +200,7 @@ class Launcher:
         self.output = Path(config.output or REPO / "out" / "local" / f"run-{stamp}").resolve()
         self.metrics_jsonl = self.output / "metrics.jsonl"
         self.children: list[Child] = []
+        self.restarts: dict[str, int] = {}
         self.stop = threading.Event()
         self.records: list[dict] = []  # the trainer's train_step records
         self.evals: list[dict] = []  # its eval records (held-out set, before and after training)
@@ -217,7 +230,8 @@ class Launcher:
             "rollout": {"temperature": c.temperature, "max_staleness": c.max_staleness, "inline_verifier": False,
                         # One slot: groups reach the engine one at a time, so its sampling stream (one
                         # seeded generator) and the buffer's order depend on --seed only.
-                        "worker_concurrency": 1, "buffer_high_water_groups": 4 * c.prompts_per_step},
+                        "worker_concurrency": 1, "buffer_high_water_groups": 4 * c.prompts_per_step,
+                        "visibility_timeout_s": VISIBILITY_TIMEOUT_S},
             # The held-out set before the first step and after the last: group_size samples each
             # at the training temperature (pass@1 and pass@group_size).
             "eval": {"interval_steps": c.steps if eval_set else 0, "before_training": bool(eval_set),
@@ -252,7 +266,8 @@ class Launcher:
             return queue, ["--queue-url", self.config.redis, "--namespace", namespace]
         from payload.local.shared_queue import QueueServer
 
-        config = RolloutQueue.Config(backend="memory", high_water_groups=high_water)
+        config = RolloutQueue.Config(backend="memory", high_water_groups=high_water,
+                                     visibility_timeout_s=VISIBILITY_TIMEOUT_S)
         queue = config.build()
         self._server = QueueServer(queue).start()
         self.ports["queue"] = self._server.address[1]
@@ -360,11 +375,19 @@ class Launcher:
                     return
                 for child in self.children:
                     if child not in trainers and not child.alive():
-                        raise LocalError(f"{child.name} exited with {child.process.returncode} "
-                                         f"(log {child.log_path}):\n{child.tail()}")
+                        self._restart_or_fail(child)
                 if time.monotonic() - step_started > c.step_timeout_s:
                     raise LocalError(f"step {done + 1} took more than {c.step_timeout_s:.0f} s; logs in {self.output / 'logs'}")
                 self.stop.wait(0.1)
+
+    def _restart_or_fail(self, child: Child) -> None:
+        code = child.process.returncode
+        if child.name not in RESTARTED or self.restarts.get(child.name, 0) >= MAX_RESTARTS:
+            raise LocalError(f"{child.name} exited with {code} (log {child.log_path}):\n{child.tail()}")
+        self.restarts[child.name] = self.restarts.get(child.name, 0) + 1
+        log.warning("%s exited with %s: started again (%d of %d)", child.name, code, self.restarts[child.name],
+                    MAX_RESTARTS)
+        child.start()
 
     def _read_records(self) -> int:
         if self.metrics_jsonl.is_file():
@@ -433,6 +456,7 @@ class Launcher:
             "queue_left": asdict(stats),
             "children": {ch.name: {"pid": ch.process.pid, "exit_code": ch.process.returncode, "command": ch.command}
                          for ch in self.children if ch.process is not None},
+            "restarts": dict(self.restarts),
             "namespace": self.namespace,
             "ports": self.ports,
             "config": asdict(c),

@@ -16,7 +16,9 @@ Three stages, each a stream of work with at-least-once delivery and exactly-once
 - `release` hands an item back at once (SIGTERM, server unavailable); `failed=True` counts the
   attempt toward `max_deliveries`, `failed=False` (a preempted worker) does not.
 - The buffer has a high-water mark: producers call `wait_for_room` before claiming new work,
-  so a slow trainer makes rollouts wait (counted), never drops them.
+  so a slow trainer makes rollouts wait (counted), never drops them. The mark is in groups
+  and, for Redis, in bytes (`high_water_bytes`, a share of the server's maxmemory): a group
+  with routed experts can be hundreds of MB, so a count alone lets Redis run out of memory.
 - `consume` returns buffered groups to the trainer and drops (acknowledges, counts, returns
   separately) those older than `max_staleness` policy versions; groups count toward the
   buffer fill until `ack`. (Redis: a restarted trainer process that consumes under the same
@@ -49,6 +51,35 @@ from payload.queue.experience import ExperienceGroup, Task
 
 class QueueError(RuntimeError):
     """The queue cannot do what was asked (bad configuration, unreachable backend)."""
+
+
+class QueueUnavailable(QueueError):
+    """The backend stayed unreachable for longer than the outage this process rides out."""
+
+
+class BufferFull(QueueError):
+    """Redis refused a write for lack of memory (maxmemory reached, noeviction)."""
+
+
+# Of Redis's maxmemory, what the buffer may fill before producers wait; the rest is headroom
+# for the groups being generated when the mark is crossed (infra/environment.py checks it).
+DEFAULT_HIGH_WATER_SHARE = 0.8
+
+
+def redis_maxmemory_bytes(memory_gib: float) -> int:
+    """The buffer's Redis maxmemory on a memory node of `memory_gib` (the chart's setting,
+    k8s/charts/buffer.py): 60% of the node for the container, half of that for the data so the
+    fork that rewrites the append-only file has room for copy-on-write pages."""
+    limit_gib = int(memory_gib * 0.6)
+    return int(limit_gib * 1024 * 0.5) * 2**20
+
+
+def worst_group_bytes(group_size: int, prompt_tokens: int, response_tokens: int, routed_bytes_per_token: int) -> int:
+    """The most one encoded group can take (payload/queue/experience.py): the prompt once; per
+    sample 4-byte token ids and 4-byte logprobs, and with routing replay one byte per expert id
+    for every prompt and response position."""
+    positions = prompt_tokens + response_tokens
+    return prompt_tokens * 4 + group_size * (response_tokens * 8 + positions * routed_bytes_per_token)
 
 
 class Stage(enum.Enum):
@@ -141,6 +172,12 @@ class RolloutQueue(ABC):
         visibility_timeout_s: float = 600.0
         max_deliveries: int = 3
         high_water_groups: int = 1024
+        # Producers also wait while Redis's used memory is at or above this (None: 80% of the
+        # server's maxmemory; no maxmemory: no byte mark). The memory backend has none.
+        high_water_bytes: int | None = None
+        # A connection error is retried for this long before the call fails (QueueUnavailable):
+        # a Redis pod rescheduled onto another node and replaying its append-only file.
+        outage_s: float = 300.0
         # How long a finished task id is remembered for duplicate detection.
         dedup_ttl_s: int = 7 * 24 * 3600
         # How long `build()` waits for Redis to answer (pods may start before the Redis pod).
@@ -149,9 +186,11 @@ class RolloutQueue(ABC):
         def __post_init__(self) -> None:
             if self.backend not in ("memory", "redis"):
                 raise QueueError(f"queue backend {self.backend!r}: must be 'memory' or 'redis'")
-            for name in ("visibility_timeout_s", "max_deliveries", "high_water_groups", "dedup_ttl_s"):
+            for name in ("visibility_timeout_s", "max_deliveries", "high_water_groups", "dedup_ttl_s", "outage_s"):
                 if getattr(self, name) <= 0:
                     raise QueueError(f"queue {name}={getattr(self, name)!r}: must be positive")
+            if self.high_water_bytes is not None and self.high_water_bytes <= 0:
+                raise QueueError(f"queue high_water_bytes={self.high_water_bytes!r}: must be positive")
 
         def build(self) -> "RolloutQueue":
             if self.backend == "memory":
@@ -164,6 +203,7 @@ class RolloutQueue(ABC):
 
     def __init__(self, config: Config) -> None:
         self.config = config
+        self.high_water_bytes = config.high_water_bytes
         self._room_known_until = 0.0
 
     # -- producers of tasks (the trainer's prompt feeder) ---------------------------------------
@@ -202,6 +242,10 @@ class RolloutQueue(ABC):
     @abstractmethod
     def buffer_fill(self) -> int: ...
 
+    def _fill_and_bytes(self) -> tuple[int, int | None]:
+        """The buffer fill in groups and the backend's used memory in bytes (None: not counted)."""
+        return self.buffer_fill(), None
+
     # A fill well below the high-water mark is trusted this long without asking again: the
     # check is a round trip per task otherwise, and the mark is a soft limit (every producer
     # together can overshoot it by what they write in this window).
@@ -214,13 +258,18 @@ class RolloutQueue(ABC):
             return True
         deadline = now + timeout_s
         pause = 0.01
-        while (fill := self.buffer_fill()) >= self.config.high_water_groups:
+        groups, limit = self.config.high_water_groups, self.high_water_bytes
+        while True:
+            fill, used = self._fill_and_bytes()
+            over_bytes = limit is not None and used is not None and used >= limit
+            if fill < groups and not over_bytes:
+                break
             remaining = deadline - time.monotonic()
             if remaining <= 0 or (stop is not None and stop.is_set()):
                 return False
             time.sleep(min(pause, remaining))
             pause = min(pause * 2, 0.5)
-        if fill <= 0.9 * self.config.high_water_groups:
+        if fill <= 0.9 * groups and (limit is None or used is None or used <= 0.9 * limit):
             self._room_known_until = time.monotonic() + self.ROOM_CACHE_S
         return True
 

@@ -31,9 +31,19 @@ other copy, which covers a process that died between the two steps of the first.
 
 Durability: run Redis with `appendonly yes` and `appendfsync always` (the chart does): Redis
 then fsyncs a write before replying, so an acknowledged task's experience survives a Redis
-restart. Connection errors are retried with exponential backoff and jitter (redis-py's
-Retry), so workers ride through a restart; a retried `complete` counts as a second result
-and is taken back out.
+restart. Connection errors are retried with exponential backoff and jitter for up to
+`outage_s` (RolloutQueue.Config; 300 s: a Redis pod rescheduled on another memory node and
+replaying its append-only file) from the first failure of a call, so every process (trainer,
+feeder, workers, verifiers) rides out an outage that short; a longer one raises
+`QueueUnavailable` (one line, the URL redacted). A retried `complete` counts as a second
+result and is taken back out. A wrong password is not an outage: it fails at once.
+
+Memory: Redis runs with `maxmemory` and `noeviction`, so a full Redis refuses writes (OOM).
+Producers wait for room while Redis's used memory is at or above `high_water_bytes` (default:
+80% of the server's maxmemory, read at start), on top of the group-count mark; the rest of
+maxmemory is the headroom for groups already being generated when the mark is crossed (the
+environment validation sizes it, infra/environment.py). A write refused for memory raises
+`BufferFull`, which says so, and the worker hands its task back without charging it.
 """
 
 from __future__ import annotations
@@ -47,19 +57,23 @@ from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
 from redis.retry import Retry
 
 from payload.queue.base import (
+    DEFAULT_HIGH_WATER_SHARE,
     BufferedGroup,
     Consumed,
     DeadLetter,
     Delivery,
     FeedCursor,
     PolicyPointer,
+    BufferFull,
     QueueError,
     QueueStats,
+    QueueUnavailable,
     RolloutQueue,
     Stage,
     TrainerProgress,
 )
 from payload.queue.experience import ExperienceGroup, Task, decode_group, decode_task, encode_group, encode_task
+from payload.queue.url import redacted, redis_credentials
 
 log = logging.getLogger(__name__)
 
@@ -144,17 +158,51 @@ return 1
 """
 
 
+_REFUSED = (redis.exceptions.AuthenticationError, redis.exceptions.AuthorizationError)
+
+
+class _RetryFor(Retry):
+    """redis-py's Retry bounded by time, not by count: a call keeps retrying connection errors
+    until `outage_s` after its first failure (attempts against a refusing port take
+    microseconds, against a vanished pod IP a connect timeout, so a count is no bound)."""
+
+    def __init__(self, outage_s: float, url: str) -> None:
+        super().__init__(ExponentialWithJitterBackoff(cap=2.0, base=0.05), -1)
+        self.outage_s = outage_s
+        self.url = url
+
+    def call_with_retry(self, do, fail, is_retryable=None, with_failure_count=False):
+        self._backoff.reset()
+        failures, first = 0, None
+        while True:
+            try:
+                return do()
+            except self._supported_errors as error:
+                if isinstance(error, _REFUSED) or (is_retryable and not is_retryable(error)):
+                    raise
+                failures += 1
+                fail(error, failures) if with_failure_count else fail(error)
+                now = time.monotonic()
+                first = first or now
+                if now - first >= self.outage_s:
+                    raise QueueUnavailable(
+                        f"queue url {redacted(self.url)}: Redis unreachable for {now - first:.0f} s, longer than "
+                        f"the {self.outage_s:g} s outage this process rides out: {error}") from None
+                if failures == 1:
+                    log.warning("Redis unreachable (%s): retrying for up to %g s", error, self.outage_s)
+                time.sleep(min(self._backoff.compute(failures), max(0.0, first + self.outage_s - now)))
+
+
 class RedisQueue(RolloutQueue):
-    def __init__(self, config: RolloutQueue.Config, connect_retries: int = 20) -> None:
+    def __init__(self, config: RolloutQueue.Config) -> None:
         super().__init__(config)
-        # ~30 s of reconnect attempts (jittered, capped at 2 s each) covers a Redis pod restart.
-        retry = Retry(ExponentialWithJitterBackoff(cap=2.0, base=0.05), connect_retries)
         try:
             self.redis = redis.Redis.from_url(
-                config.url, retry=retry, socket_connect_timeout=5.0, health_check_interval=30
+                config.url, retry=_RetryFor(config.outage_s, config.url), socket_connect_timeout=5.0,
+                health_check_interval=30, **redis_credentials()
             )
         except ValueError as exc:
-            raise QueueError(f"queue url {config.url!r}: {exc}") from None
+            raise QueueError(f"queue url {redacted(config.url)!r}: {exc}") from None
         ns = "{" + config.namespace + "}"
         self._streams = {Stage.ROLLOUT: f"{ns}:tasks", Stage.VERIFY: f"{ns}:verify"}
         self._dead = {stage: f"{ns}:dead:{stage.value}" for stage in Stage}
@@ -190,16 +238,28 @@ class RedisQueue(RolloutQueue):
                 try:
                     self.redis.ping()
                     break
+                except _REFUSED as exc:
+                    # Redis answered and said no: waiting cannot help.
+                    raise QueueError(f"queue url {redacted(self.config.url)}: Redis refused the credentials: {exc}") from None
+                except redis.ResponseError as exc:
+                    if "NOAUTH" in str(exc) or "WRONGPASS" in str(exc):
+                        raise QueueError(f"queue url {redacted(self.config.url)}: Redis refused the credentials: "
+                                         f"{exc}") from None
+                    raise
                 except redis.ConnectionError as exc:
                     if time.monotonic() + pause > deadline:
                         raise QueueError(
-                            f"queue url {self.config.url}: cannot reach Redis within {timeout_s:g} s: {exc}"
+                            f"queue url {redacted(self.config.url)}: cannot reach Redis within {timeout_s:g} s: {exc}"
                         ) from None
                     time.sleep(pause)
                     pause = min(pause * 2, 2.0)
         finally:
             self.redis.set_retry(steady)
         self._create_groups()
+        memory = self.redis.info("memory")
+        self.maxmemory = int(memory.get("maxmemory", 0))
+        if self.high_water_bytes is None and self.maxmemory:
+            self.high_water_bytes = int(self.maxmemory * DEFAULT_HIGH_WATER_SHARE)
 
     def _create_groups(self) -> None:
         pairs = [(self._streams[s], _GROUPS[s]) for s in Stage] + [(self._buffer, _TRAINER_GROUP)]
@@ -236,8 +296,11 @@ class RedisQueue(RolloutQueue):
             return ["", "", ""] if c is None else [str(c.position), c.plan, str(int(c.finished))]
 
         # Tasks are small (a 2048-token prompt is 8 KB): copying them into the script is cheap.
-        done = self._submit_feed(keys=[self._streams[Stage.ROLLOUT], self._feed],
-                                 args=[*fields(expected), *fields(cursor), *(encode_task(t) for t in tasks)])
+        try:
+            done = self._submit_feed(keys=[self._streams[Stage.ROLLOUT], self._feed],
+                                     args=[*fields(expected), *fields(cursor), *(encode_task(t) for t in tasks)])
+        except redis.ResponseError as exc:  # a script refused for memory wrote nothing
+            raise self._out_of_memory(exc, f"{len(tasks)} new tasks") from None
         return bool(done)
 
     def feed_cursor(self) -> FeedCursor | None:
@@ -311,13 +374,16 @@ class RedisQueue(RolloutQueue):
         done = self._done_prefix[stage] + group.task_id
         # One MULTI/EXEC: the result is written and the item acknowledged together. The payload
         # goes through plain XADD, not a script (a script copies its 130 KB argument twice).
-        with self.redis.pipeline(transaction=True) as pipe:
-            pipe.xadd(out, {"d": encode_group(group)})
-            pipe.xack(self._streams[stage], _GROUPS[stage], delivery.entry_id)
-            pipe.xdel(self._streams[stage], delivery.entry_id)
-            pipe.incr(done)
-            pipe.expire(done, self.config.dedup_ttl_s)
-            written_id, _, _, results, _ = pipe.execute()
+        try:
+            with self.redis.pipeline(transaction=True) as pipe:
+                pipe.xadd(out, {"d": encode_group(group)})
+                pipe.xack(self._streams[stage], _GROUPS[stage], delivery.entry_id)
+                pipe.xdel(self._streams[stage], delivery.entry_id)
+                pipe.incr(done)
+                pipe.expire(done, self.config.dedup_ttl_s)
+                written_id, _, _, results, _ = pipe.execute()
+        except redis.ResponseError as exc:  # the transaction is discarded whole: nothing written
+            raise self._out_of_memory(exc, f"the group of task {group.task_id}") from None
         if results == 1:
             return True
         # This task's result already existed (a reclaimed task finished twice): take the copy
@@ -358,6 +424,22 @@ class RedisQueue(RolloutQueue):
             pipe.xlen(self._buffer)
             pipe.xlen(self._streams[Stage.VERIFY])
             return sum(pipe.execute())
+
+    def _fill_and_bytes(self) -> tuple[int, int | None]:
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.xlen(self._buffer)
+            pipe.xlen(self._streams[Stage.VERIFY])
+            pipe.info("memory")
+            buffered, verify, memory = pipe.execute()
+        return buffered + verify, int(memory["used_memory"])
+
+    def _out_of_memory(self, exc: redis.RedisError, what: str) -> QueueError:
+        if isinstance(exc, redis.exceptions.OutOfMemoryError) or "maxmemory" in str(exc):
+            return BufferFull(
+                f"Redis is out of memory (maxmemory {self.maxmemory:,} bytes, noeviction) and refused {what}: "
+                f"the buffer's high_water_bytes ({self.high_water_bytes or 0:,}) leaves too little headroom for the "
+                f"groups in flight, or something else fills Redis ({exc})")
+        return exc
 
     def consume(
         self, consumer: str, max_groups: int, block_s: float, current_version: int, max_staleness: int

@@ -27,10 +27,16 @@ class ExactMatchVerifier(Verifier):
         return float(response.strip() == label.strip())
 
 
-def _registry() -> dict[str, type[Verifier]]:
-    from payload.rewards.math import MathVerifier
+def _subclasses(cls: type) -> list[type]:
+    return [c for sub in cls.__subclasses__() for c in (sub, *_subclasses(sub))]
 
-    return {cls.name: cls for cls in (MathVerifier, ExactMatchVerifier)}
+
+def _registry() -> dict[str, type[Verifier]]:
+    """Every Verifier subclass with a name: the built-in ones, and those of the modules a
+    RewardPool was told to import (`verifier_modules`: site-specific verifiers)."""
+    import payload.rewards.math  # noqa: F401 - defines MathVerifier
+
+    return {cls.name: cls for cls in _subclasses(Verifier) if isinstance(getattr(cls, "name", None), str)}
 
 
 

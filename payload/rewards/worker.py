@@ -1,7 +1,9 @@
 """The `verify` worker: scores groups the rollout workers left unverified, then writes them
 to the buffer. Same lease rules as a rollout worker: a group is acknowledged only together
-with its scored copy; SIGTERM hands back what is in flight; a crashing verifier charges the
-group an attempt, so a group that always crashes it ends in the dead-letter stream."""
+with its scored copy; SIGTERM hands back what is in flight; a crashing verifier, or one that
+hangs past `verifier_timeout_s` (killed, payload/rewards/pool.py), charges the group an attempt,
+so a group that always crashes or hangs it ends in the dead-letter stream, never in the buffer
+with a made-up reward."""
 
 from __future__ import annotations
 
@@ -24,13 +26,17 @@ class VerifyWorker:
         name: str = field(default_factory=socket.gethostname)
         processes: int = 2
         claim_block_s: float = 2.0
+        # A sample's verification outliving this kills the verifier and charges the group.
+        verifier_timeout_s: float = 30.0
+        verifier_modules: tuple[str, ...] = ()
 
     def __init__(self, config: Config, queue: RolloutQueue, registry: CollectorRegistry = REGISTRY,
                  on_progress=lambda: None) -> None:
         self.config = config
         self.queue = queue
         self.on_progress = on_progress
-        self.pool = RewardPool.Config(processes=config.processes).build()
+        self.pool = RewardPool.Config(processes=config.processes, timeout_s=config.verifier_timeout_s,
+                                      verifier_modules=config.verifier_modules).build()
         self.verified = Counter("rl_verify_groups_total", "Groups scored and written to the buffer", registry=registry)
         self.failed = Counter("rl_verify_failures_total", "Groups handed back because verification failed", registry=registry)
         self._lock = threading.Lock()

@@ -135,20 +135,24 @@ def _queue(args, job, required: bool):
 
 
 def _service(args, name: str):
-    from payload.common.service import Service, configure_logging
+    from payload.common.service import Service, bound_socket, configure_logging
 
     configure_logging(name, args.log_level)
-    return Service.Config(metrics_port=args.metrics_port, stall_timeout_s=args.stall_timeout_s).build(name)
+    config = Service.Config(metrics_port=args.metrics_port, stall_timeout_s=args.stall_timeout_s)
+    if config.metrics_port:  # taken: fail now, before the queue is opened (it creates its streams)
+        bound_socket(config.metrics_host, config.metrics_port, "--metrics-port").close()
+    return config.build(name)
 
 
 def _user_errors() -> tuple[type[Exception], ...]:
     """Error types meaning "bad input": those of the modules this command has imported (so a
     worker that never loads a model never imports torch for its error class)."""
+    from payload.common.service import PortInUse
     from payload.job import JobConfigError
     from payload.queue.base import QueueError
     from payload.rewards.base import VerifierError
 
-    errors = [CliError, JobConfigError, QueueError, VerifierError]
+    errors = [CliError, JobConfigError, QueueError, VerifierError, PortInUse]
     for module, name in (("payload.model.config", "ModelConfigError"), ("payload.rollout.engine", "EngineError"),
                          ("payload.common.efa", "EfaError")):
         if module in sys.modules:
@@ -177,6 +181,7 @@ def _guarded(run):
 @_guarded
 def run_serve(args) -> int:
     import subprocess
+    import tempfile
 
     from payload.common.efa import enforce_if_required
     from payload.rollout.serve import (
@@ -188,6 +193,7 @@ def run_serve(args) -> int:
         passthrough_args,
         replica_nodes,
         sglang_command,
+        share_sglang_metrics,
     )
 
     _positive("--max-batch-size", args.max_batch_size)
@@ -217,7 +223,8 @@ def run_serve(args) -> int:
         else:
             command = sglang_command(job, model_path=model_path, host=args.host, port=args.port,
                                      weight_version=version)
-        process = subprocess.Popen(command, env={**os.environ, **SGLANG_ENV})
+        metrics_env = share_sglang_metrics(service.registry, tempfile.mkdtemp(prefix="sglang-metrics-"))
+        process = subprocess.Popen(command, env={**os.environ, **SGLANG_ENV, **metrics_env})
     else:
         from payload.rollout.engine import Engine
 

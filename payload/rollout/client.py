@@ -14,7 +14,9 @@ the MoE layers' rows, the ones the trainer replays.)
 Failures are sorted by whose fault they are. The server's (connection refused, timeout,
 HTTP 5xx/429, a body that is not that shape): retried with exponential backoff and full
 jitter, then `ServerUnavailable`: the caller hands the task back without charging it an
-attempt. The request's (HTTP 4xx, e.g. a prompt longer than the context): `RequestRejected`,
+attempt, unless the server answered every attempt and still generates for other requests
+(`generates()`: /health_generate, a one-token generation): then the prompt is the cause
+(a 500 on this input only) and the caller charges it. The request's (HTTP 4xx, e.g. a prompt longer than the context): `RequestRejected`,
 not retried, charged to the task so a poison prompt ends in the dead-letter stream.
 Samples the server aborted (a weight update in `abort` mode) are generated again.
 """
@@ -41,6 +43,11 @@ class GenerationError(RuntimeError):
 class ServerUnavailable(GenerationError):
     """The rollout server did not answer usefully after every retry."""
 
+    def __init__(self, message: str, answered: bool = False) -> None:
+        super().__init__(message)
+        # Every attempt got an HTTP answer (5xx, a malformed body): the server was reachable.
+        self.answered = answered
+
 
 class RequestRejected(GenerationError):
     """The server refused the request itself (HTTP 4xx): retrying cannot help."""
@@ -51,7 +58,9 @@ class Stopped(GenerationError):
 
 
 class _Retryable(Exception):
-    pass
+    def __init__(self, message: str, answered: bool = True) -> None:
+        super().__init__(message)
+        self.answered = answered
 
 
 @dataclass
@@ -60,6 +69,9 @@ class Generation:
     logprobs_T: np.ndarray
     finish_reason: str
     text: str
+    # The policy version of the generation's OLDEST token: a generation that spans a weight
+    # publish is as stale as its first span (SGLang 0.5.23: meta_info.weight_versions, one
+    # {version, start, end} per span in token order; meta_info.weight_version is the newest).
     weight_version: str
     routed_experts_SLK: np.ndarray | None = None
 
@@ -114,14 +126,16 @@ class SGLangClient:
         prompt = [int(t) for t in prompt_tokens_P]
         results: list[Generation | None] = [None] * n
         attempt = 0
+        answered = True
         while True:
             missing = [i for i, r in enumerate(results) if r is None]
             try:
                 generations = self._generate_once(prompt, len(missing), sampling)
             except _Retryable as exc:
                 attempt += 1
+                answered = answered and exc.answered
                 if attempt >= self.config.max_attempts:
-                    raise ServerUnavailable(f"{self.url}/generate: {exc} (after {attempt} attempts)") from None
+                    raise ServerUnavailable(f"{self.url}/generate: {exc} (after {attempt} attempts)", answered) from None
                 self._backoff(attempt, str(exc), stop)
                 continue
             for i, generation in zip(missing, generations):
@@ -133,6 +147,14 @@ class SGLangClient:
             if attempt >= self.config.max_attempts:
                 raise ServerUnavailable(f"{self.url}/generate: samples still aborted after {attempt} attempts")
             self._backoff(attempt, "samples aborted by the server", stop)
+
+    def generates(self) -> bool:
+        """The server generates for a request of its own choosing (GET /health_generate, which
+        SGLang, its router and the embedded engine serve): it is up and able to serve."""
+        try:
+            return self._http.get("/health_generate", timeout=min(self.config.timeout_s, 30.0)).status_code == 200
+        except httpx.HTTPError:
+            return False
 
     def _backoff(self, attempt: int, why: str, stop: threading.Event | None) -> None:
         self.retries += 1
@@ -158,7 +180,7 @@ class SGLangClient:
         try:
             response = self._http.post("/generate", json=body)
         except httpx.TransportError as exc:
-            raise _Retryable(f"{type(exc).__name__}: {exc}") from None
+            raise _Retryable(f"{type(exc).__name__}: {exc}", answered=False) from None
         if response.status_code >= 500 or response.status_code in (408, 429):
             raise _Retryable(f"HTTP {response.status_code}: {response.text[:200]}")
         if response.status_code >= 400:
@@ -195,6 +217,17 @@ class SGLangClient:
             logprobs_T=np.asarray([float(e[0]) for e in entries], dtype=np.float32),
             finish_reason=finish_type,
             text=str(item.get("text", "")),
-            weight_version=str(meta.get("weight_version", "")),
+            weight_version=_oldest_weight_version(meta),
             routed_experts_SLK=routed,
         )
+
+
+def _oldest_weight_version(meta: dict) -> str:
+    """meta_info.weight_versions[0].version where the server reports spans (SGLang 0.5.23's
+    add_weight_versions_to_meta_info), else meta_info.weight_version (one span, or the
+    embedded engine)."""
+    spans = meta.get("weight_versions")
+    if spans:
+        return str(spans[0]["version"])
+    return str(meta.get("weight_version", ""))
+

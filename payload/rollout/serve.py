@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from payload.common.service import Service
+from payload.common.service import Service, bound_socket
 from payload.job import JobConfig
 from payload.queue.base import PolicyPointer, RolloutQueue
 from payload.rollout.sglang_args import server_args
@@ -46,6 +46,21 @@ log = logging.getLogger(__name__)
 # SGLang's environment under `serve`: /health answers without generating (the kubelet's
 # startup probe and the router's health checks call it; neither may wait out a publish).
 SGLANG_ENV = {"SGLANG_ENABLE_HEALTH_ENDPOINT_GENERATION": "0"}
+
+
+def share_sglang_metrics(registry, directory: str) -> dict[str, str]:
+    """SGLang's Prometheus metrics on the supervisor's metrics port instead of SGLang's own.
+
+    SGLang 0.5.23 serves /metrics only on its API port (utils/common.py add_prometheus_middleware),
+    the port whose admin routes swap the served weights: Prometheus must not reach it. Its
+    metrics are prometheus_client multiprocess files in $PROMETHEUS_MULTIPROC_DIR (which it
+    keeps when set, set_prometheus_multiproc_dir); the supervisor reads the same directory into
+    its own registry. Returns the environment for the SGLang process.
+    """
+    from prometheus_client import multiprocess
+
+    multiprocess.MultiProcessCollector(registry, path=directory)
+    return {"PROMETHEUS_MULTIPROC_DIR": directory}
 
 
 def sglang_command(job: JobConfig, *, model_path: str, host: str, port: int, weight_version: str) -> list[str]:
@@ -217,10 +232,13 @@ class LocalServer:
 
         from payload.rollout.server import build_app
 
+        # Bound here, in the main thread: uvicorn failing to bind on its thread would only
+        # end that thread, leaving a supervisor that waits forever for a server that is not there.
+        sock = bound_socket(self.host, self.port, "--port")
         config = uvicorn.Config(build_app(self.engine), host=self.host, port=self.port, log_level="warning",
                                 access_log=False)
         self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, name="http", daemon=True)
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]}, name="http", daemon=True)
         self._thread.start()
         return self
 

@@ -14,6 +14,11 @@ What can go wrong and what happens:
   `drain_timeout_s` to finish, what is left is handed back without charging an attempt;
 - the server fails or is unreachable: the client retries with backoff, then the task is
   handed back (not charged: an outage is not the task's fault) and the slot backs off;
+- the server answers every attempt for this task with an error (HTTP 500) yet generates for
+  its own health check: the task is the cause, so it is charged (the reason says so) and
+  reaches the dead-letter stream after max_deliveries instead of circling forever;
+- Redis refuses the group for lack of memory (BufferFull): the task is handed back without
+  charge and the slot backs off; producers already wait below the byte high-water mark;
 - the server rejects the request (4xx) or a verifier crashes: handed back and charged, so a
   poison task reaches the dead-letter stream instead of looping forever;
 - Redis is restarting: redis-py reconnects with backoff; a slot that still gets an error
@@ -31,7 +36,7 @@ from dataclasses import dataclass, field
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
 
 from payload.balance import signals
-from payload.queue.base import Delivery, RolloutQueue, Stage
+from payload.queue.base import BufferFull, Delivery, RolloutQueue, Stage
 from payload.queue.experience import ExperienceGroup, Sample, Task
 from payload.rollout.client import RequestRejected, SamplingParams, ServerUnavailable, SGLangClient, Stopped
 
@@ -186,6 +191,11 @@ class RolloutWorker:
             self._release(delivery, False, "stopping", "preempted")
             return
         except ServerUnavailable as exc:
+            if exc.answered and self.client.generates():
+                log.error("server healthy but failed task %s every attempt, charged an attempt: %s", task.task_id, exc,
+                          extra=extra)
+                self._release(delivery, True, f"failed every attempt on a healthy server: {exc}"[:300], "task_failed")
+                return
             log.warning("server unavailable, task %s handed back: %s", task.task_id, exc, extra=extra)
             self._release(delivery, False, str(exc)[:200], "server_unavailable")
             stop.wait(self.config.server_down_pause_s)
@@ -207,7 +217,13 @@ class RolloutWorker:
         with self._lock:
             if self._in_flight.get(delivery.entry_id) is None:
                 return  # handed back by the drain meanwhile; another worker redoes it
-        written = self.queue.complete(delivery, group)
+        try:
+            written = self.queue.complete(delivery, group)
+        except BufferFull as exc:
+            log.error("%s; task %s handed back", exc, task.task_id, extra=extra)
+            self._release(delivery, False, "Redis out of memory", "buffer_full")
+            stop.wait(self.config.server_down_pause_s)
+            return
         self.on_progress()
         if written:
             self.metrics.groups.inc()
@@ -228,6 +244,8 @@ class RolloutWorker:
     def rollout(self, task: Task, stop: threading.Event | None = None) -> ExperienceGroup:
         """The task's G samples as an (unscored) experience group."""
         generations = self.client.generate(task.prompt_tokens_P, task.group_size, self.config.sampling, stop)
+        # Each generation's oldest span (client.Generation.weight_version), and the group's oldest
+        # of those: staleness is counted from the oldest weights any of its tokens came from.
         versions = [int(g.weight_version) for g in generations if g.weight_version.isdigit()]
         # Servers started by `serve` always carry an integer version; a bare SGLang says "default".
         version = min(versions) if len(versions) == len(generations) else task.policy_version

@@ -44,12 +44,13 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from payload.common.efa import EfaError, enforce_if_required
     from payload.common.service import configure_logging
+    from payload import ep
     from payload.ep import EPConfigError
     from payload.job import JobConfigError, load_job_config
     from payload.model import ModelConfigError
     from payload.queue.base import QueueError, RolloutQueue
     from payload.train.parallel import ParallelConfigError
-    from payload.train.trainer import Trainer, TrainerConfigError
+    from payload.train.trainer import PublishStalled, Trainer, TrainerConfigError
 
     configure_logging("trainer")
     try:
@@ -59,14 +60,18 @@ def run(args: argparse.Namespace) -> int:
         return 1
     from payload.data import DataError
 
+    from payload.common.service import PortInUse
+
     user_errors = (JobConfigError, ParallelConfigError, ModelConfigError, EPConfigError, QueueError, TrainerConfigError,
-                   DataError)
+                   DataError, PortInUse)
     try:
         if args.max_steps is not None and args.max_steps < 1:
             raise TrainerConfigError(f"--max-steps {args.max_steps}: must be at least 1")
         if args.publish_bucket_mb < 1:
             raise TrainerConfigError(f"--publish-bucket-mb {args.publish_bucket_mb}: must be at least 1")
         job = load_job_config(args.job_config)
+        # DeepEP's import checks the NCCL libraries mapped: before any communicator maps its plugin.
+        ep.preflight(ep.Config.for_job(job), job.parallel.expert_parallel_size)
         shared = None
         if args.queue_url.startswith("local://"):
             from payload.queue.url import open_queue
@@ -99,6 +104,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         trainer.run()
+    except (PublishStalled, QueueError) as exc:  # QueueUnavailable: Redis gone longer than the outage bound
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     finally:
         trainer.close()
     return 0

@@ -63,6 +63,8 @@ class Architecture:
     head_dim: int
     num_experts: int
     tie_word_embeddings: bool = False
+    # Experts each token is routed to (its routing-replay record: one id per MoE layer each).
+    num_experts_per_tok: int = 8
 
     @classmethod
     def of_hf_config(cls, config: dict) -> "Architecture":
@@ -70,7 +72,7 @@ class Architecture:
         d, heads = config["hidden_size"], config["num_attention_heads"]
         return cls(config["vocab_size"], d, config["moe_intermediate_size"], config["num_hidden_layers"], heads,
                    config["num_key_value_heads"], config.get("head_dim") or d // heads, config["num_experts"],
-                   bool(config.get("tie_word_embeddings", False)))
+                   bool(config.get("tie_word_embeddings", False)), int(config.get("num_experts_per_tok", 8)))
 
     @property
     def parameters(self) -> int:

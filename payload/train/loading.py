@@ -26,6 +26,7 @@ import torch
 from torch.distributed.tensor import DTensor
 from torch.distributed.tensor._utils import compute_local_shape_and_global_offset
 
+from payload import ep
 from payload.model import ModelConfigError, Qwen3MoeConfig, Qwen3MoeForCausalLM
 from payload.model.checkpoint import open_safetensors
 from payload.train.parallel import EXPERT_PARAM, World, parallelize
@@ -124,7 +125,7 @@ def load_shards(model: Qwen3MoeForCausalLM, slices: SafetensorsSlices) -> None:
 def load_sharded(
     path: str | Path,
     world: World,
-    ep_backend: str = "auto",
+    ep_backend: str | ep.Config = "auto",  # payload.ep.Config, or a backend name
     compute_dtype: torch.dtype | None = None,
     compile_layers: bool = False,
     mean_sample_tokens: int = 4096,

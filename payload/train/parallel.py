@@ -39,6 +39,7 @@ from torch.distributed.device_mesh import DeviceMesh, init_device_mesh
 from torch.distributed.fsdp import FSDPModule, MixedPrecisionPolicy, fully_shard
 from torch.distributed.tensor import DTensor, Replicate, Shard
 
+from payload import ep
 from payload.model import Qwen3MoeForCausalLM
 from payload.model.checkpoint import EXPERT_PARAM
 
@@ -177,7 +178,7 @@ def _stage_meshes(device_type: str, ranks: torch.Tensor, replicas: int, shard: i
 def parallelize(
     model: Qwen3MoeForCausalLM,
     world: World,
-    ep_backend: str = "auto",
+    ep_backend: str | ep.Config = "auto",
     compute_dtype: torch.dtype | None = None,
     compile_layers: bool = False,
 ) -> Qwen3MoeForCausalLM:
@@ -188,15 +189,15 @@ def parallelize(
     fp32. `compile_layers`: torch.compile each decoder layer before sharding (as torchtitan
     does: per block, so FSDP2's hooks stay outside the graphs), which fuses the norms, rotary
     embedding, routing and SwiGLU elementwise passes."""
-    from payload import ep
-
     if model.config.num_experts % world.ep_size:
         raise ParallelConfigError(
             f"parallel.expert_parallel_size {world.ep_size} must divide the model's num_experts {model.config.num_experts}"
         )
     sharded = {block.dispatcher.ep_size for block in model.moe_blocks}
     if sharded == {1} and world.ep_size > 1:
-        ep.apply_expert_parallel(model, world.ep_group, ep.Config(backend=ep_backend))
+        # A whole ep.Config (the trainer's: ep.Config.for_job sizes DeepEP's buffer), or a backend name.
+        config = ep_backend if isinstance(ep_backend, ep.Config) else ep.Config(backend=ep_backend)
+        ep.apply_expert_parallel(model, world.ep_group, config)
     elif sharded - {1, world.ep_size}:
         raise ParallelConfigError(f"the model's experts are sharded {sharded} ways, the world's EP size is {world.ep_size}")
     mp = MixedPrecisionPolicy(param_dtype=compute_dtype, reduce_dtype=torch.float32)

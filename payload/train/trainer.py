@@ -38,6 +38,7 @@ import torch
 import torch.distributed as dist
 from prometheus_client import CollectorRegistry, Counter, Gauge
 
+from payload import ep
 from payload.balance import signals
 from payload.common.service import Service
 from payload.job import JobConfig
@@ -66,6 +67,39 @@ _STEP_GAUGES = ("loss", "policy_loss", "kl_loss", "clip_fraction", "approx_kl", 
 
 class TrainerConfigError(ValueError):
     """A trainer setting that cannot work (resume path, model vs job): one line."""
+
+
+class PublishStalled(RuntimeError):
+    """Publishes kept failing until every group the servers make is too stale to train on."""
+
+
+@dataclass
+class PublishFailures:
+    """Consecutive failed publishes (rank 0). Servers left on version v make groups of version
+    v; once the trainer is more than `max_staleness` steps past v every one of them is dropped
+    as stale (and the feeder replaces each with the next row), so the run would go on
+    consuming its data without training on it. One failure more than max_staleness stops it."""
+
+    max_staleness: int
+    in_a_row: int = 0
+    last_error: str = ""
+
+    def failed(self, error: str) -> None:
+        self.in_a_row += 1
+        self.last_error = error
+
+    def succeeded(self) -> None:
+        self.in_a_row = 0
+
+    @property
+    def stalled(self) -> bool:
+        return self.in_a_row > self.max_staleness
+
+    def error(self, step: int) -> PublishStalled:
+        return PublishStalled(
+            f"{self.in_a_row} weight publishes in a row failed (rollout.max_staleness {self.max_staleness}): every group "
+            f"the rollout servers make now would be dropped as stale, so the trainer stopped at step {step} (checkpointed) "
+            f"instead; fix the servers and restart with --resume auto. Last failure: {self.last_error}")
 
 
 @dataclass
@@ -149,7 +183,7 @@ class Trainer:
 
         def load():
             # fp32 master shards built on meta and read rank by rank; compute runs in job.model.dtype.
-            model, read = load_sharded(job.model.path, world, parallel.ep_backend, compute, compile_layers,
+            model, read = load_sharded(job.model.path, world, ep.Config.for_job(job), compute, compile_layers,
                                        mean_sample_tokens=job.batch.max_prompt_tokens + job.batch.max_response_tokens // 2,
                                        activation_checkpointing=job.model.activation_checkpointing)
             log.info("rank %d read %.2f GB of %s", world.rank, read / 1e9, job.model.path)
@@ -195,6 +229,7 @@ class Trainer:
                     # watchdog would call the trainer stuck.
                     timeout_s=min(600.0, config.stall_timeout_s / 2),
                 ).build()
+        self.publish_failures = PublishFailures(job.rollout.max_staleness)
         self.evaluator = self._evaluator() if world.is_main else None
         self.counters = TrainCounters()
         self.resumed = False
@@ -220,7 +255,7 @@ class Trainer:
             return
         path = latest(self.checkpointer.directory) if resume == "auto" else Path(resume)
         if path is None:
-            log.info("no checkpoint under %s: starting at step 0", self.checkpointer.directory)
+            self.resumed = self._replays_from_the_start()
             return
         if not (path / ".metadata").is_file():
             raise TrainerConfigError(f"--resume {resume}: {path} is not a complete checkpoint (no .metadata)")
@@ -229,6 +264,26 @@ class Trainer:
         if self.publisher is not None and (export := self._latest_export()) is not None:
             self.publisher.exported(str(export[1]), export[0])
         log.info("resumed from %s at step %d", path, self.counters.step)
+
+    def _replays_from_the_start(self) -> bool:
+        """A trainer killed before its first checkpoint completed: its replay log starts at
+        step 1, and those groups are already acknowledged in the buffer. They are trained again
+        from the base model (the log is the buffer position, see payload/train/checkpoint.py),
+        as after any other resume.
+
+        Replay, not late acknowledgement (holding groups unacknowledged until the checkpoint that
+        covers them completes): the replay log is already fsync'd before each acknowledgement,
+        so replaying costs nothing new and the buffer drains at the training rate; late
+        acknowledgement would keep interval_steps x prompts_per_step groups pending in Redis
+        (50 x 512 = 25,600 at p5en-48: ~13 GB at 16 samples of ~4,000 tokens, ~2.5 TB with
+        Qwen3-30B-A3B's routed experts), far past its maxmemory, and a consumer restarted
+        under another name would leave them stranded."""
+        if self.checkpointer.replayed(1) is None:
+            log.info("no checkpoint under %s: starting at step 0", self.checkpointer.directory)
+            return False
+        log.info("no checkpoint under %s, but its replay log starts at step 1: replaying from the base model",
+                 self.checkpointer.directory)
+        return True
 
     def _latest_export(self) -> tuple[int, Path] | None:
         exports = sorted((int(p.name.removeprefix("step-")), p) for p in self.export_dir.glob("step-*") if p.name[5:].isdigit())
@@ -337,6 +392,7 @@ class Trainer:
         # Shards are cast to the engine's dtype before they are gathered (no fp32 full tensors).
         tensors = full_hf_tensors(self.model, self.world, _DTYPES[self.config.job.model.dtype])
         answers = {}
+        failure = ""
         if self.publisher is None:  # other ranks: take part in every gather
             for _ in tensors:
                 pass
@@ -348,6 +404,7 @@ class Trainer:
             except PublishError as exc:
                 self.metrics.publish_failures.inc()
                 log.error("publishing version %d failed: %s", version, exc)
+                failure = str(exc)
         # Every rank: the servers' logprobs on a fixed probe against the trainer's (payload/sync/probe.py).
         scorer = self.model if self.world.pp_size == 1 else PipelineScorer(self.model, self.world,
                                                                             _DTYPES.get(self.config.job.model.dtype))
@@ -356,6 +413,9 @@ class Trainer:
             self.metrics.publish_check_failures.inc(len(bad))
             log.error("version %d is served WRONG (rolled back to the last export): %s", version, "; ".join(map(str, bad)))
             self.publisher.roll_back([m.url for m in bad])
+            failure = failure or f"version {version} served wrong: " + "; ".join(map(str, bad))
+        if self.publisher is not None:
+            self.publish_failures.failed(failure) if failure else self.publish_failures.succeeded()
         return time.monotonic() - started
 
     def _export(self, step: int) -> None:
@@ -428,6 +488,8 @@ class Trainer:
             self.checkpointer.wait()
         if self.watchdog:
             self.watchdog.enter("done")
+        if self.publish_failures.stalled:
+            raise self.publish_failures.error(self.counters.step)
         return self.counters
 
     def _train_step(self, micro: list[MicroBatch]) -> dict:
@@ -440,7 +502,8 @@ class Trainer:
                           sync_every_micro_batch=self.parallel.sync_gradients_every_micro_batch)
 
     def _agree_to_stop(self) -> bool:
-        flag = torch.tensor([float(self._stopping())], device=self.world.device)
+        # Rank 0 alone knows the publishes failed; every rank stops and checkpoints with it.
+        flag = torch.tensor([float(self._stopping() or self.publish_failures.stalled)], device=self.world.device)
         if self.world.world_size > 1:
             dist.all_reduce(flag, op=dist.ReduceOp.MAX)
         return bool(flag.item())

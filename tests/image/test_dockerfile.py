@@ -33,8 +33,9 @@ def test_hadolint_is_not_vacuous(tmp_path):
 
 
 def test_builds_on_the_pinned_sglang_image():
+    # The first stage is SGLang's image; the DeepEP build stage and the final image build on it.
     text = DOCKERFILE.read_text()
-    assert re.findall(r"^FROM (\S+)", text, re.M) == [JobConfig().images.sglang]
+    assert re.findall(r"^FROM (\S+)", text, re.M) == [JobConfig().images.sglang, "base", "base"]
 
 
 def test_efa_user_space_as_aws_documents_it_for_containers():

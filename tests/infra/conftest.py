@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.infra.environments import ADMINS, deployable
+from tests.infra.environments import ADMINS, PUBLIC_API_CIDRS, deployable
 
 REPO = Path(__file__).resolve().parents[2]
 ENVIRONMENTS = ("default", "p5en-48")
@@ -110,6 +110,7 @@ VARIANTS = {
     # Other GPU pool sizes: train's template does not change, rollout's max_size does (test_deploy_guard.py).
     "resized": lambda d: (d["pools"]["train"].update(min_size=1, desired_size=1),
                           d["pools"]["rollout"].update(min_size=1, desired_size=3, max_size=6)),
+    "public-api": lambda d: d.update(api_public_cidrs=PUBLIC_API_CIDRS),
 }
 
 

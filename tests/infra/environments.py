@@ -32,3 +32,5 @@ def deployable(name: str, change=None, rename: str | None = None):
 
 
 ADMINS = ["arn:aws:iam::111122223333:role/MlPlatformAdmin", "arn:aws:iam::111122223333:user/alice"]
+# Public networks (not documentation ranges: the schema refuses non-global addresses).
+PUBLIC_API_CIDRS = ["52.95.110.0/24", "34.120.7.9/32"]

@@ -1,9 +1,10 @@
-"""Control plane, add-ons (versions from infra/versions.py), storage, identity, outputs."""
+"""Control plane, add-ons (versions from infra/versions.py), storage, outputs (identity and
+encryption keys: test_least_privilege.py)."""
 
 import json
 
 from infra import versions
-from infra.identities import ROLLOUT_SERVICE_ACCOUNT, TRAINER_SERVICE_ACCOUNT, WORKLOAD_NAMESPACE
+from infra.environment import load_environment
 
 
 def cluster_config(synth) -> dict:
@@ -13,9 +14,8 @@ def cluster_config(synth) -> dict:
 
 def test_kms_secrets_encryption_and_all_control_plane_logs(default):
     props = cluster_config(default)
-    (key_id,) = default.resources("AWS::KMS::Key")
+    key_id, key = default.one("AWS::KMS::Key", "/Eks/SecretsKey/")
     assert props["EncryptionConfig"] == [{"Provider": {"KeyArn": {"Fn::GetAtt": [key_id, "Arn"]}}, "Resources": ["secrets"]}]
-    (key,) = default.resources("AWS::KMS::Key").values()
     assert key["Properties"]["EnableKeyRotation"] is True
     logged = {entry["Type"] for entry in props["Logging"]["ClusterLogging"]["EnabledTypes"]}
     assert logged == {"api", "audit", "authenticator", "controllerManager", "scheduler"}
@@ -114,8 +114,13 @@ def test_dcgm_exporter_reads_the_monitoring_agents_host_engine(default):
         ["-f", "/etc/dcgm-exporter/default-counters.csv", "-r", "$(NODE_IP):5555"]
     assert values["extraEnv"] == [{"name": "NODE_IP", "valueFrom": {"fieldRef": {"fieldPath": "status.hostIP"}}}]
     assert values["securityContext"]["capabilities"] == {"add": [], "drop": ["ALL"]}
-    addons = {a["Properties"]["AddonName"] for a in default.resources("AWS::EKS::Addon").values()}
-    assert "eks-node-monitoring-agent" in addons  # the engine's owner
+    addons = {a["Properties"]["AddonName"]: a["Properties"] for a in default.resources("AWS::EKS::Addon").values()}
+    # The engine's owner runs it on the tainted GPU nodes: its dcgm-server tolerates every GPU pool's taints.
+    tolerations = json.loads(addons["eks-node-monitoring-agent"]["ConfigurationValues"])["dcgmAgent"]["tolerations"]
+    for pool in ("train", "rollout"):
+        for taint in getattr(load_environment("default").pools, pool).taints:
+            assert any(t["key"] == taint.key and t["operator"] == "Exists" and t["effect"] == taint.effect
+                       for t in tolerations), (pool, taint)
     # The exporter's DCGM is the agent's: both 4.5.2 (chart 4.8.1's image 4.5.2-4.8.1).
     assert versions.DCGM_EXPORTER[2] == "4.8.1" and versions.eks_addons("1.33")["eks-node-monitoring-agent"] == "v1.6.4-eksbuild.1"
 
@@ -131,9 +136,12 @@ def test_node_exporter_keeps_the_charts_filesystem_excludes(default):
     assert types.startswith("--collector.filesystem.fs-types-exclude=") and "|overlay|" in types
 
 
-def test_fsx_csi_node_plugin_only(default):
+def test_fsx_csi_driver_is_the_published_chart_with_its_controller_on_system_nodes(default):
     values = chart_values(default, "aws-fsx-csi-driver")
-    assert values == {"nodeComponentOnly": True}
+    assert values == {"controller": {"nodeSelector": {"rl.aws/pool": "system"}}}
+    # No pod identity for its service accounts: static volumes need no FSx API calls.
+    associations = [r["Properties"]["ServiceAccount"] for r in default.resources("AWS::EKS::PodIdentityAssociation").values()]
+    assert associations and not [sa for sa in associations if "fsx" in sa]
     addons = {a["Properties"]["AddonName"] for a in default.resources("AWS::EKS::Addon").values()}
     assert "aws-fsx-csi-driver" not in addons
 
@@ -152,19 +160,6 @@ def test_bucket_encrypted_versioned_tls_only(default):
 def test_ecr_immutable_tags(default):
     (repo,) = default.resources("AWS::ECR::Repository").values()
     assert repo["Properties"]["ImageTagMutability"] == "IMMUTABLE"
-
-
-def test_pod_identity_for_workload_service_accounts(default):
-    associations = {(a["Properties"]["Namespace"], a["Properties"]["ServiceAccount"])
-                    for a in default.resources("AWS::EKS::PodIdentityAssociation").values()}
-    assert associations == {(WORKLOAD_NAMESPACE, TRAINER_SERVICE_ACCOUNT), (WORKLOAD_NAMESPACE, ROLLOUT_SERVICE_ACCOUNT)}
-    rollout_role, _ = default.one("AWS::IAM::Role", "/Identity/RolloutRole/")
-    actions = set()
-    for policy in default.resources("AWS::IAM::Policy").values():
-        if {"Ref": rollout_role} in policy["Properties"]["Roles"]:
-            for statement in policy["Properties"]["PolicyDocument"]["Statement"]:
-                actions.update([statement["Action"]] if isinstance(statement["Action"], str) else statement["Action"])
-    assert actions and not any(a.startswith("s3:Put") or a.startswith("s3:Delete") for a in actions)
 
 
 def test_outputs_are_what_the_k8s_app_reads(synthesized):
@@ -239,3 +234,10 @@ def test_node_exporter_sidecar_writes_efa_counters_prometheus_can_parse(default,
         (efa_metric("tx_bytes"), "rdmap79s0"): 1_000_000, (efa_metric("tx_bytes"), "rdmap80s0"): 2_500,
         (efa_metric("rx_bytes"), "rdmap79s0"): 7, (efa_metric("rx_bytes"), "rdmap80s0"): 7,
     }
+
+
+def test_the_nvidia_device_plugin_hands_gdrcopy_to_gpu_containers(default):
+    # Chart 0.18's gdrcopyEnabled: NVIDIA_GDRCOPY=enabled in every GPU container's allocation
+    # (internal/plugin/server.go), for which the NVIDIA container runtime mounts /dev/gdrdrv.
+    assert chart_values(default, "nvidia-device-plugin")["gdrcopyEnabled"] is True
+

@@ -110,6 +110,14 @@ CASES = {
                    d["storage"].update(fsx_storage_gib=14400, fsx_throughput_mb_s_per_tib=1000)),
         "pools.train: staging a Qwen3-235B-A22B checkpoint takes 1,411 GB of host memory per node over 2 nodes",
     ),
+    # Groups already being generated when the buffer reaches its byte mark (80% of Redis's
+    # maxmemory) still land: with routing replay they no longer fit the 20% above it.
+    "routed experts in flight past redis maxmemory": (
+        lambda d: d["job"].setdefault("rollout", {}).update(return_routed_experts=True, workers=16, worker_concurrency=64),
+        "job.rollout: 1024 groups in flight (workers 16 x worker_concurrency 64) of up to 0.03 GB each with routed "
+        "experts can land after the buffer's byte mark: 33 GB, more than the 8.2 GB of Redis maxmemory (41 GB on "
+        "r7i.4xlarge) above it",
+    ),
     "model of unknown size": (
         lambda d: d["job"]["model"].update(path="/fsx/models/my-moe"),
         "job.model.path '/fsx/models/my-moe': 'my-moe' is not a known architecture (one of Qwen3-30B-A3B, Qwen3-235B-A22B)",
@@ -172,6 +180,20 @@ def test_app_exits_without_traceback_or_output(tmp_path, env_name, expected):
     result = run_app(tmp_path, {"env": env_name})
     assert result.returncode == 1
     assert result.stderr.strip() == expected
+    assert "Traceback" not in result.stderr + result.stdout
+    outdir = tmp_path / "cdk.out"
+    assert not outdir.exists() or not any(outdir.iterdir())
+
+
+def test_a_non_utf8_environment_file_is_one_line_and_no_output(tmp_path):
+    path = tmp_path / "latin1.yaml"
+    text = "# r\u00e9gion de test\n" + yaml.safe_dump(DEFAULT)
+    path.write_bytes(text.encode("latin-1"))
+    with pytest.raises(EnvironmentError, match=r"^latin1.yaml: not UTF-8 text \(byte 0xe9 at offset 3\)$"):
+        load_environment(str(path))
+    result = run_app(tmp_path, {"env": str(path)})
+    assert result.returncode == 1
+    assert result.stderr.strip() == "error: latin1.yaml: not UTF-8 text (byte 0xe9 at offset 3)"
     assert "Traceback" not in result.stderr + result.stdout
     outdir = tmp_path / "cdk.out"
     assert not outdir.exists() or not any(outdir.iterdir())

@@ -94,3 +94,24 @@ def test_gpu_taint_and_pool_label(default):
     # Created empty; `make scale` sizes it (test_capacity.py).
     # Created empty; `make scale` sizes it (test_capacity.py).
     assert props["ScalingConfig"] == {"MinSize": 0, "DesiredSize": 0, "MaxSize": 2}
+
+
+def test_efa_gpu_pools_load_gdrdrv_at_boot(default, tmp_path):
+    # Parsed with the standard library's MIME parser (what cloud-init splits user data with).
+    import email
+    import subprocess
+
+    from infra.gpu_node_group import GDRCOPY_VERSION
+
+    message = email.message_from_string(launch_template(default, "train")["UserData"]["Fn::Base64"])
+    scripts = [part.get_payload() for part in message.walk() if part.get_content_type() == "text/x-shellscript"]
+    [gdrdrv] = [s for s in scripts if "gdrdrv" in s]
+    assert f"gdrcopy/archive/refs/tags/v{GDRCOPY_VERSION}.tar.gz" in gdrdrv
+    # Built against the loaded driver's own nv-p2p.h; GDRCopy's insmod.sh loads it at every boot.
+    assert 'driver=$(cat /sys/module/nvidia/version)' in gdrdrv
+    assert f"ExecStart=/opt/gdrcopy-{GDRCOPY_VERSION}/insmod.sh" in gdrdrv
+    assert gdrdrv.splitlines()[-2:] == ["systemctl enable --now gdrdrv.service", "test -c /dev/gdrdrv"]
+    script = tmp_path / "gdrdrv.sh"
+    script.write_text(gdrdrv)
+    syntax = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True)
+    assert syntax.returncode == 0, syntax.stderr

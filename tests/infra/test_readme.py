@@ -4,7 +4,8 @@ make targets, the file and Secret the manifests expect."""
 import re
 
 from infra.cluster import ADMIN_PARAMETER
-from k8s.pods import NAMESPACE, REDIS_SECRET, REDIS_SECRET_KEY
+from infra.addons import GRAFANA_ADMIN_KEYS, GRAFANA_ADMIN_SECRET, MONITORING_NAMESPACE
+from k8s.pods import NAMESPACE, REDIS_SECRET
 from tests.infra.environments import REPO
 
 
@@ -22,7 +23,11 @@ def test_deploy_steps_match_the_stack_and_the_manifests(default):
     makefile = (REPO / "Makefile").read_text()
     for target in re.findall(r"^make (\w+)", block, re.M):
         assert re.search(rf"^{target}:", makefile, re.M), target
-    assert f"kubectl -n {NAMESPACE} create secret generic {REDIS_SECRET} --from-literal={REDIS_SECRET_KEY}=" in block
+    assert "python -m payload redis-access --out redis-access/" in block
+    assert f"kubectl -n {NAMESPACE} create secret generic {REDIS_SECRET} --from-file=redis-access/" in block
+    grafana = f"kubectl -n {MONITORING_NAMESPACE} create secret generic {GRAFANA_ADMIN_SECRET}"
+    assert grafana in block
+    assert all(f"--from-literal={GRAFANA_ADMIN_KEYS[k]}=" in block for k in ("userKey", "passwordKey"))
     # The namespace comes first: the Secret lives in it.
     assert block.index("dist/0000-base.k8s.yaml") < block.index("create secret") < block.rindex("-f dist/")
 

@@ -207,10 +207,23 @@ def test_buffer_is_durable(synthed):
     assert flags["--appendonly"] == "yes" and flags["--maxmemory-policy"] == "noeviction"
     limit = quantity(redis["resources"]["limits"]["memory"])
     assert quantity(flags["--maxmemory"].replace("mb", "Mi")) <= limit / 2
-    # The kubelet expands the variable from the operator's Secret.
-    assert flags["--requirepass"] == "$(REDIS_PASSWORD)"
+    assert "--requirepass" not in flags  # users and passwords: the ACL file (tests/k8s/test_k8s_access.py)
     (claim,) = statefulset["spec"]["volumeClaimTemplates"]
     storage_class = synthed.one("StorageClass", claim["spec"]["storageClassName"])
     assert storage_class["parameters"]["type"] == "gp3"
     assert synthed.one("PodDisruptionBudget", "buffer")["spec"]["maxUnavailable"] == 0
     assert not synthed.kind("Secret"), "no secret values in dist/"
+
+
+def test_gpu_pods_carry_gin_settings_from_one_place_and_no_nvshmem(synthed):
+    # DeepEP v2 moves tokens over NCCL GIN, not NVSHMEM: NVSHMEM_* would be read by nothing the
+    # image runs; the GIN variables come from k8s/charts/efa.py GIN_ENV only.
+    from k8s.charts.efa import GIN_ENV
+
+    gin = {name: value for name, value, _ in GIN_ENV}
+    for where, template, _ in workloads(synthed):
+        for container in template["spec"]["containers"]:
+            env = {e["name"]: e.get("value") for e in container.get("env", [])}
+            assert not [name for name in env if name.startswith("NVSHMEM_")], where
+            if env.get("RL_REQUIRE_EFA") == "1":
+                assert {name: env[name] for name in env if "_GIN_" in name} == gin, where

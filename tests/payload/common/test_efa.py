@@ -89,3 +89,24 @@ def test_trainer_exits_at_once_when_a_pod_requires_efa_without_it():
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
     assert result.stderr.startswith("error: trainer-0-0-abc: no EFA device") and result.stderr.count("\n") == 1
+
+
+MAPS_CHILD = """
+import ctypes, sys
+from pathlib import Path
+from payload.common.efa import EfaCheck
+check = EfaCheck.Config(sys_root=Path(sys.argv[1]), plugin_dirs=(sys.argv[2],), deepep_across_nodes=True).build()
+print(check.enforce())
+print(sum("libnccl" in line for line in open("/proc/self/maps")))
+ctypes.CDLL(sys.argv[2] + "/libnccl-net-ofi.so")  # what the check used to do in-process
+print(sum("libnccl" in line for line in open("/proc/self/maps")))
+"""
+
+
+def test_the_startup_check_leaves_no_nccl_library_mapped_in_the_calling_process(node, plugin_dir):
+    # DeepEP's import asserts that every mapped libnccl* is one file (payload.ep.deepep).
+    result = subprocess.run([sys.executable, "-c", MAPS_CHILD, str(node), str(plugin_dir)], env=env(), cwd=REPO,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    network, after_check, after_ctypes = result.stdout.splitlines()
+    assert network == "AWS Libfabric" and after_check == "0" and int(after_ctypes) > 0

@@ -115,8 +115,8 @@ def test_unknown_backend_is_named():
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the error on a machine without CUDA")
 def test_deepep_without_gpu_is_a_clear_error(pool):
     (message, _) = pool.run(ep_cases.build_message, 2, "deepep")
-    assert message.startswith("the deepep backend needs a CUDA GPU")
-    assert "choose ep backend 'all_to_all' instead" in message
+    assert message.startswith("ep backend 'deepep': the deepep backend needs a CUDA GPU")
+    assert message.endswith("choose ep backend 'all_to_all' or 'auto'")
 
 
 def test_auto_picks_all_to_all_without_deepep_and_local_alone(pool):

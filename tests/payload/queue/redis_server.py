@@ -32,25 +32,28 @@ def free_port() -> int:
 class RedisServer:
     """AOF on with fsync on every write, as the chart runs it, so a restart keeps acknowledged data."""
 
-    def __init__(self, directory: str | None = None) -> None:
+    def __init__(self, directory: str | None = None, password: str | None = None) -> None:
         if REDIS_SERVER is None:
             raise RuntimeError(MISSING_REASON)
         self._tmp = None if directory else tempfile.TemporaryDirectory(prefix="redis-")
         self.directory = Path(directory or self._tmp.name)
         self.port = free_port()
+        self.password = password
         self.process: subprocess.Popen | None = None
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        auth = f":{self.password}@" if self.password else ""
+        return f"redis://{auth}127.0.0.1:{self.port}/0"
 
     def start(self) -> "RedisServer":
         self.process = subprocess.Popen(
             [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.directory),
-             "--save", "", "--appendonly", "yes", "--appendfsync", "always", "--protected-mode", "no"],
+             "--save", "", "--appendonly", "yes", "--appendfsync", "always", "--protected-mode", "no",
+             *(["--requirepass", self.password] if self.password else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
-        client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
+        client = redis.Redis(port=self.port, password=self.password, socket_connect_timeout=0.2)
         deadline = time.monotonic() + 10
         while True:
             try:
@@ -76,7 +79,7 @@ class RedisServer:
         self.process = None
 
     def flush(self) -> None:
-        client = redis.Redis(port=self.port)
+        client = redis.Redis(port=self.port, password=self.password)
         client.flushall()
         client.close()
 
@@ -86,8 +89,8 @@ class RedisServer:
             self._tmp.cleanup()
 
 
-def started(directory: str | None = None) -> RedisServer:
+def started(directory: str | None = None, password: str | None = None) -> RedisServer:
     """A running server for a test, or the test fails (never skips) saying how to install one."""
     if REDIS_SERVER is None:
         pytest.fail(MISSING_REASON, pytrace=False)
-    return RedisServer(directory).start()
+    return RedisServer(directory, password).start()

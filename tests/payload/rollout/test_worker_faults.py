@@ -1,9 +1,12 @@
-"""A rollout worker against a misbehaving server: HTTP 500, timeouts, malformed JSON, 4xx.
+"""A rollout worker against a misbehaving server: HTTP 500, timeouts, malformed JSON, 4xx, a
+prompt that fails every attempt on a server that is otherwise healthy, and Redis out of memory.
 
 The server under the worker is the real embedded engine (`serve --engine local`); a fault
 injector on loopback sits in front of it and answers the scripted faults first.
 """
 
+import dataclasses
+import json
 import threading
 import time
 import uuid
@@ -27,13 +30,27 @@ class FaultInjector:
     def __init__(self, upstream: str) -> None:
         self.faults: list[str] = []
         self.calls = 0
+        # /health_generate answers from the real server unless the scripted outage covers it too.
+        self.healthy = True
+        # A prompt the server fails with HTTP 500 on every attempt (its own bug on this input).
+        self.poisoned: list[int] | None = None
         app = FastAPI()
+
+        @app.get("/health_generate")
+        async def health_generate():
+            if not self.healthy:
+                return Response(status_code=503)
+            async with httpx.AsyncClient(base_url=upstream, timeout=30) as client:
+                answer = await client.get("/health_generate")
+            return Response(answer.content, status_code=answer.status_code)
 
         @app.post("/generate")
         async def generate(request: Request):
             self.calls += 1
             body = await request.body()
             fault = self.faults.pop(0) if self.faults else "ok"
+            if self.poisoned is not None and json.loads(body)["input_ids"][0] == self.poisoned:
+                fault = "500"
             if fault == "500":
                 return JSONResponse({"error": "boom"}, status_code=500)
             if fault == "400":
@@ -138,6 +155,7 @@ def test_transient_faults_are_retried_and_the_group_is_written_once(queue, injec
 
 def test_server_down_hands_the_task_back_without_charging_it(queue, injector):
     injector.faults = ["500"] * 8  # two rounds of four attempts
+    injector.healthy = False  # down: its health check fails too
     queue.submit([task()])
     worker = run_worker(queue, injector, groups_written)
     # Two hand-backs, then the server recovered and the same task finished: never dead-lettered
@@ -156,3 +174,48 @@ def test_rejected_requests_charge_the_task_until_it_is_dead_lettered(queue, inje
     assert dead.deliveries == 2 and "HTTP 400" in dead.reason
     # The worker kept going: the other task's group was written.
     assert queue.stats().verify_waiting == 1
+
+
+def test_a_task_failing_every_attempt_on_a_healthy_server_is_charged_and_dead_lettered(queue, injector):
+    """Fault C: the server answers HTTP 500 to one prompt, every attempt, and generates for
+    everything else. Before: handed back uncharged forever (never dead-lettered, the run never
+    reaches end of data). Now: charged per round, dead-lettered with the reason; nothing else lost."""
+    poison = task(1)
+    healthy = dataclasses.replace(task(2), prompt_tokens_P=np.array([9, 8, 7]))
+    injector.poisoned = [int(t) for t in poison.prompt_tokens_P]
+    queue.submit([poison, healthy])
+    worker = run_worker(queue, injector, lambda r: metric(r, "rl_rollout_groups_produced_total") >= 1
+                        and metric(r, "rl_rollout_tasks_released_total", reason="task_failed") >= 2)
+    assert metric(worker, "rl_rollout_tasks_released_total", reason="task_failed") == 2
+    assert metric(worker, "rl_rollout_tasks_released_total", reason="server_unavailable") == 0
+    [dead] = queue.dead_letters(Stage.ROLLOUT)
+    assert dead.deliveries == 2 and dead.payload and "HTTP 500" in dead.reason and "healthy server" in dead.reason
+    stats = queue.stats()
+    # Not lost, not duplicated: one group written, one task dead-lettered, nothing left running.
+    assert (stats.tasks_waiting, stats.tasks_in_flight, stats.verify_waiting, stats.duplicates) == (0, 0, 1, 0)
+
+
+def test_redis_out_of_memory_hands_the_task_back_uncharged(redis_server, injector):
+    """Fault D at the worker: Redis refuses the group (maxmemory reached, noeviction). The task
+    is handed back without charge (max_deliveries is 2: charged twice, it would be dead-lettered)
+    and written once Redis has room."""
+    import redis as redis_py
+
+    admin = redis_py.Redis(port=redis_server.port)
+    queue = RolloutQueue.Config(backend="redis", url=redis_server.url, namespace=uuid.uuid4().hex[:8],
+                                visibility_timeout_s=30, max_deliveries=2).build()
+    queue.submit([task()])
+    admin.config_set("maxmemory", 1)
+    try:
+        worker = run_worker(queue, injector, lambda r: metric(r, "rl_rollout_tasks_released_total",
+                                                               reason="buffer_full") >= 3)
+    finally:
+        admin.config_set("maxmemory", 0)
+    assert metric(worker, "rl_rollout_tasks_released_total", reason="buffer_full") >= 3
+    assert queue.dead_letters(Stage.ROLLOUT) == [] and queue.stats().verify_waiting == 0
+    worker = run_worker(queue, injector, groups_written)
+    assert metric(worker, "rl_rollout_groups_produced_total") == 1
+    stats = queue.stats()
+    assert (stats.tasks_waiting, stats.tasks_in_flight, stats.verify_waiting, stats.duplicates) == (0, 0, 1, 0)
+    admin.close()
+    queue.close()

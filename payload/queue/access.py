@@ -1,0 +1,194 @@
+"""Who may do what on the Redis buffer: one ACL user per role, allowed only the commands and
+keys its own queue calls use (payload/queue/redis_streams.py, scripts included: Redis checks
+every `redis.call` inside a script against the caller's ACL), and the TLS material the server
+and its clients use.
+
+    role      process                      writes                                  reads
+    feeder    python -m payload feed       tasks, the feed cursor                  counters, other streams' lengths
+    worker    python -m payload rollout    tasks (its group), verify, experiences  buffer length
+    verifier  python -m payload verify     verify (its group), experiences         -
+    trainer   torchrun ... train           experiences, policy pointer, progress   feed, stream lengths
+    server    python -m payload serve      -                                       the policy pointer
+    monitor   redis_exporter, the probe    no key at all                           INFO, CONFIG GET, SLOWLOG, LATENCY
+
+The `default` user is switched off: a connection that does not authenticate can run nothing.
+Every queue user may create its consumer groups (the connect step creates all three, whoever
+connects first) through a selector that allows XGROUP CREATE and nothing else on those streams,
+so a feeder cannot XADD into the buffer even though it may create the buffer's group.
+
+Certificates: `write_access` issues a private CA (its key is deleted once the server
+certificate is signed, so the Secret holds nothing that can issue another) and a server
+certificate for the buffer's Service names and loopback; clients verify the server against
+ca.crt. The server does not ask clients for certificates: each role authenticates with its
+password. Rotating: run the command again and replace the Secret (k8s/README.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+# Files of the access directory (the keys of the operator's `rl-redis` Secret).
+ACL_FILE = "users.acl"
+CA_CERT = "ca.crt"
+SERVER_CERT = "tls.crt"
+SERVER_KEY = "tls.key"
+
+# What every queue client sends: the connect ping and redis-py's health checks, and INFO
+# (its memory section: maxmemory at connect, used_memory for the buffer's byte mark in
+# wait_for_room; server statistics, no key). Not CLIENT SETINFO: redis-py ignores its
+# refusal, and Redis before 7.2 does not know it.
+_QUEUE_CLIENT = ("ping", "info")
+# A MULTI/EXEC transaction; a script (redis-py's EVALSHA, SCRIPT LOAD when not cached).
+_TRANSACTION = ("multi", "exec", "discard")
+_SCRIPT = ("evalsha", "script|load")
+_STREAMS = ("tasks", "verify", "experiences")
+
+
+@dataclass(frozen=True)
+class Role:
+    commands: tuple[str, ...]
+    # Key names after the namespace's "{ns}:" prefix; glob patterns allowed.
+    writes: tuple[str, ...] = ()
+    reads: tuple[str, ...] = ()
+    queue_client: bool = True
+
+
+ROLES: dict[str, Role] = {
+    # stats(), submit_feed() (HMGET, XADD, HSET in a script), feed_cursor(), trainer_progress().
+    "feeder": Role(
+        commands=(*_SCRIPT, "xlen", "xpending", "hgetall", "hget", "hmget", "hset", "xadd"),
+        writes=("tasks", "feed"),
+        reads=("verify", "experiences", "dead:*", "stats", "progress"),
+    ),
+    # claim(ROLLOUT) (XREADGROUP; the reclaim script: XAUTOCLAIM, XPENDING, XADD to the dead
+    # letters, XACK, XDEL), complete() (MULTI XADD XACK XDEL INCR EXPIRE; XDEL HINCRBY for a
+    # duplicate; redis-py sends INCR as INCRBY), release() (XPENDING XRANGE XADD XACK XDEL XCLAIM), wait_for_room() (XLEN).
+    "worker": Role(
+        commands=(*_TRANSACTION, *_SCRIPT, "xreadgroup", "xautoclaim", "xpending", "xadd", "xack", "xdel", "xclaim", "xrange", "incrby",
+                  "expire", "hincrby", "xlen"),
+        writes=("tasks", "verify", "experiences", "dead:rollout", "done:rollout:*", "stats"),
+    ),
+    # The same calls in the VERIFY stage; results go to the buffer only.
+    "verifier": Role(
+        commands=(*_TRANSACTION, *_SCRIPT, "xreadgroup", "xautoclaim", "xpending", "xadd", "xack", "xdel", "xclaim", "xrange", "incrby",
+                  "expire", "hincrby", "xlen"),
+        writes=("verify", "experiences", "dead:verify", "done:verify:*", "stats"),
+    ),
+    # consume() (XPENDING, XREADGROUP, the ingest script's SET NX GET EX, XACK XDEL HINCRBY),
+    # ack(), exhausted() (HGET XLEN XPENDING), buffer_fill(), report_progress() (HSET) and
+    # publish_policy() (EVAL of HGET + HSET).
+    "trainer": Role(
+        commands=(*_TRANSACTION, *_SCRIPT, "xpending", "xreadgroup", "set", "xack", "xdel", "hincrby", "hget", "hset", "xlen", "eval"),
+        writes=("experiences", "consumed:*", "stats", "policy", "progress"),
+        reads=("feed", "tasks", "verify"),
+    ),
+    # latest_policy(): where a (re)started server loads its weights from.
+    "server": Role(commands=("hgetall",), reads=("policy",)),
+    # redis_exporter's documented minimal user without any key (it reads no key unless told
+    # to) and without EVAL; the readiness probe's PING.
+    "monitor": Role(
+        commands=("ping", "auth", "select", "client|setname", "client|list", "client|info",
+                  "info", "config|get", "slowlog", "latency", "memory|stats", "cluster|info"),
+        queue_client=False,
+    ),
+}
+
+
+def password_hash(password: str) -> str:
+    return hashlib.sha256(password.encode()).hexdigest()
+
+
+def acl_rules(role: Role, namespace: str) -> str:
+    """The ACL rules of one user (without its name and password)."""
+    ns = "{" + namespace + "}:"
+    commands = (*_QUEUE_CLIENT, *role.commands) if role.queue_client else role.commands
+    rules = ["resetkeys", "resetchannels", "-@all", *(f"+{c}" for c in dict.fromkeys(commands))]
+    rules += [f"~{ns}{key}" for key in role.writes]
+    rules += [f"%R~{ns}{key}" for key in role.reads]
+    if role.queue_client:
+        rules.append("(" + " ".join([*(f"~{ns}{s}" for s in _STREAMS), "+xgroup|create"]) + ")")
+    return " ".join(rules)
+
+
+def acl_file(passwords: dict[str, str], namespace: str) -> str:
+    """Redis's ACL file: `default` off, then one user per role with its password's SHA-256."""
+    lines = ["user default off resetkeys resetchannels -@all"]
+    for name, role in ROLES.items():
+        lines.append(f"user {name} on #{password_hash(passwords[name])} {acl_rules(role, namespace)}")
+    return "\n".join(lines) + "\n"
+
+
+def server_names(service_host: str) -> list[str]:
+    """What the server certificate covers: the Service's names, and loopback for the exporter
+    and the probe in the Redis pod."""
+    short = service_host.split(".")[0]
+    return [short, service_host, f"{service_host}.cluster.local", "localhost"]
+
+
+def _issue_certificates(out: Path, service_host: str, days: int) -> None:
+    """A private CA and a server certificate for the buffer (openssl, present wherever
+    kubectl is used); the CA's key never leaves a temporary directory."""
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], check=True, capture_output=True)
+
+    ec = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes")
+    with tempfile.TemporaryDirectory(prefix="rl-redis-ca-") as tmp:
+        ca_key, serial = Path(tmp, "ca.key"), Path(tmp, "ca.srl")
+        csr, ext = Path(tmp, "tls.csr"), Path(tmp, "ext.cnf")
+        openssl("req", "-x509", *ec, "-keyout", str(ca_key), "-out", str(out / CA_CERT), "-days", str(days),
+                "-subj", "/CN=rl-redis-ca", "-addext", "basicConstraints=critical,CA:TRUE",
+                "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+        openssl("req", *ec, "-keyout", str(out / SERVER_KEY), "-out", str(csr), "-subj", f"/CN={service_host}")
+        alt_names = ",".join([*(f"DNS:{name}" for name in server_names(service_host)), "IP:127.0.0.1"])
+        ext.write_text(f"subjectAltName={alt_names}\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n")
+        openssl("x509", "-req", "-in", str(csr), "-CA", str(out / CA_CERT), "-CAkey", str(ca_key),
+                "-CAserial", str(serial), "-CAcreateserial", "-out", str(out / SERVER_CERT), "-days", str(days), "-extfile", str(ext))
+
+
+def server_args(directory: str, port: int) -> list[str]:
+    """redis-server's access flags: TLS only (no plaintext port), clients not asked for a
+    certificate, the users from the ACL file (the chart and the tests run these)."""
+    return [
+        "--port", "0",
+        "--tls-port", str(port),
+        "--tls-cert-file", f"{directory}/{SERVER_CERT}",
+        "--tls-key-file", f"{directory}/{SERVER_KEY}",
+        "--tls-ca-cert-file", f"{directory}/{CA_CERT}",
+        "--tls-auth-clients", "no",
+        "--aclfile", f"{directory}/{ACL_FILE}",
+    ]  # fmt: skip
+
+
+def probe_command(directory: str, port: int) -> list[str]:
+    """The readiness probe in the Redis pod: PING as `monitor` over TLS. PING answers LOADING
+    while the append-only file replays, so the pod is ready only once it is done. The password
+    goes through redis-cli's REDISCLI_AUTH, not its arguments."""
+    script = (f'REDISCLI_AUTH="$(cat {directory}/monitor)" redis-cli --tls --cacert {directory}/{CA_CERT} '
+              f"-p {port} --user monitor ping | grep -q PONG")
+    return ["sh", "-c", script]
+
+
+def client_url(role: str, host: str, port: int, ca_cert: str, db: int = 0) -> str:
+    """A role's queue URL: its ACL user, TLS verified against the CA, no password (that comes
+    from $RL_QUEUE_PASSWORD_FILE, payload/queue/url.py)."""
+    return f"rediss://{role}@{host}:{port}/{db}?ssl_ca_certs={ca_cert}"
+
+
+def write_access(out: Path, namespace: str, service_host: str, days: int = 365) -> dict[str, str]:
+    """Fresh passwords (one file per role), the ACL file and the TLS material into `out`
+    (created, mode 0700; files 0600). Returns the passwords."""
+    out.mkdir(mode=0o700, parents=True, exist_ok=True)
+    passwords = {name: secrets.token_hex(32) for name in ROLES}
+    for name, password in passwords.items():
+        (out / name).write_text(password)
+    (out / ACL_FILE).write_text(acl_file(passwords, namespace))
+    _issue_certificates(out, service_host, days)
+    for path in out.iterdir():
+        path.chmod(0o600)
+    return passwords

@@ -1,0 +1,101 @@
+"""`python -m payload local` on a real Redis under faults a cluster sees: a rollout worker
+killed with SIGKILL while it holds a task (item 2 of issue 30), and Redis itself killed and
+restarted from its append-only file mid-run (fault E). The run must finish with every process
+ridden through it (or restarted, like a Deployment's pod), every submitted task trained exactly
+once and nothing left in the queue."""
+
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+
+import pytest
+import redis
+
+from payload.local.launcher import processes_of_run
+from tests.payload.local.test_local_demo import ENV, REPO, local
+from tests.payload.queue.redis_server import started
+
+pytestmark = pytest.mark.slow
+STEPS = 3
+
+
+def start_run(tmp_path, server):
+    run = tmp_path / "run"
+    launcher = subprocess.Popen(local("--steps", str(STEPS), "--seed", "0", "--redis", server.url, "--output", str(run)),
+                                cwd=REPO, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return run, launcher
+
+
+def steps_done(run) -> int:
+    metrics = run / "metrics.jsonl"
+    if not metrics.is_file():
+        return 0
+    return sum('"train_step"' in line for line in metrics.read_text().splitlines())
+
+
+def held_by_rollout(client) -> int:
+    """Tasks the rollout worker holds now (the task stream's pending entries, any namespace)."""
+    held = 0
+    for key in client.scan_iter("{local-*}:tasks"):
+        held += client.xpending(key, "workers")["pending"]
+    return held
+
+
+def assert_nothing_lost(run, launcher, out):
+    assert launcher.returncode == 0, out
+    assert "Traceback" not in out
+    summary = json.loads((run / "summary.json").read_text())
+    records = [r for r in map(json.loads, (run / "metrics.jsonl").read_text().splitlines()) if r["kind"] == "train_step"]
+    assert [r["step"] for r in records] == list(range(1, STEPS + 1))
+    assert summary["tasks_submitted"] == summary["groups_trained"] == STEPS * summary["config"]["prompts_per_step"]
+    assert summary["groups_dropped_stale"] == 0
+    assert not any(summary["queue_left"].values()), summary["queue_left"]  # no dead letter, duplicate, leftover
+    assert {c["exit_code"] for c in summary["children"].values()} == {0}
+    assert processes_of_run(run) == []
+    return summary
+
+
+def test_a_rollout_worker_killed_holding_a_task_is_restarted_and_the_task_finished_once(tmp_path):
+    server = started()
+    client = redis.Redis.from_url(server.url)
+    try:
+        run, launcher = start_run(tmp_path, server)
+        deadline = time.monotonic() + 180
+        while not (steps_done(run) >= 1 and held_by_rollout(client) > 0):
+            assert launcher.poll() is None and time.monotonic() < deadline, launcher.communicate()[0]
+            time.sleep(0.02)
+        [pid] = [p for p in processes_of_run(run) if b"rollout" in open(f"/proc/{p}/cmdline", "rb").read().split(b"\0")]
+        os.kill(pid, signal.SIGKILL)
+        killed_at = time.monotonic()
+        out, _ = launcher.communicate(timeout=240)
+        summary = assert_nothing_lost(run, launcher, out)
+        assert summary["restarts"] == {"rollout": 1}
+        print(f"finished {time.monotonic() - killed_at:.1f} s after the kill")
+    finally:
+        client.close()
+        server.close()
+
+
+def test_every_process_rides_out_redis_killed_and_restarted(tmp_path):
+    server = started()
+    try:
+        run, launcher = start_run(tmp_path, server)
+        deadline = time.monotonic() + 180
+        while steps_done(run) < 2:
+            assert launcher.poll() is None and time.monotonic() < deadline, launcher.communicate()[0]
+            time.sleep(0.05)
+        pids = set(processes_of_run(run))
+        server.stop(kill=True)  # feeder, rollout, verifier, both trainer ranks and the launcher all lose it
+        outage_s = 8.0
+        restart = threading.Timer(outage_s, server.start)
+        restart.start()
+        out, _ = launcher.communicate(timeout=300)
+        restart.join()
+        summary = assert_nothing_lost(run, launcher, out)
+        assert summary["restarts"] == {}  # ridden out, not restarted
+        assert {c["pid"] for c in summary["children"].values()} <= pids
+    finally:
+        server.close()
