@@ -216,12 +216,14 @@ def split_for_ranks(samples: list[Sample], world_size: int) -> list[list[Sample]
 
 
 def packed_for_rank(
-    samples: list[Sample], token_budget: int, group=None, device: torch.device = torch.device("cpu"), pad_id: int = 0
+    samples: list[Sample], token_budget: int, group=None, device: torch.device = torch.device("cpu"), pad_id: int = 0,
+    min_count: int = 1,
 ) -> list[MicroBatch]:
     """This rank's samples packed into micro-batches of about `token_budget` tokens, as many as
     the rank of `group` that needs the most (expert collectives pair up micro-batch by
-    micro-batch); collective over `group` when it is given."""
-    count = torch.tensor([max(packed_micro_batch_count(samples, token_budget), 1)], device=device)
+    micro-batch) and at least `min_count` (a pipeline's stages: 1F1B needs one micro-batch
+    per stage); collective over `group` when it is given."""
+    count = torch.tensor([max(packed_micro_batch_count(samples, token_budget), min_count)], device=device)
     if group is not None:
         torch.distributed.all_reduce(count, op=torch.distributed.ReduceOp.MAX, group=group)
     return pack_micro_batches(samples, int(count.item()), pad_id)

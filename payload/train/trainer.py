@@ -365,7 +365,7 @@ class Trainer:
             # Pipelined: packed to at least the longest sample, so the near-equal micro-batches
             # pad little to the step's longest (payload.train.pipeline).
             budget = pipeline_budget(self.config.job) if world.pp_size > 1 else batch.micro_batch_tokens
-            return packed_for_rank(mine, budget, group, world.device)
+            return packed_for_rank(mine, budget, group, world.device, min_count=world.pp_size)
         count = torch.tensor([max(math.ceil(len(mine) / batch.micro_batch_size), 1)], device=world.device)
         if group is not None:
             dist.all_reduce(count, op=dist.ReduceOp.MAX, group=group)

@@ -196,7 +196,9 @@ def test_the_trainer_runs_a_pipelined_layout_end_to_end(tmp_path):
         fill(server.url, "pp", 0, 2 * PROMPTS_PER_STEP)
         job = yaml.safe_load(write_job(tmp_path / "job.yaml", model_dir, tmp_path / "ckpt").read_text())
         job["parallel"]["models"] = {"Qwen3-Tiny": {"pipeline_parallel_size": 2, "expert_parallel_size": 1}}
-        job["batch"]["micro_batch_tokens"] = 16  # several micro-batches a step through the stages
+        # Pipelined micro-batches are packed to the longest sample (max_prompt_tokens +
+        # max_response_tokens, 16 here): several a step through the stages.
+        job["batch"].update(micro_batch_tokens=16, max_prompt_tokens=8)
         (tmp_path / "job.yaml").write_text(yaml.safe_dump(job))
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
