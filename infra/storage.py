@@ -30,10 +30,10 @@ holds (keep_last + 1) x 3.29 TB = 13.2 TB.
 
 Encryption at rest with customer managed KMS keys (rotated yearly), one per store so each key
 policy names only its own users: the file system's, the bucket's (which FSx's S3 service-linked
-role may use through S3, for the data repository associations, as FSx's guide requires for an
-SSE-KMS bucket) and the image repository's. Principals of the account use them as their IAM
-policies allow (the key policy's default). The access-log bucket stays SSE-S3: S3 server
-access logging cannot deliver to an SSE-KMS bucket.
+role may use through S3, for the data repository associations' imports and exports, as FSx's
+guide requires for an SSE-KMS bucket) and the image repository's. Principals of the account use
+them as their IAM policies allow (the key policy's default). The access-log bucket stays
+SSE-S3: S3 server access logging cannot deliver to an SSE-KMS bucket.
 """
 
 from __future__ import annotations

@@ -47,6 +47,11 @@ _QUEUE_CLIENT = ("ping", "info")
 _TRANSACTION = ("multi", "exec", "discard")
 _SCRIPT = ("evalsha", "script|load")
 _STREAMS = ("tasks", "verify", "experiences")
+# claim() (XREADGROUP; the reclaim script: XAUTOCLAIM, XPENDING, XADD to the dead letters, XACK,
+# XDEL), complete() (MULTI XADD XACK XDEL INCR EXPIRE; XDEL HINCRBY for a duplicate; redis-py
+# sends INCR as INCRBY), release() (XPENDING XRANGE XADD XACK XDEL XCLAIM), wait_for_room() (XLEN).
+_STAGE_CONSUMER = (*_TRANSACTION, *_SCRIPT, "xreadgroup", "xautoclaim", "xpending", "xadd", "xack", "xdel", "xclaim",
+                   "xrange", "incrby", "expire", "hincrby", "xlen")
 
 
 @dataclass(frozen=True)
@@ -65,35 +70,32 @@ ROLES: dict[str, Role] = {
         writes=("tasks", "feed"),
         reads=("verify", "experiences", "dead:*", "stats", "progress"),
     ),
-    # claim(ROLLOUT) (XREADGROUP; the reclaim script: XAUTOCLAIM, XPENDING, XADD to the dead
-    # letters, XACK, XDEL), complete() (MULTI XADD XACK XDEL INCR EXPIRE; XDEL HINCRBY for a
-    # duplicate; redis-py sends INCR as INCRBY), release() (XPENDING XRANGE XADD XACK XDEL XCLAIM), wait_for_room() (XLEN).
+    # The ROLLOUT stage: tasks in, groups out to the verifiers or (verified inline) the buffer.
     "worker": Role(
-        commands=(*_TRANSACTION, *_SCRIPT, "xreadgroup", "xautoclaim", "xpending", "xadd", "xack", "xdel", "xclaim", "xrange", "incrby",
-                  "expire", "hincrby", "xlen"),
+        commands=_STAGE_CONSUMER,
         writes=("tasks", "verify", "experiences", "dead:rollout", "done:rollout:*", "stats"),
     ),
-    # The same calls in the VERIFY stage; results go to the buffer only.
+    # The VERIFY stage: results go to the buffer only.
     "verifier": Role(
-        commands=(*_TRANSACTION, *_SCRIPT, "xreadgroup", "xautoclaim", "xpending", "xadd", "xack", "xdel", "xclaim", "xrange", "incrby",
-                  "expire", "hincrby", "xlen"),
+        commands=_STAGE_CONSUMER,
         writes=("verify", "experiences", "dead:verify", "done:verify:*", "stats"),
     ),
     # consume() (XPENDING, XREADGROUP, the ingest script's SET NX GET EX, XACK XDEL HINCRBY),
     # ack(), exhausted() (HGET XLEN XPENDING), buffer_fill(), report_progress() (HSET) and
     # publish_policy() (EVAL of HGET + HSET).
     "trainer": Role(
-        commands=(*_TRANSACTION, *_SCRIPT, "xpending", "xreadgroup", "set", "xack", "xdel", "hincrby", "hget", "hset", "xlen", "eval"),
+        commands=(*_TRANSACTION, *_SCRIPT, "xpending", "xreadgroup", "set", "xack", "xdel", "hincrby", "hget", "hset",
+                  "xlen", "eval"),
         writes=("experiences", "consumed:*", "stats", "policy", "progress"),
         reads=("feed", "tasks", "verify"),
     ),
     # latest_policy(): where a (re)started server loads its weights from.
     "server": Role(commands=("hgetall",), reads=("policy",)),
     # redis_exporter's documented minimal user without any key (it reads no key unless told
-    # to) and without EVAL; the readiness probe's PING.
+    # to), without EVAL and with only the read-only subcommands; the readiness probe's PING.
     "monitor": Role(
-        commands=("ping", "auth", "select", "client|setname", "client|list", "client|info",
-                  "info", "config|get", "slowlog", "latency", "memory|stats", "cluster|info"),
+        commands=("ping", "select", "client|setname", "client|list", "client|info", "info", "config|get",
+                  "slowlog|get", "slowlog|len", "latency|latest", "latency|histogram", "memory|stats", "cluster|info"),
         queue_client=False,
     ),
 }

@@ -134,3 +134,20 @@ def test_pods_that_handle_model_output_have_their_own_service_accounts(synthed):
         accounts[template["metadata"]["labels"]["app.kubernetes.io/name"]] = template["spec"]["serviceAccountName"]
     assert accounts["rollout-worker"] == "rollout-worker" and accounts["verifier"] == "verifier"
     assert len(set(accounts.values())) == len(accounts)  # one identity per component
+
+
+def test_queue_clients_use_the_key_prefix_the_acl_file_grants(synthed):
+    """redis-access writes key patterns for the `rl` prefix (its --namespace default); no pod may
+    use another prefix, or every command would be refused."""
+    import argparse
+
+    from payload.queue.cli import register
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    granted = parser.parse_args(["redis-access", "--out", "x"]).namespace
+    for where, _, container in containers(synthed):
+        if "RL_QUEUE_URL" in env_of(container):
+            words = container.get("command", []) + container.get("args", [])
+            used = words[words.index("--namespace") + 1] if "--namespace" in words else "rl"
+            assert used == granted, where

@@ -30,8 +30,6 @@ REAL_OUTPUTS = {
     "FsxDnsName": "fs-0123456789abcdef0.fsx.us-east-2.amazonaws.com",
     "BucketName": "moe-rl-default-artifacts",
     "EcrRepositoryUri": "111122223333.dkr.ecr.us-east-2.amazonaws.com/moe-rl",
-    "TrainerRoleArn": "arn:aws:iam::111122223333:role/trainer",
-    "RolloutRoleArn": "arn:aws:iam::111122223333:role/rollout",
 }
 
 

@@ -140,7 +140,8 @@ REFUSED = {
                 ("XADD", "{rl}:verify", "*", "d", "x")],
     "server": [("HSET", "{rl}:policy", "version", "9"), ("XLEN", "{rl}:tasks"),
                ("XADD", "{rl}:experiences", "*", "d", "x"), ("EVALSHA", "0" * 40, "0")],
-    "monitor": [("XLEN", "{rl}:tasks"), ("HGETALL", "{rl}:policy"), ("XADD", "{rl}:tasks", "*", "d", "x")],
+    "monitor": [("XLEN", "{rl}:tasks"), ("HGETALL", "{rl}:policy"), ("XADD", "{rl}:tasks", "*", "d", "x"),
+                ("SLOWLOG", "RESET"), ("LATENCY", "RESET"), ("CONFIG", "RESETSTAT")],
 }
 NO_ROLE = [("FLUSHALL",), ("CONFIG", "SET", "maxmemory", "1"), ("KEYS", "*"), ("SCRIPT", "FLUSH"), ("BGSAVE",),
            ("XGROUP", "DESTROY", "{rl}:tasks", "workers"), ("DEL", "{rl}:experiences"),
