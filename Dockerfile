@@ -22,9 +22,11 @@
 #     Python (deep_ep/*.py, __version__ 2.1.0) is byte-identical to sgl-deep-ep 0.1.2.post1's,
 #     which SGLang 0.5.23 calls, and since NCCL 2.31 it sizes the device communicator from the
 #     runtime (csrc/kernels/backend/nccl.cu). Its import-time check_nccl_so asserts that the
-#     only mapped libnccl* is the file in find_nccl_root() (the pip NCCL above). AWS's SGLang Deep Learning Containers lag SGLang releases; instead of basing on
-# one, this reproduces their EFA layer on SGLang's image: the EFA installer in container mode
-# (no kernel module: the host's driver serves the pod) with its bundled aws-ofi-nccl.
+#     only mapped libnccl* is the file in find_nccl_root() (the pip NCCL above).
+#
+# AWS's SGLang Deep Learning Containers lag SGLang releases; instead of basing on one, this
+# reproduces their EFA layer on SGLang's image: the EFA installer in container mode (no kernel
+# module: the host's driver serves the pod) with its bundled aws-ofi-nccl.
 #
 #   make image   (docker buildx, pushes to the ECR repository in cdk-outputs.json)
 FROM lmsysorg/sglang:v0.5.23-cu130 AS base
@@ -53,7 +55,7 @@ RUN curl -fsSL "https://github.com/deepseek-ai/DeepEP/archive/${DEEPEP_COMMIT}.t
 FROM base
 
 # EFA installer 1.50.0: libfabric 2.6.0amzn1.0 and aws-ofi-nccl 1.21.1 (installed in
-# /opt/amazon/ofi-nccl), the pair NCCL's GPU-initiated networking (DeepEP v2 internode) needs.
+# /opt/amazon/ofi-nccl), the pair NCCL's GPU-initiated networking (GIN, which DeepEP v2 uses) needs.
 # --skip-kmod: the kernel module is the host's (the EKS GPU AMI); --skip-limit-conf: limits
 # come from the container runtime; --no-verify: the tarball comes over TLS from AWS.
 ARG EFA_INSTALLER_VERSION=1.50.0

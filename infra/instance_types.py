@@ -20,15 +20,17 @@ class InstanceSpec:
     efa_interfaces: int = 0
     # Local NVMe instance-store volumes (RAID0'd for container storage on GPU nodes).
     nvme_volumes: int = 0
+    # Memory of one GPU (GB, decimal as NVIDIA states it): what the trainer's layout must fit.
+    gpu_memory_gb: float = 0.0
 
 
 INSTANCE_TYPES: dict[str, InstanceSpec] = {
     # GPU: the seed's node type and its neighbours.
-    "p5en.48xlarge": InstanceSpec(vcpus=192, memory_gib=2048, gpus=8, efa_interfaces=16, nvme_volumes=8),
-    "p5e.48xlarge": InstanceSpec(vcpus=192, memory_gib=2048, gpus=8, efa_interfaces=32, nvme_volumes=8),
-    "p5.48xlarge": InstanceSpec(vcpus=192, memory_gib=2048, gpus=8, efa_interfaces=32, nvme_volumes=8),
-    "p4d.24xlarge": InstanceSpec(vcpus=96, memory_gib=1152, gpus=8, efa_interfaces=4, nvme_volumes=8),
-    "g6e.48xlarge": InstanceSpec(vcpus=192, memory_gib=1536, gpus=8, efa_interfaces=4, nvme_volumes=4),
+    "p5en.48xlarge": InstanceSpec(vcpus=192, memory_gib=2048, gpus=8, efa_interfaces=16, nvme_volumes=8, gpu_memory_gb=141),
+    "p5e.48xlarge": InstanceSpec(vcpus=192, memory_gib=2048, gpus=8, efa_interfaces=32, nvme_volumes=8, gpu_memory_gb=141),
+    "p5.48xlarge": InstanceSpec(vcpus=192, memory_gib=2048, gpus=8, efa_interfaces=32, nvme_volumes=8, gpu_memory_gb=80),
+    "p4d.24xlarge": InstanceSpec(vcpus=96, memory_gib=1152, gpus=8, efa_interfaces=4, nvme_volumes=8, gpu_memory_gb=40),
+    "g6e.48xlarge": InstanceSpec(vcpus=192, memory_gib=1536, gpus=8, efa_interfaces=4, nvme_volumes=4, gpu_memory_gb=48),
     # Compute-optimized: rollout workers, verifiers, router.
     "c7i.2xlarge": InstanceSpec(vcpus=8, memory_gib=16),
     "c7i.4xlarge": InstanceSpec(vcpus=16, memory_gib=32),

@@ -7,6 +7,7 @@ payload process with `load_job_config`. Pure pydantic: importing it pulls in no 
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Literal
@@ -45,18 +46,34 @@ class ModelSection(_Section):
     compile_layers: bool = False
 
 
-class ParallelSection(_Section):
-    """The trainer's layout (payload.train.parallel) and the rollout servers'.
+class ModelLayout(_Section):
+    """The trainer's layout for one model (ParallelSection.models): what `payload plan
+    --model-config` picks for it."""
 
-    On the train pool's W = nodes × GPUs-per-node ranks: `expert_parallel_size` (EP) ranks
+    pipeline_parallel_size: int = Field(default=1, ge=1)
+    expert_parallel_size: int = Field(default=8, ge=1)
+    data_parallel_shard_size: int | None = Field(default=None, ge=1)
+    sync_gradients_every_micro_batch: bool = False
+
+
+class ParallelSection(_Section):
+    """The trainer's layout (payload.train.parallel, payload.train.pipeline) and the rollout servers'.
+
+    `pipeline_parallel_size` (PP) splits the layers into stages of whole nodes (W / PP ranks
+    each; payload.train.pipeline); inside a stage:
+
+    on the stage's ranks (W = nodes × GPUs-per-node without PP): `expert_parallel_size` (EP) ranks
     split every MoE layer's experts and exchange tokens all-to-all twice per layer and pass;
     `data_parallel_shard_size` (S) ranks shard parameters, gradients and optimizer state
     (FSDP2); the W / S replicas of that all-reduce gradients once per step (HSDP). Default: both
     one node, so the all-to-alls and FSDP's all-gathers / reduce-scatters stay on NVLink
-    (900 GB/s) and only the HSDP all-reduce crosses EFA (~50 GB/s per GPU). EP across nodes
+    (450 GB/s each way) and only the HSDP all-reduce crosses EFA (~50 GB/s per GPU). EP across nodes
     sends every MoE layer's tokens over EFA: only when asked for, and only with deepep.
+    `models`: a layout per model (the model directory's name, e.g. Qwen3-235B-A22B) that
+    replaces these fields when job.model.path names that model.
     """
 
+    pipeline_parallel_size: int = Field(default=1, ge=1)
     expert_parallel_size: int = Field(default=8, ge=1)
     # None: one node's GPUs. Larger than a node (a multiple of it) is FSDP across nodes, for
     # models whose 16 B/parameter of state does not fit one node (Qwen3-235B-A22B).
@@ -69,9 +86,22 @@ class ParallelSection(_Section):
     # SGLang server layout per rollout replica.
     rollout_tensor_parallel_size: int = Field(default=8, ge=1)
     rollout_expert_parallel_size: int = Field(default=8, ge=1)
+    models: dict[str, ModelLayout] = Field(default_factory=dict)
+
+    def for_model(self, model_path: str) -> "ParallelSection":
+        """This section with the layout of the model at `model_path` (its directory's name) in
+        place of the defaults, when `models` has one."""
+        override = self.models.get(str(model_path).rstrip("/").rsplit("/", 1)[-1])
+        if override is None:
+            return self
+        return ParallelSection.model_validate(self.model_dump(exclude={"models"}) | override.model_dump())
 
     @model_validator(mode="after")
     def _consistent(self) -> "ParallelSection":
+        for name, layout in self.models.items():
+            if layout.data_parallel_shard_size is not None and layout.data_parallel_shard_size % layout.expert_parallel_size:
+                raise ValueError(f"models.{name}: data_parallel_shard_size {layout.data_parallel_shard_size} must be a "
+                                 f"multiple of expert_parallel_size {layout.expert_parallel_size}")
         if self.expert_parallel_across_nodes and self.ep_backend != "deepep":
             raise ValueError("expert_parallel_across_nodes needs ep_backend deepep (all_to_all over EFA stalls every MoE layer)")
         if self.data_parallel_shard_size is not None and self.data_parallel_shard_size % self.expert_parallel_size:
@@ -85,13 +115,25 @@ class ParallelSection(_Section):
         return self.data_parallel_shard_size or gpus_per_node
 
     def trainer_gpu_multiple(self, gpus_per_node: int) -> int:
-        """The trainer's world size must be a multiple of this (whole EP and shard groups)."""
-        return max(self.expert_parallel_size, self.shard_size(gpus_per_node))
+        """The trainer's world size must be a multiple of this (whole stages of whole EP and
+        shard groups), for every model's layout."""
+        own = self.pipeline_parallel_size * max(self.expert_parallel_size, self.shard_size(gpus_per_node))
+        if self.pipeline_parallel_size > 1:
+            own = math.lcm(own, self.pipeline_parallel_size * gpus_per_node)
+        return math.lcm(own, *(self.for_model(name).trainer_gpu_multiple(gpus_per_node) for name in self.models))
 
     def layout_error(self, nodes: int, gpus_per_node: int) -> str | None:
-        """Why this layout cannot run on `nodes` train nodes of `gpus_per_node` GPUs (None: it can)."""
-        ep, shard, world = self.expert_parallel_size, self.shard_size(gpus_per_node), nodes * gpus_per_node
-        where = f"{nodes} train nodes x {gpus_per_node} GPUs"
+        """Why this layout (or a model's in `models`) cannot run on `nodes` train nodes of
+        `gpus_per_node` GPUs (None: it can)."""
+        for name in self.models:
+            if error := self.for_model(name).layout_error(nodes, gpus_per_node):
+                return error.replace("job.parallel.", f"job.parallel.models.{name}.")
+        pp = self.pipeline_parallel_size
+        if nodes % pp:
+            return (f"job.parallel.pipeline_parallel_size {pp} must divide the {nodes} train nodes "
+                    f"(each stage is whole nodes)")
+        ep, shard, world = self.expert_parallel_size, self.shard_size(gpus_per_node), nodes // pp * gpus_per_node
+        where = f"{nodes // pp} train nodes x {gpus_per_node} GPUs a stage" if pp > 1 else f"{nodes} train nodes x {gpus_per_node} GPUs"
         if ep > gpus_per_node and not self.expert_parallel_across_nodes:
             return (f"job.parallel.expert_parallel_size {ep} is more than one node's {gpus_per_node} GPUs: every MoE "
                     f"layer's all-to-all would cross EFA; use at most {gpus_per_node}, or set "
@@ -103,7 +145,8 @@ class ParallelSection(_Section):
         if shard % ep:
             return f"job.parallel.data_parallel_shard_size {shard} must be a multiple of expert_parallel_size {ep}"
         if world % shard:
-            return f"job.parallel.data_parallel_shard_size {shard} must divide the trainer's world size {world} ({where})"
+            ranks = "the trainer's world size" if pp == 1 else "a stage's ranks"
+            return f"job.parallel.data_parallel_shard_size {shard} must divide {ranks} {world} ({where})"
         return None
 
 
@@ -317,6 +360,14 @@ class JobConfig(_Section):
             )
         if (self.eval.interval_steps or self.eval.before_training) and (self.data is None or self.data.eval is None):
             raise ValueError("eval.interval_steps / eval.before_training need an eval set (data.eval)")
+        layout = self.parallel.for_model(self.model.path)
+        if layout.pipeline_parallel_size > 1:
+            # Pipeline stages pass one packed row per micro-batch (payload.train.pipeline).
+            if not self.batch.packing:
+                raise ValueError("parallel.pipeline_parallel_size > 1 needs batch.packing: true")
+            if self.algorithm.router_aux_loss_coef > 0:
+                raise ValueError("parallel.pipeline_parallel_size > 1 needs algorithm.router_aux_loss_coef 0 "
+                                 "(the load-balancing statistics would span every stage's layers)")
         return self
 
 

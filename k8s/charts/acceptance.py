@@ -52,9 +52,10 @@ from k8s.pods import (
 # p5en.48xlarge: 16 x 200 Gb/s EFA = 400 GB/s per node; healthy all-reduce across nodes at
 # 1 GiB reaches ~300 GB/s of bus bandwidth or more, TCP sockets under 25 GB/s.
 ACCEPT_NCCL_MIN_BUSBW_GBS = 300
-# DeepEP's test, at the commit of sgl-project/DeepEP read for this release (its v2 ElasticBuffer test).
-DEEPEP_COMMIT = "84dfccda523d06beee94b81a03bb191aca86cf8d"
-DEEPEP_TEST_URL = f"https://raw.githubusercontent.com/sgl-project/DeepEP/{DEEPEP_COMMIT}/tests/elastic/test_ep.py"
+# DeepEP's own v2 ElasticBuffer test, at the commit the image builds DeepEP from (Dockerfile
+# DEEPEP_COMMIT; tests/image/test_pins.py holds them equal), so the test matches the library.
+DEEPEP_COMMIT = "dd758caf451848bd150e1046af3d0a73e5fff38d"
+DEEPEP_TEST_URL = f"https://raw.githubusercontent.com/deepseek-ai/DeepEP/{DEEPEP_COMMIT}/tests/elastic/test_ep.py"
 DEEPEP_MASTER_PORT = 8361
 JOB = "node"
 
@@ -105,7 +106,7 @@ class AcceptanceChart(cdk8s.Chart):
             name=name,
             image=ctx.job.images.payload,
             command=command,
-            env=[*payload_env(), *efa_env(deepep_across_nodes=nodes > 1 and bool(deepep_env)),
+            env=[*payload_env(), *efa_env(deepep=bool(deepep_env)),
                  *deepep_env],
             resources=GpuShare(placement, gpus).resources(),
             security_context=gpu_security(read_only_root=True),

@@ -47,8 +47,27 @@ GIN_ENV: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def efa_env(deepep_across_nodes: bool = False) -> list[k8s.EnvVar]:
-    """EFA_ENV and GIN_ENV; with `deepep_across_nodes`, also the check of what DeepEP v2 needs
-    from the host for internode traffic (EFA driver >= 3.3.0, GDRCopy's gdrdrv)."""
-    extra = [env(DEEPEP_EFA_ENV, "1")] if deepep_across_nodes else []
+def efa_env(deepep: bool = False) -> list[k8s.EnvVar]:
+    """EFA_ENV and GIN_ENV; with `deepep` (the pod asks for DeepEP), also the check of what
+    DeepEP v2's GIN needs from the host (EFA driver >= 3.3.0, GDRCopy's gdrdrv)."""
+    extra = [env(DEEPEP_EFA_ENV, "1")] if deepep else []
     return [*(env(name, value) for name, value, _ in (*EFA_ENV, *GIN_ENV)), *extra]
+
+
+# SGLang 0.5.23 imports deep_ep with its MoE layers (sglang/srt/layers/moe/token_dispatcher),
+# and ModelRunner sets up torch.distributed and its NCCL groups (init_torch_distributed) before
+# it loads the model, so NCCL may already have mapped aws-ofi-nccl's libnccl-net-ofi.so. DeepEP's
+# check_nccl_so counts every mapped path containing "libnccl" as an NCCL runtime and refuses a
+# second; SGLang then runs without DeepEP (use_deepep_v2 = False) and fails at first dispatch. The check exists to catch a DeepEP
+# built against another NCCL, which the image rules out (tests/image/test_pins.py), so SGLang's
+# DeepEP pods skip it with DeepEP's own switch. The trainer keeps the check: it imports DeepEP
+# before any communicator (payload.ep.preflight).
+SGLANG_DEEPEP_ENV: tuple[tuple[str, str, str], ...] = (
+    ("EP_SUPPRESS_NCCL_CHECK", "1", "DeepEP's import-time NCCL check misreads NCCL's own net plugin in SGLang's processes"),
+)
+
+
+def sglang_deepep_env() -> list[k8s.EnvVar]:
+    """What an SGLang server with a DeepEP all-to-all backend adds to efa_env(deepep=True)."""
+    return [env(name, value) for name, value, _ in SGLANG_DEEPEP_ENV]
+

@@ -13,7 +13,7 @@ from cdk8s_plus_33 import k8s
 from constructs import Construct
 
 from infra.identities import ROLLOUT_SERVICE_ACCOUNT
-from k8s.charts.efa import efa_env
+from k8s.charts.efa import efa_env, sglang_deepep_env
 from k8s.context import Context
 from k8s.imports.io.x_k8s import leaderworkerset as lws
 from k8s.netpol import allow, from_components, from_prometheus, to_components
@@ -92,12 +92,14 @@ class RolloutServersChart(cdk8s.Chart):
                     # paused for minutes) never kills a server; a hang past 30 min does.
                     liveness_probe=http_probe("/healthz", "metrics", period=30, failures=4),
                 )
+            deepep = "--moe-a2a-backend" in sglang_args
             container = k8s.Container(
                 name="sglang",
                 image=ctx.job.images.payload,
                 command=["python", "-m", "payload", "serve", "--engine", "sglang", "--", *sglang_args],
                 # The queue URL: a restarted server reads the newest exported policy pointer from it.
-                env=[*payload_env(), *queue_env("server"), *efa_env(deepep_across_nodes="--moe-a2a-backend" in sglang_args)],
+                env=[*payload_env(), *queue_env("server"), *efa_env(deepep=deepep),
+                     *(sglang_deepep_env() if deepep else [])],
                 ports=[
                     port("http", SGLANG_PORT),
                     port("metrics", METRICS_PORT),

@@ -89,7 +89,7 @@ class TrainerChart(cdk8s.Chart):
             env=[
                 *payload_env(),
                 *queue_env("trainer"),
-                *efa_env(deepep_across_nodes=ctx.job.parallel.expert_parallel_across_nodes),
+                *efa_env(deepep=ctx.job.parallel.ep_backend == "deepep" and ctx.job.parallel.expert_parallel_size > 1),
                 env("RL_WORLD_SIZE", str(layout.world_size)),
                 # Where the trainer publishes weights (payload/train/cli.py reads it).
                 env("RL_ROLLOUT_SERVERS", ",".join(server_urls(ctx.rollout.replicas))),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 
 def _split(text: str) -> tuple[int, int]:
@@ -138,7 +139,7 @@ def _print_footprint(args: argparse.Namespace) -> int:
     from infra.environment import load_environment
     from payload.model.config import ModelConfigError, Qwen3MoeConfig
     from payload.train.costs import ARCHITECTURE_CONFIGS
-    from payload.train.footprint import job_footprint, print_footprint
+    from payload.train.footprint import job_footprint, print_footprint, print_layouts
 
     try:
         env = load_environment(args.env)
@@ -146,7 +147,21 @@ def _print_footprint(args: argparse.Namespace) -> int:
     except (*_user_errors(), ModelConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print_footprint(args.model_config, env, *job_footprint(config, env), sys.stdout)
+    # The model's name picks its layout in job.parallel.models: a released model's, a
+    # config.json's directory, or the file's own name.
+    path = Path(args.model_config)
+    name = args.model_config if args.model_config in ARCHITECTURE_CONFIGS else (
+        path.parent.name if path.name == "config.json" else path.stem)
+    layout, shape, fp = job_footprint(config, env, name)
+    print_footprint(args.model_config, env, layout, shape, fp, sys.stdout)
+    best = print_layouts(args.model_config, env, config, sys.stdout)
+    if best is None:
+        print(f"  nothing fits: {env.name}'s train pool is too small for {args.model_config}", file=sys.stdout)
+    elif best != layout:
+        print(f"  the job's layout for {name} ({layout.describe()}) is not the cheapest that fits: set "
+              f"job.parallel.models.{name} to {best.describe()}", file=sys.stdout)
+    else:
+        print(f"  the job's layout for {name} is the one picked", file=sys.stdout)
     return 0
 
 

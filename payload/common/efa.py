@@ -6,8 +6,10 @@ exists (the trainer's process groups, SGLang's TP groups and the weight-update g
 that the chart marks with RL_REQUIRE_EFA=1:
 
 1. finds the EFA devices the device plugin gave it (/sys/class/infiniband/*) and the host's
-   efa kernel module; where DeepEP crosses nodes (RL_REQUIRE_DEEPEP_EFA=1), that driver at
-   the version DeepEP v2's GIN path needs (3.3.0, EFA installer 1.50.0) and GDRCopy's gdrdrv;
+   efa kernel module; where the job asks for DeepEP (RL_REQUIRE_DEEPEP_EFA=1), that driver at
+   the version DeepEP v2's GIN path needs (3.3.0, EFA installer 1.50.0) and GDRCopy's gdrdrv:
+   DeepEP v2 asks NCCL for GIN contexts whenever its group has more than one rank, inside a
+   node too, and aws-ofi-nccl 1.21.1 provides GIN only with GDRCopy >= 2.5;
 2. loads aws-ofi-nccl's plugin library in a child process and reads the network name it
    registers with NCCL (the first field, `const char* name`, of its exported `ncclNetPlugin_vN`
    struct). A child, because a library whose path contains "libnccl" mapped into this process
@@ -30,8 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REQUIRE_ENV = "RL_REQUIRE_EFA"
-# Set where DeepEP runs across nodes: its v2 internode path (NCCL GIN through aws-ofi-nccl)
-# needs the host's EFA driver >= 3.3.0 and GDRCopy's gdrdrv; other EFA pods do not.
+# Set where the job asks for DeepEP (not `auto`, which falls back to all_to_all instead): its
+# v2 buffers use NCCL GIN through aws-ofi-nccl, which needs the host's EFA driver >= 3.3.0 and
+# GDRCopy's gdrdrv; other EFA pods do not.
 DEEPEP_EFA_ENV = "RL_REQUIRE_DEEPEP_EFA"
 # aws-ofi-nccl's library names: NCCL >= 2.20 loads libnccl-net-<NCCL_NET_PLUGIN>.so, older ones libnccl-net.so.
 PLUGIN_LIBRARIES = ("libnccl-net-ofi.so", "libnccl-net-aws-ofi.so", "libnccl-net.so")
@@ -54,9 +57,9 @@ class EfaCheck:
         sys_root: Path = Path("/")
         # Where the image installs aws-ofi-nccl (Dockerfile), then LD_LIBRARY_PATH.
         plugin_dirs: tuple[str, ...] = ("/opt/amazon/ofi-nccl/lib",)
-        # DeepEP v2 over EFA (NCCL GIN through aws-ofi-nccl 1.21 / libfabric 2.6) needs efa.ko
-        # 3.3.0 (what EFA installer 1.50.0 ships) and GDRCopy.
-        deepep_across_nodes: bool = field(default_factory=lambda: os.environ.get(DEEPEP_EFA_ENV) == "1")
+        # DeepEP v2 (NCCL GIN through aws-ofi-nccl 1.21 / libfabric 2.6) needs efa.ko 3.3.0
+        # (what EFA installer 1.50.0 ships) and GDRCopy.
+        deepep: bool = field(default_factory=lambda: os.environ.get(DEEPEP_EFA_ENV) == "1")
         min_driver_version: str = "3.3.0"
 
         def build(self) -> "EfaCheck":
@@ -80,12 +83,12 @@ class EfaCheck:
         if not path.exists():
             raise self._fail("the host's efa kernel module is not loaded")
         version = path.read_text().strip()
-        if self.config.deepep_across_nodes and _version(version) < _version(self.config.min_driver_version):
-            raise self._fail(f"EFA driver {version} is older than {self.config.min_driver_version} (DeepEP v2 internode)")
+        if self.config.deepep and _version(version) < _version(self.config.min_driver_version):
+            raise self._fail(f"EFA driver {version} is older than {self.config.min_driver_version} (DeepEP v2 over NCCL GIN)")
         return version
 
     def gdrcopy(self) -> None:
-        if self.config.deepep_across_nodes and not (self.config.sys_root / "dev" / "gdrdrv").exists():
+        if self.config.deepep and not (self.config.sys_root / "dev" / "gdrdrv").exists():
             raise self._fail("/dev/gdrdrv is missing (GDRCopy's gdrdrv module on the host)")
 
     def plugin(self) -> tuple[Path, str]:

@@ -118,7 +118,9 @@ class Feeder:
         return self.config.total_steps is not None and progress.policy_version >= self.config.total_steps
 
     def _commit(self, tasks: list[Task], cursor: FeedCursor) -> None:
-        if not self.queue.submit_feed(tasks, cursor, expected=self.cursor):
+        # Already stored: this very submission, applied by a Redis that went away before it
+        # replied, then retried by the client (the retry found the cursor moved, by itself).
+        if not self.queue.submit_feed(tasks, cursor, expected=self.cursor) and self.queue.feed_cursor() != cursor:
             raise FeedConflict(f"the feed cursor moved from {self.cursor} to {self.queue.feed_cursor()} under this "
                                "feeder: is a second feeder running on this queue namespace?")
         self.cursor = cursor

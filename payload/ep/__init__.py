@@ -9,7 +9,10 @@ or, for a whole model, `ep.apply_expert_parallel(model, ep_group, ep.Config(back
 each MoE block keeps only its rank's slice of the experts and gets the chosen dispatcher; the
 model code is unchanged. Backends: `local` (every expert here, no communication), `all_to_all`
 (torch.distributed, gloo or NCCL), `deepep` (DeepEP v2 ElasticBuffer, CUDA only), `auto`
-(deepep where it imports on CUDA, else all_to_all; local for a group of one).
+(deepep where it imports and sets up its buffer on CUDA, else all_to_all with one warning
+naming why; local for a group of one). An explicit `deepep` that cannot run is an
+EPConfigError with the same reason. `preflight` resolves the backend at process start, before
+any NCCL communicator exists, which DeepEP's import requires (payload/ep/deepep.py).
 """
 
 from __future__ import annotations
@@ -104,9 +107,21 @@ def build(config: Config, num_experts: int, group: dist.ProcessGroup | None = No
         from payload.ep.all_to_all import AllToAllDispatcher
 
         return AllToAllDispatcher(num_experts, group)
+    from payload.ep.all_to_all import AllToAllDispatcher
     from payload.ep.deepep import DeepEPDispatcher
 
-    return DeepEPDispatcher(num_experts, group, hidden_size, top_k, config.deepep_max_tokens_per_rank)
+    try:
+        return DeepEPDispatcher(num_experts, group, hidden_size, top_k, config.deepep_max_tokens_per_rank)
+    except EPConfigError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - DeepEP's buffer set-up (NCCL GIN contexts, symmetric memory)
+        # Such failures (no GIN: no GDRCopy, NCCL too old) happen on every rank alike, before
+        # DeepEP's first collective, so every rank falls back or fails together.
+        reason = f"the deepep backend cannot set up its buffer ({type(exc).__name__}: {' '.join(str(exc).split())})"
+        if config.backend == "deepep":
+            raise EPConfigError(f"ep backend 'deepep': {reason}; choose ep backend 'all_to_all' or 'auto'") from None
+        _announce_fallback(reason)
+        return AllToAllDispatcher(num_experts, group)
 
 
 @torch.no_grad()

@@ -49,14 +49,20 @@ _buffers: dict[tuple, object] = {}
 
 def _buffer(group: dist.ProcessGroup, max_tokens: int, hidden: int, top_k: int):
     """One ElasticBuffer per (group, sizes) for the process: creating one registers memory with
-    every peer, far too slow to do per layer."""
+    every peer, far too slow to do per layer. A failed creation is remembered and raised again
+    for the next MoE block instead of retried."""
     import deep_ep
 
     key = (id(group), max_tokens, hidden, top_k)
     if key not in _buffers:
-        _buffers[key] = deep_ep.ElasticBuffer(
-            group, num_max_tokens_per_rank=max_tokens, hidden=hidden, num_topk=top_k
-        )
+        try:
+            _buffers[key] = deep_ep.ElasticBuffer(
+                group, num_max_tokens_per_rank=max_tokens, hidden=hidden, num_topk=top_k
+            )
+        except Exception as exc:
+            _buffers[key] = exc
+    if isinstance(_buffers[key], Exception):
+        raise _buffers[key]
     return _buffers[key]
 
 

@@ -53,6 +53,7 @@ import httpx
 import numpy as np
 
 from payload.local.task import write_policy, write_problems
+from payload.queue.url import redacted
 
 log = logging.getLogger(__name__)
 
@@ -182,7 +183,7 @@ class Launcher:
             if self.max_staleness < 0:
                 raise LocalError(f"--max-staleness {self.max_staleness}: must be 0 or more")
             if self.redis is not None and not self.redis.startswith(("redis://", "rediss://")):
-                raise LocalError(f"--redis {self.redis!r}: expected redis://host:port/db")
+                raise LocalError(f"--redis {redacted(self.redis)!r}: expected redis://host:port/db")
             if self.model is not None and not (Path(self.model) / "config.json").is_file():
                 raise LocalError(f"--model {self.model}: not a checkpoint directory (no config.json)")
             for flag, path in (("--data", self.data), ("--eval-data", self.eval_data)):
@@ -261,7 +262,7 @@ class Launcher:
             try:
                 queue = config.build()
             except QueueError as exc:
-                raise LocalError(f"--redis {self.config.redis}: {exc}") from None
+                raise LocalError(f"--redis {redacted(self.config.redis)}: {exc}") from None
             self.namespace = namespace
             return queue, ["--queue-url", self.config.redis, "--namespace", namespace]
         from payload.local.shared_queue import QueueServer
@@ -454,12 +455,14 @@ class Launcher:
             "groups_trained": sum(r["groups"] for r in self.records),
             "groups_dropped_stale": sum(r["groups_dropped_stale"] for r in self.records),
             "queue_left": asdict(stats),
-            "children": {ch.name: {"pid": ch.process.pid, "exit_code": ch.process.returncode, "command": ch.command}
+            # Redacted: a --redis URL may carry its password.
+            "children": {ch.name: {"pid": ch.process.pid, "exit_code": ch.process.returncode,
+                                   "command": [redacted(a) if "://" in a else a for a in ch.command]}
                          for ch in self.children if ch.process is not None},
             "restarts": dict(self.restarts),
             "namespace": self.namespace,
             "ports": self.ports,
-            "config": asdict(c),
+            "config": asdict(c) | {"redis": c.redis and redacted(c.redis)},
         }
         if rewards:
             write_plot(self.records, self.output / "reward.png")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 import torch
 
-from payload.train.partition import balanced_partition
+from payload.train.partition import balanced_partition, first_fit_bins
 
 
 def route_dtype(num_experts: int) -> np.dtype:
@@ -177,15 +177,7 @@ def pack(samples: list[Sample], pad_id: int = 0) -> MicroBatch:
 def packed_micro_batch_count(samples: list[Sample], token_budget: int) -> int:
     """Micro-batches of at most `token_budget` tokens that `samples` need (first-fit
     decreasing; a sample longer than the budget gets one of its own)."""
-    free: list[int] = []
-    for n in sorted((s.num_tokens for s in samples), reverse=True):
-        for i, room in enumerate(free):
-            if n <= room:
-                free[i] -= n
-                break
-        else:
-            free.append(max(token_budget - n, 0))
-    return len(free)
+    return first_fit_bins([s.num_tokens for s in samples], token_budget)
 
 
 def pack_micro_batches(samples: list[Sample], num_micro_batches: int, pad_id: int = 0) -> list[MicroBatch]:
@@ -224,12 +216,14 @@ def split_for_ranks(samples: list[Sample], world_size: int) -> list[list[Sample]
 
 
 def packed_for_rank(
-    samples: list[Sample], token_budget: int, group=None, device: torch.device = torch.device("cpu"), pad_id: int = 0
+    samples: list[Sample], token_budget: int, group=None, device: torch.device = torch.device("cpu"), pad_id: int = 0,
+    min_count: int = 1,
 ) -> list[MicroBatch]:
     """This rank's samples packed into micro-batches of about `token_budget` tokens, as many as
     the rank of `group` that needs the most (expert collectives pair up micro-batch by
-    micro-batch); collective over `group` when it is given."""
-    count = torch.tensor([max(packed_micro_batch_count(samples, token_budget), 1)], device=device)
+    micro-batch) and at least `min_count` (a pipeline's stages: 1F1B needs one micro-batch
+    per stage); collective over `group` when it is given."""
+    count = torch.tensor([max(packed_micro_batch_count(samples, token_budget), min_count)], device=device)
     if group is not None:
         torch.distributed.all_reduce(count, op=torch.distributed.ReduceOp.MAX, group=group)
     return pack_micro_batches(samples, int(count.item()), pad_id)

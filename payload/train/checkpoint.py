@@ -210,7 +210,10 @@ class Checkpointer:
                     fqn: {k: replica_view(view(fqn, v)) if per_rank(v) else v for k, v in entries.items()}
                     for fqn, entries in optim_sd["state"].items()
                 },
-                "param_groups": optim_sd["param_groups"],
+                # Pipeline stages hold different parameters: DCP keeps one copy of a non-tensor
+                # value per key, so each stage's param groups get a key of their own.
+                "param_groups" if self.world.pp_size == 1 else f"param_groups_stage{self.world.pp_rank}":
+                    optim_sd["param_groups"],
             },
             "counters": vars(counters).copy(),
         }

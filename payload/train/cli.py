@@ -84,7 +84,9 @@ def run(args: argparse.Namespace) -> int:
             queue = RolloutQueue.Config(backend="redis", url=args.queue_url, namespace=args.namespace,
                                         high_water_groups=job.rollout.buffer_high_water_groups)
         else:
-            raise TrainerConfigError(f"--queue-url {args.queue_url!r}: expected redis://host:port/db or 'memory'")
+            from payload.queue.url import redacted
+
+            raise TrainerConfigError(f"--queue-url {redacted(args.queue_url)!r}: expected redis://host:port/db or 'memory'")
         config = Trainer.Config(
             job=job,
             queue=queue,

@@ -123,14 +123,17 @@ def owned_hf_tensors(model, world, dtype: torch.dtype) -> Iterator[tuple[str, to
     """The HF-named tensors this rank writes (collective: every rank drains it). Shards are
     cast to `dtype` before any gather."""
     tied = model.config.tie_word_embeddings
-    ep_groups = world.world_size // world.ep_size
-    my_group = world.rank // world.ep_size  # rank = replica · S + edp_shard · P + ep_rank (parallel.py)
+    # Within this rank's pipeline stage (all of the world without PP): each stage writes its own
+    # layers, so every stage's ranks write at once.
+    ranks, rank = world.stage_world_size, world.dp_rank
+    ep_groups = ranks // world.ep_size
+    my_group = rank // world.ep_size  # rank = replica · S + edp_shard · P + ep_rank (parallel.py)
     for index, (name, param) in enumerate(model.named_parameters()):
         local = param.detach().to(dtype)
         full = local.full_tensor() if isinstance(local, DTensor) else local  # this rank's EP slice, for experts
         match = EXPERT_PARAM.match(name)
         if not match:
-            if index % world.world_size == world.rank and not (tied and name == "lm_head.weight"):
+            if index % ranks == rank and not (tied and name == "lm_head.weight"):
                 yield name, full
             continue
         prefix, kind = match.groups()

@@ -10,11 +10,11 @@ Hugging Face safetensors without touching the rest of the file; expert shards ar
 the rank's experts, read expert by expert. Nothing is read twice inside one replica, and no
 rank ever holds a full-precision copy of a tensor it does not keep.
 
-At 16 nodes and Qwen3-235B-A22B (470 GB of bf16 weights on FSx, EP 8, shard 64, 2 replicas):
-each rank reads 470 GB / 64 = 7.3 GB (two replicas read the whole checkpoint twice, 940 GB
-from FSx in all), against 470 GB per rank when every rank read every non-expert weight plus
-its expert slice whole. At FSx's ~1.2 GB/s per client, 6 s per rank instead of minutes; the
-GPU holds the rank's 29 GB fp32 shard, not the 146 GB the unsharded build needed at EP 8.
+At 16 nodes and Qwen3-235B-A22B (470 GB of bf16 weights on FSx; p5en-48's PP 4 × EP 8 × FSDP
+32): a rank builds only its pipeline stage (payload.train.pipeline) and reads its shard of it,
+470 GB / 128 = 3.7 GB, each byte read once in all, against 470 GB per rank when every rank read
+every non-expert weight plus its expert slice whole. At FSx's ~1.2 GB/s per client, 3 s per
+rank; the GPU holds the rank's 15 GB fp32 shard.
 """
 
 from __future__ import annotations
@@ -62,8 +62,9 @@ def _row_range(param: torch.Tensor) -> tuple[int, int]:
     return offset[0], offset[0] + shape[0]
 
 
-def _check_names(model: Qwen3MoeForCausalLM, slices: SafetensorsSlices) -> None:
-    """Every tensor the architecture needs is in the checkpoint, and nothing else is."""
+def _check_names(model: Qwen3MoeForCausalLM, slices: SafetensorsSlices, whole: bool = True) -> None:
+    """Every tensor the architecture needs is in the checkpoint, and (`whole` model, not a
+    pipeline stage) nothing else is."""
     config = model.config
     wanted: set[str] = set()
     for name, _ in model.named_parameters():
@@ -78,6 +79,8 @@ def _check_names(model: Qwen3MoeForCausalLM, slices: SafetensorsSlices) -> None:
     missing = sorted(wanted - slices.weight_map.keys())
     if missing:
         raise ModelConfigError(f"{slices.source}: missing tensor {missing[0]} ({len(missing)} missing in all)")
+    if not whole:
+        return
     extra = sorted(n for n in slices.weight_map.keys() - wanted if not (n == "lm_head.weight" and config.tie_word_embeddings))
     if extra:
         raise ModelConfigError(f"{slices.source}: unexpected tensor {extra[0]} (not part of this Qwen3-MoE config)")
@@ -92,7 +95,7 @@ def _copy(target: torch.Tensor, source: torch.Tensor, name: str, source_name: st
 @torch.no_grad()
 def load_shards(model: Qwen3MoeForCausalLM, slices: SafetensorsSlices) -> None:
     """Fill every parameter's local shard of a `parallelize`d, `to_empty` model from `slices`."""
-    _check_names(model, slices)
+    _check_names(model, slices, whole=isinstance(model, Qwen3MoeForCausalLM))
     for name, param in model.named_parameters():
         local = param.to_local() if isinstance(param, DTensor) else param
         start, stop = _row_range(param)
@@ -125,14 +128,20 @@ def load_sharded(
     ep_backend: str | ep.Config = "auto",  # payload.ep.Config, or a backend name
     compute_dtype: torch.dtype | None = None,
     compile_layers: bool = False,
+    mean_sample_tokens: int = 4096,
     **runtime,
 ) -> tuple[Qwen3MoeForCausalLM, int]:
-    """The checkpoint at `path` as this rank's fp32 shards of a `parallelize`d model; returns
-    the model and the bytes this rank read. `runtime`: Qwen3MoeConfig's run-time switches."""
+    """The checkpoint at `path` as this rank's fp32 shards of a `parallelize`d model (its
+    pipeline stage under PP, split for `mean_sample_tokens`); returns the model and the bytes
+    this rank read. `runtime`: Qwen3MoeConfig's run-time switches."""
     config = Qwen3MoeConfig.from_pretrained(path).replace(**runtime)
     slices = SafetensorsSlices(path)
     with torch.device("meta"):
         model = Qwen3MoeForCausalLM(config)
+    if world.pp_size > 1:  # this rank's stage only: it reads its own layers' tensors
+        from payload.train.pipeline import build_stage
+
+        model = build_stage(model, world, mean_sample_tokens)
     model = parallelize(model, world, ep_backend, compute_dtype, compile_layers)
     model.to_empty(device=world.device)
     load_shards(model, slices)

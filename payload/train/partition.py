@@ -49,3 +49,17 @@ def balanced_partition(weights_N: np.ndarray, parts: int) -> list[list[int]]:
         heapq.heappush(heap, (-sums[0], tiebreak, sums, [subsets[j] for j in order]))
         tiebreak += 1
     return heap[0][3]
+
+
+def first_fit_bins(sizes, budget: int) -> int:
+    """Bins of capacity `budget` that first-fit decreasing packs `sizes` into (an item larger
+    than the budget gets a bin of its own): the packer's micro-batch count."""
+    free: list[int] = []
+    for n in sorted(sizes, reverse=True):
+        for i, room in enumerate(free):
+            if n <= room:
+                free[i] -= n
+                break
+        else:
+            free.append(max(budget - n, 0))
+    return len(free)

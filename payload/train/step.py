@@ -41,6 +41,44 @@ class LossConfig:
     temperature: float = 1.0
 
 
+class StepTotals:
+    """A step's metrics, summed on the device and reduced once (one host sync per step, not
+    one per metric). Loss terms are shares of the global loss: they add up over micro-batches
+    and ranks. Every other metric is a mean over unmasked tokens: summed weighted by the
+    token count. Extremes (ratio max / min) are reduced by MAX."""
+
+    def __init__(self, device: torch.device) -> None:
+        self.sums = torch.zeros(len(_SHARES) + 2 * len(_MEANS) + 1, dtype=torch.float64, device=device)
+        self.extremes = torch.full((2,), -math.inf, dtype=torch.float64, device=device)  # max ratio, -min ratio
+
+    def add(self, metrics: dict[str, torch.Tensor], masked_tokens: torch.Tensor, tokens: int) -> None:
+        sums = self.sums
+        sums[-1] += tokens
+        for i, key in enumerate(_SHARES):
+            if key in metrics:
+                sums[i] += metrics[key]
+        for i, key in enumerate(_MEANS):
+            if key in metrics:
+                sums[len(_SHARES) + 2 * i] += metrics[key] * masked_tokens
+                sums[len(_SHARES) + 2 * i + 1] += masked_tokens
+        self.extremes = torch.maximum(self.extremes, torch.stack([metrics["ratio_max"], -metrics["ratio_min"]]).double())
+
+    def reduce(self, group: dist.ProcessGroup | None) -> dict[str, float]:
+        """The global metrics (collective over `group`; None: this process alone)."""
+        if group is not None and dist.get_world_size(group) > 1:
+            dist.all_reduce(self.sums, group=group)
+            dist.all_reduce(self.extremes, op=dist.ReduceOp.MAX, group=group)
+        totals, extremes = self.sums.tolist(), self.extremes.tolist()
+        result = {key: totals[i] for i, key in enumerate(_SHARES)}
+        for i, key in enumerate(_MEANS):
+            if totals[len(_SHARES) + 2 * i + 1]:
+                result[key] = totals[len(_SHARES) + 2 * i] / totals[len(_SHARES) + 2 * i + 1]
+        if extremes[0] > -math.inf:
+            result.update(ratio_max=extremes[0], ratio_min=-extremes[1])
+        result["tokens"] = totals[-1]
+        return result
+
+
 def build_optimizer(model: torch.nn.Module, lr: float, weight_decay: float, device: torch.device) -> torch.optim.AdamW:
     # The fused kernel reads and writes each fp32 state once per step (the foreach path makes
     # several passes): on GPU the optimizer step is memory-bound, so that is what it costs.
@@ -77,21 +115,24 @@ def train_step(
     the parameters gathered and the gradients unsharded and accumulating (fp32) instead of
     all-gathering and reduce-scattering per micro-batch. That holds this rank's whole unsharded
     gradient (4 B × its parameters, experts its EP slice): `sync_every_micro_batch` trades the
-    traffic back for that memory (Qwen3-235B-A22B; `python -m payload plan`)."""
+    traffic back for that memory; the cross-replica all-reduce stays once per step either way
+    (`python -m payload plan`)."""
     started = time.perf_counter()
     model.train()
     denominator = loss_denominator([mb.loss_mask_BT1 for mb in micro], config.aggregation, group, device)
     world = 1 if group is None else dist.get_world_size(group)
-    # Loss terms are shares of the global loss: they add up over micro-batches and ranks.
-    # Every other metric is a mean over unmasked tokens: summed weighted by the token count.
-    # Kept on the device until the end: one host sync per step, not one per metric.
-    totals = torch.zeros(len(_SHARES) + 2 * len(_MEANS) + 1, dtype=torch.float64, device=device)
-    extremes = torch.full((2,), -math.inf, dtype=torch.float64, device=device)  # max ratio, -min ratio
-    defer = isinstance(model, FSDPModule) and not sync_every_micro_batch and len(micro) > 1
+    totals = StepTotals(device)
+    accumulate = isinstance(model, FSDPModule) and len(micro) > 1
     for index, mb in enumerate(micro):
-        if defer:
-            _sync_gradients(model, last=index == len(micro) - 1)
-        totals[-1] += mb.num_tokens
+        last = index == len(micro) - 1
+        if accumulate and sync_every_micro_batch:
+            # Reduce-scatter every micro-batch (gradients stay sharded) but all-reduce across
+            # HSDP replicas once, after the last: FSDP2 adds the earlier micro-batches'
+            # reduce-scattered shards into that one (a no-op without replicas).
+            model.set_requires_all_reduce(last)
+        elif accumulate:
+            _sync_gradients(model, last)
+        tokens = mb.num_tokens
         mb = mb.to(device)
         routed = mb.routed_experts_BTLK
         # Padded micro-batches are right-padded, so under causal attention no real token sees a
@@ -135,27 +176,10 @@ def train_step(
             metrics["aux_loss"] = aux.detach()
             metrics["loss"] = loss.detach()
         loss.backward()
-        n = mb.loss_mask_BT1.sum()
-        for i, key in enumerate(_SHARES):
-            if key in metrics:
-                totals[i] += metrics[key]
-        for i, key in enumerate(_MEANS):
-            if key in metrics:
-                totals[len(_SHARES) + 2 * i] += metrics[key] * n
-                totals[len(_SHARES) + 2 * i + 1] += n
-        extremes = torch.maximum(extremes, torch.stack([metrics["ratio_max"], -metrics["ratio_min"]]).double())
-    if group is not None and world > 1:
-        dist.all_reduce(totals, group=group)
-        dist.all_reduce(extremes, op=dist.ReduceOp.MAX, group=group)
+        totals.add(metrics, mb.loss_mask_BT1.sum(), tokens)
+    result = totals.reduce(group if world > 1 else None)
     grad_norm = clip_grad_norm_(list(model.parameters()), config.max_grad_norm, norm_group or group)
     optimizer.step()
     optimizer.zero_grad(set_to_none=True)
-    totals, extremes = totals.tolist(), extremes.tolist()
-    result = {key: totals[i] for i, key in enumerate(_SHARES)}
-    for i, key in enumerate(_MEANS):
-        if totals[len(_SHARES) + 2 * i + 1]:
-            result[key] = totals[len(_SHARES) + 2 * i] / totals[len(_SHARES) + 2 * i + 1]
-    if extremes[0] > -math.inf:
-        result.update(ratio_max=extremes[0], ratio_min=-extremes[1])
-    result.update(grad_norm=float(grad_norm), tokens=totals[-1], step_seconds=time.perf_counter() - started)
+    result.update(grad_norm=float(grad_norm), step_seconds=time.perf_counter() - started)
     return result

@@ -50,8 +50,10 @@ from payload.train.advantages import group_advantages
 from payload.train.batch import MicroBatch, Sample, micro_batches, packed_for_rank, split_for_ranks
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
 from payload.train.export import export_hf
+from payload.train.footprint import pipeline_budget
 from payload.train.loading import load_sharded
 from payload.train.parallel import full_hf_tensors, init_world
+from payload.train.pipeline import PipelineScorer, pipeline_train_step
 from payload.train.step import LossConfig, build_optimizer, train_step
 from payload.train.watchdog import PhaseWatchdog
 
@@ -159,8 +161,10 @@ class Trainer:
         job = config.job
         # A collective that outlives the phase watchdog is dead: fail it a little after.
         collective_timeout = timedelta(seconds=config.stall_timeout_s + 300)
-        self.world = world = init_world(job.parallel.expert_parallel_size, job.parallel.data_parallel_shard_size,
-                                         timeout=collective_timeout)
+        # The layout job.parallel gives this model (payload plan picks it; PP > 1: payload.train.pipeline).
+        self.parallel = parallel = job.parallel.for_model(job.model.path)
+        self.world = world = init_world(parallel.expert_parallel_size, parallel.data_parallel_shard_size,
+                                         timeout=collective_timeout, pp_size=parallel.pipeline_parallel_size)
         # Rank 0 waits on the buffer (Redis) while the others wait for its batch: they wait in a
         # CPU-side gloo broadcast, never in an NCCL collective (whose watchdog kills the job).
         self._control = dist.new_group(backend="gloo", timeout=collective_timeout) if world.world_size > 1 else None
@@ -180,6 +184,7 @@ class Trainer:
         def load():
             # fp32 master shards built on meta and read rank by rank; compute runs in job.model.dtype.
             model, read = load_sharded(job.model.path, world, ep.Config.for_job(job), compute, compile_layers,
+                                       mean_sample_tokens=job.batch.max_prompt_tokens + job.batch.max_response_tokens // 2,
                                        activation_checkpointing=job.model.activation_checkpointing)
             log.info("rank %d read %.2f GB of %s", world.rank, read / 1e9, job.model.path)
             return model
@@ -336,8 +341,10 @@ class Trainer:
         world = self.world
         parts = [None] * world.world_size
         if batch is not None:
-            shares = split_for_ranks(self._samples(batch.groups), world.world_size) if batch.groups else [[]] * world.world_size
-            parts = [(share, len(batch.groups), batch.final) for share in shares]
+            # One share per data-parallel rank; every stage of a pipeline gets its pipeline's share.
+            dp = world.stage_world_size
+            shares = split_for_ranks(self._samples(batch.groups), dp) if batch.groups else [[]] * dp
+            parts = [(shares[rank % dp], len(batch.groups), batch.final) for rank in range(world.world_size)]
         if world.world_size == 1:
             return parts[0]
         mine = [None]
@@ -349,7 +356,10 @@ class Trainer:
         batch, world = self.config.job.batch, self.world
         group = dist.group.WORLD if world.world_size > 1 else None
         if batch.packing:
-            return packed_for_rank(mine, batch.micro_batch_tokens, group, world.device)
+            # Pipelined: packed to at least the longest sample, so the near-equal micro-batches
+            # pad little to the step's longest (payload.train.pipeline).
+            budget = pipeline_budget(self.config.job) if world.pp_size > 1 else batch.micro_batch_tokens
+            return packed_for_rank(mine, budget, group, world.device, min_count=world.pp_size)
         count = torch.tensor([max(math.ceil(len(mine) / batch.micro_batch_size), 1)], device=world.device)
         if group is not None:
             dist.all_reduce(count, op=dist.ReduceOp.MAX, group=group)
@@ -390,7 +400,9 @@ class Trainer:
                 log.error("publishing version %d failed: %s", version, exc)
                 failure = str(exc)
         # Every rank: the servers' logprobs on a fixed probe against the trainer's (payload/sync/probe.py).
-        bad = self.probe.mismatches(answers, self.model, self.world.device, self._control)
+        scorer = self.model if self.world.pp_size == 1 else PipelineScorer(self.model, self.world,
+                                                                            _DTYPES.get(self.config.job.model.dtype))
+        bad = self.probe.mismatches(answers, scorer, self.world.device, self._control)
         if bad and self.publisher is not None:
             self.metrics.publish_check_failures.inc(len(bad))
             log.error("version %d is served WRONG (held paused until the next publish): %s", version, "; ".join(map(str, bad)))
@@ -436,10 +448,7 @@ class Trainer:
                     self.evaluator.after_step(self.counters.step, final=True)
                 break
             with self._phase("train_step"):
-                metrics = train_step(self.model, self.optimizer, self._micro_batches(mine), self.loss,
-                                     group=dist.group.WORLD, reference=self.reference, device=self.world.device,
-                                     norm_group=self.world.replica_group,
-                                     sync_every_micro_batch=job.parallel.sync_gradients_every_micro_batch)
+                metrics = self._train_step(self._micro_batches(mine))
             self.counters = TrainCounters(step, step, self.counters.groups_consumed + groups)
             with self._phase("publish"):
                 publish_s = self._publish(step)
@@ -474,6 +483,15 @@ class Trainer:
         if self.publish_failures.stalled:
             raise self.publish_failures.error(self.counters.step)
         return self.counters
+
+    def _train_step(self, micro: list[MicroBatch]) -> dict:
+        world = self.world
+        if world.pp_size > 1:
+            return pipeline_train_step(self.model, self.optimizer, micro, self.loss, world, reference=self.reference,
+                                       compute_dtype=_DTYPES.get(self.config.job.model.dtype))
+        return train_step(self.model, self.optimizer, micro, self.loss, group=dist.group.WORLD, reference=self.reference,
+                          device=world.device, norm_group=world.replica_group,
+                          sync_every_micro_batch=self.parallel.sync_gradients_every_micro_batch)
 
     def _agree_to_stop(self) -> bool:
         # Rank 0 alone knows the publishes failed; every rank stops and checkpoints with it.

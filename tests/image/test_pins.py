@@ -61,6 +61,14 @@ def test_deepep_is_built_against_exactly_the_image_nccl():
     assert "nvidia-nccl" not in final  # nothing after the build changes the NCCL it was built against
 
 
+def test_the_acceptance_jobs_run_deepeps_own_test_of_the_built_commit():
+    from k8s.charts.acceptance import DEEPEP_COMMIT, DEEPEP_TEST_URL
+
+    assert DEEPEP_COMMIT == arg("DEEPEP_COMMIT")
+    assert DEEPEP_TEST_URL.startswith("https://raw.githubusercontent.com/deepseek-ai/DeepEP/" + DEEPEP_COMMIT + "/")
+    assert f"github.com/deepseek-ai/DeepEP/archive/${{DEEPEP_COMMIT}}.tar.gz" in stage("deepep-build")
+
+
 def test_gdrcopy_user_space_and_node_module_are_one_version_at_least_the_minimum():
     assert arg("GDRCOPY_VERSION") == GDRCOPY_VERSION
     assert version(GDRCOPY_VERSION)[:2] >= PLUGIN_GIN_MIN_GDRCOPY

@@ -140,9 +140,13 @@ def test_both_shipped_environments_are_valid():
     assert (seed.pools.train.desired_size, seed.pools.rollout.desired_size) == (16, 32)
     assert seed.pools.train.instance_type == seed.pools.rollout.instance_type == "p5en.48xlarge"
     assert load_environment("default").pools.train.efa
-    for name in ("default", "p5en-48"):  # Qwen3-30B-A3B: EP and FSDP inside a node, HSDP across nodes
-        parallel = load_environment(name).job.parallel
-        assert (parallel.expert_parallel_size, parallel.data_parallel_shard_size) == (8, 8)
+    parallel = load_environment("default").job.parallel  # Qwen3-30B-A3B: EP and FSDP inside a node, HSDP across
+    assert (parallel.expert_parallel_size, parallel.data_parallel_shard_size) == (8, 8)
+    # p5en-48: the layouts `payload plan --model-config` picks (tests/payload/train/test_train_footprint.py).
+    parallel = seed.job.parallel
+    assert (parallel.expert_parallel_size, parallel.data_parallel_shard_size) == (8, 128)
+    big = parallel.for_model("/fsx/models/Qwen3-235B-A22B")
+    assert (big.pipeline_parallel_size, big.expert_parallel_size, big.data_parallel_shard_size) == (4, 8, 32)
 
 
 def test_235b_fits_where_the_sizing_says():

@@ -40,7 +40,7 @@ def test_acceptance_commands_and_sizes(synthed):
         assert "job-completion-index" in env["RANK"]["valueFrom"]["fieldRef"]["fieldPath"]
         assert "tests/elastic/test_ep.py" in deepep["command"][-1]
         assert env["RL_REQUIRE_EFA"]["value"] == "1"
-        assert ("RL_REQUIRE_DEEPEP_EFA" in env) == (expected > 1)
+        assert env["RL_REQUIRE_DEEPEP_EFA"]["value"] == "1"  # DeepEP v2 needs GIN (GDRCopy) inside a node too
     smoke, _ = container(objects["JobSet/accept-sglang"])
     assert smoke["command"][:4] == ["python", "-m", "payload", "accept-sglang"]
     assert str(smoke["resources"]["requests"]["nvidia.com/gpu"]) == "1"

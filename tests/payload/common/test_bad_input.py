@@ -112,3 +112,27 @@ def test_a_wrong_redis_password(command, job, server):
     assert "wrong-password" not in done.stdout + done.stderr and PASSWORD not in done.stdout + done.stderr
     assert seconds < 30  # before: 60 s of retries, then "cannot reach"
     assert keys(server) == []
+
+
+@pytest.mark.slow
+def test_the_trainer_and_the_local_demo_never_print_the_password(tmp_path, job, server):
+    """Item 3: the other commands' error paths that name the queue URL."""
+    from tests.payload.rollout.helpers import save_tiny_model
+
+    model = save_tiny_model(tmp_path / "model", seed=0)
+    train_job = tmp_path / "train.yaml"
+    train_job.write_text(yaml.safe_dump({"model": {"path": str(model), "dtype": "float32", "activation_checkpointing": False},
+                                         "parallel": {"expert_parallel_size": 1, "ep_backend": "local"},
+                                         "checkpoint": {"directory": str(tmp_path / "ckpt")}}))
+    wrong = server.url.replace(PASSWORD, "wrong-password")
+    done, _ = payload("train", "--job-config", str(train_job), "--queue-url", wrong, "--metrics-port", "0", timeout=120)
+    assert "Redis refused the credentials" in one_line_error(done)
+    assert "wrong-password" not in done.stdout + done.stderr
+    done, _ = payload("train", "--job-config", str(train_job), "--queue-url", f"http://:{PASSWORD}@127.0.0.1:1/0",
+                      "--metrics-port", "0", timeout=120)
+    assert "expected redis://host:port/db" in one_line_error(done) and PASSWORD not in done.stdout + done.stderr
+    done, _ = payload("local", "--no-progress", "--steps", "1", "--redis", wrong, "--output", str(tmp_path / "run"),
+                      timeout=120)
+    assert f"--redis redis://:***@127.0.0.1:{server.port}/0: " in one_line_error(done)
+    assert "wrong-password" not in done.stdout + done.stderr
+    assert keys(server) == []

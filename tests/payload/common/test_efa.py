@@ -40,8 +40,8 @@ def node(tmp_path):
     return root
 
 
-def check(node, plugin_dir, deepep_across_nodes=True):
-    return EfaCheck.Config(sys_root=node, plugin_dirs=(str(plugin_dir),), deepep_across_nodes=deepep_across_nodes).build()
+def check(node, plugin_dir, deepep=True):
+    return EfaCheck.Config(sys_root=node, plugin_dirs=(str(plugin_dir),), deepep=deepep).build()
 
 
 def test_reads_the_plugin_network_name_and_pins_nccl_net(node, plugin_dir, monkeypatch):
@@ -67,11 +67,11 @@ def test_each_missing_prerequisite_is_one_line_naming_the_pod(node, plugin_dir, 
     assert str(info.value).startswith("trainer-0-0-x1: ") and "cannot ride EFA" in str(info.value)
 
 
-def test_without_deepep_across_nodes_an_older_driver_and_no_gdrcopy_are_fine(node, plugin_dir, monkeypatch):
+def test_without_deepep_an_older_driver_and_no_gdrcopy_are_fine(node, plugin_dir, monkeypatch):
     monkeypatch.delenv("NCCL_NET", raising=False)
     (node / "sys/module/efa/version").write_text("2.17.1g\n")
     (node / "dev/gdrdrv").unlink()
-    assert check(node, plugin_dir, deepep_across_nodes=False).enforce() == "AWS Libfabric"
+    assert check(node, plugin_dir, deepep=False).enforce() == "AWS Libfabric"
 
 
 def test_a_library_that_is_no_nccl_plugin_is_refused(tmp_path):
@@ -95,7 +95,7 @@ MAPS_CHILD = """
 import ctypes, sys
 from pathlib import Path
 from payload.common.efa import EfaCheck
-check = EfaCheck.Config(sys_root=Path(sys.argv[1]), plugin_dirs=(sys.argv[2],), deepep_across_nodes=True).build()
+check = EfaCheck.Config(sys_root=Path(sys.argv[1]), plugin_dirs=(sys.argv[2],), deepep=True).build()
 print(check.enforce())
 print(sum("libnccl" in line for line in open("/proc/self/maps")))
 ctypes.CDLL(sys.argv[2] + "/libnccl-net-ofi.so")  # what the check used to do in-process

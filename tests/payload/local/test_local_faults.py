@@ -63,7 +63,7 @@ def test_a_rollout_worker_killed_holding_a_task_is_restarted_and_the_task_finish
     client = redis.Redis.from_url(server.url)
     try:
         run, launcher = start_run(tmp_path, server)
-        deadline = time.monotonic() + 180
+        deadline = time.monotonic() + 400
         while not (steps_done(run) >= 1 and held_by_rollout(client) > 0):
             assert launcher.poll() is None and time.monotonic() < deadline, launcher.communicate()[0]
             time.sleep(0.02)
@@ -83,7 +83,7 @@ def test_every_process_rides_out_redis_killed_and_restarted(tmp_path):
     server = started()
     try:
         run, launcher = start_run(tmp_path, server)
-        deadline = time.monotonic() + 180
+        deadline = time.monotonic() + 400
         while steps_done(run) < 2:
             assert launcher.poll() is None and time.monotonic() < deadline, launcher.communicate()[0]
             time.sleep(0.05)

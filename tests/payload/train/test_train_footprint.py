@@ -7,7 +7,8 @@ from infra.environment import load_environment
 from payload.__main__ import main
 from payload.model import Qwen3MoeConfig, Qwen3MoeForCausalLM, tiny_config
 from payload.train.costs import ARCHITECTURE_CONFIGS, ARCHITECTURES
-from payload.train.footprint import Layout, StepShape, footprint, job_footprint, parameter_counts
+from payload.train.footprint import (Layout, StepShape, footprint, job_footprint, job_layout, packed_micro_batches,
+                                     parameter_counts, plan_layouts, remote_destinations)
 
 def released(name):
     return Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS[name])
@@ -31,27 +32,75 @@ def test_the_cost_model_reads_the_same_released_config(name):
 
 
 def test_sharded_state_and_links_follow_the_layout():
-    config, shape = released("Qwen3-235B-A22B"), StepShape(tokens=8 << 20, largest_micro_batch=16384)
+    config, shape = released("Qwen3-235B-A22B"), StepShape(tokens=8 << 20, largest_micro_batch=16384, micro_batches=40)
     node = footprint(config, Layout(16, 8, expert_parallel=8, shard=8), shape)
     wide = footprint(config, Layout(16, 8, expert_parallel=8, shard=64, per_step_sync=False), shape)
     # 16 B of fp32 state per parameter, over the shard group.
     assert node.memory_gb["AdamW moments fp32 (sharded)"] == pytest.approx(8 * node.params / 8 / 1e9)
-    assert wide.memory_total_gb < 141 < node.memory_total_gb  # 235B fits an H200 only sharded over 8 nodes
-    assert node.link_gb("EFA") == node.traffic_gb["HSDP gradient all-reduce"][1]  # only HSDP leaves the node
-    assert wide.traffic_gb["FSDP gather + reduce-scatter (across nodes)"][0] == "EFA"
+    assert wide.memory_total_gb < 141 < node.memory_total_gb  # without PP, 235B fits only sharded over 8 nodes
+    assert node.link_gb("EFA") == node.traffic_gb["HSDP gradient all-reduce (once a step)"][1]  # only HSDP leaves the node
     assert node.traffic_gb["EP all-to-all"] == wide.traffic_gb["EP all-to-all"]  # EP stays in the node either way
+    # The all-reduce runs once a step in both modes (deferred to the last micro-batch).
+    assert wide.traffic_gb["HSDP gradient all-reduce (once a step)"][1] == pytest.approx(4 * wide.params / 64 / 1e9)
+    # A ring over 8 whole nodes crosses each node's NICs once: 7/8 of each gathered tensor per
+    # node, over its 8 GPUs' NICs; 2 bf16 gathers + 1 fp32 reduce-scatter per micro-batch.
+    local = (wide.params - wide.expert_params) + wide.expert_params / 8
+    across = wide.traffic_gb["FSDP gather + reduce-scatter (across nodes)"]
+    assert across == ("EFA", pytest.approx(40 * (2 * 2 + 4) * local * 7 / 8 / 8 / 1e9))
     cross = footprint(config, Layout(16, 8, expert_parallel=16, shard=16), shape)
     assert cross.traffic_gb["EP all-to-all (across nodes)"][1] > 0
+
+
+def test_deepep_destinations_match_random_routing():
+    """A token sends its row once per destination rank that holds any of its K experts."""
+    import random
+
+    rng = random.Random(0)
+    for experts, k, ranks in ((128, 8, 8), (128, 8, 2), (128, 8, 16), (8, 2, 2)):
+        per = experts // ranks
+        trials = [len({e // per for e in rng.sample(range(experts), k)} - {0}) for _ in range(20000)]
+        assert remote_destinations(experts, k, ranks) == pytest.approx(sum(trials) / len(trials), rel=0.02)
+    assert remote_destinations(128, 8, 8) < 8 * 7 / 8  # fewer rows than K per token
+
+
+def test_packed_micro_batch_count_is_the_trainers():
+    import random
+
+    from payload.train.batch import Sample, packed_for_rank, split_for_ranks
+
+    rng = random.Random(1)
+    lengths = [rng.randint(20, 400) for _ in range(96)]
+    samples = [Sample([1] * 10, [2] * (n - 10), [0.0] * (n - 10), 0.0) for n in lengths]
+    for ranks, budget in ((4, 512), (8, 300)):
+        trainer = max(len(packed_for_rank(share, budget)) for share in split_for_ranks(samples, ranks))
+        assert packed_micro_batches(lengths, ranks, budget) == trainer
+
+
+@pytest.mark.parametrize("name,gb,efa_gb", [("Qwen3-30B-A3B", 113, 10), ("Qwen3-235B-A22B", 110, 1000)])
+def test_p5en_48_ships_the_layout_plan_picks(name, gb, efa_gb):
+    env = load_environment("p5en-48")
+    train = env.pools.train
+    config = released(name)
+    rows, fitting, (best, _, fp) = plan_layouts(config, env.job, train.desired_size, train.spec.gpus, train.spec.gpu_memory_gb)
+    assert best == job_layout(env.job, train.desired_size, train.spec.gpus, name)
+    assert fp.memory_total_gb < gb and fp.link_gb("EFA") < efa_gb
+    assert all(row[2].step_s >= fp.step_s for row in fitting)
+    shipped_before = Layout(16, 8, expert_parallel=8, shard=8)  # the seed's layout: 235B does not fit it
+    assert (name == "Qwen3-30B-A3B") == (shipped_before in [row[0] for row in fitting])
 
 
 def test_plan_prints_the_footprint_of_a_model_config(capsys):
     assert main(["plan", "--env", "p5en-48", "--model-config", str(ARCHITECTURE_CONFIGS["Qwen3-30B-A3B"])]) == 0
     out = capsys.readouterr().out
     assert main(["plan", "--env", "p5en-48", "--model-config", "Qwen3-30B-A3B"]) == 0  # the same, by name
-    assert capsys.readouterr().out.replace("Qwen3-30B-A3B", str(ARCHITECTURE_CONFIGS["Qwen3-30B-A3B"])) == out
+    by_name = capsys.readouterr().out.splitlines()
+    *tables, verdict = out.splitlines()
+    assert [line.replace("Qwen3-30B-A3B", str(ARCHITECTURE_CONFIGS["Qwen3-30B-A3B"])) for line in by_name[:-1]] == tables
+    assert by_name[-1] == verdict  # both name the model's layout by the model's name
     _, _, fp = job_footprint(released("Qwen3-30B-A3B"), load_environment("p5en-48"))
-    assert "EP 8, FSDP shard 8, 16 HSDP replica(s)" in out
-    assert f"{'total':<44} {fp.memory_total_gb:8.1f} GB" in out
+    assert "PP 1, EP 8, FSDP shard 128, 1 HSDP replica(s)" in out
+    assert f"{'total':<48} {fp.memory_total_gb:8.1f} GB" in out
+    assert "the job's layout for Qwen3-30B-A3B is the one picked" in out
     assert "NVLink total" in out and "EFA total" in out
 
 

@@ -43,7 +43,7 @@ def micro_count(n, world):
     return math.ceil(math.ceil(n / world) / MICRO)
 
 
-def _distributed(rank, world_size, kind, ep, packed=False):
+def _distributed(rank, world_size, kind, ep, packed=False, sync_every=False):
     world = init_world(ep_size=ep, shard_size=NODE)
     assert world.dense_mesh.mesh_dim_names == ("dp_replicate", "dp_shard")
     model = parallelize(tiny_model(), world, ep_backend="all_to_all")
@@ -55,16 +55,23 @@ def _distributed(rank, world_size, kind, ep, packed=False):
             micro = packed_for_rank(split_for_ranks(samples, world_size)[rank], 12, dist.group.WORLD)
         else:
             micro = micro_batches(shard_for_rank(samples, rank, world_size), MICRO, micro_count(len(samples), world_size))
-        metrics = train_step(model, optimizer, micro, CONFIG, group=dist.group.WORLD, norm_group=world.replica_group)
+        if sync_every:
+            assert len(micro) > 1  # the cross-replica all-reduce is deferred past several micro-batches
+        metrics = train_step(model, optimizer, micro, CONFIG, group=dist.group.WORLD, norm_group=world.replica_group,
+                             sync_every_micro_batch=sync_every)
         history.append((metrics["grad_norm"], metrics["loss"]))
     placements = {str(p.placements) for p in model.parameters()}
     weights = {name: t.clone() for name, t in full_hf_tensors(model, world)}
     return history, weights, placements
 
 
-@pytest.mark.parametrize("kind,ep,packed", [("sgd", 2, False), ("adamw", 2, False), ("sgd", 4, False), ("sgd", 2, True)])
-def test_two_nodes_of_four_hsdp_with_expert_parallel_match_one_process(pool, kind, ep, packed):
-    results = pool.run(_distributed, kind, ep, packed)
+@pytest.mark.parametrize("kind,ep,packed,sync_every", [("sgd", 2, False, False), ("adamw", 2, False, False),
+                                                       ("sgd", 4, False, False), ("sgd", 2, True, False),
+                                                       ("sgd", 2, True, True)])
+def test_two_nodes_of_four_hsdp_with_expert_parallel_match_one_process(pool, kind, ep, packed, sync_every):
+    """`sync_every`: reduce-scatter every micro-batch, all-reduce across the nodes once, after
+    the last (FSDP2 adds the earlier reduce-scattered shards into it)."""
+    results = pool.run(_distributed, kind, ep, packed, sync_every)
     history, weights, placements = results[0]
     assert all(r[0] == history for r in results)  # the same global numbers on every rank
     assert all(r[1] == {} for r in results[1:])
