@@ -178,14 +178,16 @@ class Checkpointer:
 
     @property
     def writes(self) -> bool:
-        """This rank is in replica 0, which alone stages, writes and reads checkpoints."""
-        return self.world.rank < self.world.shard_size
+        """This rank is in replica 0 (of its pipeline stage), which alone stages, writes and
+        reads checkpoints."""
+        return self.world.rank % self.world.stage_world_size < self.world.shard_size
 
     def _groups(self) -> None:
         """Replica 0's gloo group and this rank's dp_replicate group (collective: every rank)."""
         if self._group is not None:
             return
-        self._group = dist.new_group(ranks=list(range(self.world.shard_size)), backend="gloo")
+        stage, shard = self.world.stage_world_size, self.world.shard_size
+        self._group = dist.new_group(ranks=[r for r in range(self.world.world_size) if r % stage < shard], backend="gloo")
         if self.world.replicas > 1:
             self._peers = self.world.dense_mesh[REPLICATE_DIM].get_group()
 
@@ -221,7 +223,9 @@ class Checkpointer:
 
     def _peer_ranks(self) -> list[int]:
         """This rank and the ranks holding the same shards in the other replicas, replica order."""
-        return [self.world.rank % self.world.shard_size + r * self.world.shard_size for r in range(self.world.replicas)]
+        stage, shard = self.world.stage_world_size, self.world.shard_size
+        base = self.world.rank - self.world.rank % stage  # this pipeline stage's first rank
+        return [base + self.world.rank % shard + r * shard for r in range(self.world.replicas)]
 
     def _rng_states(self) -> dict[str, torch.Tensor]:
         """This rank's RNG states and its peers' (replica 0 writes them all): unique keys per
@@ -319,7 +323,7 @@ class Checkpointer:
         counters, rng_by_peer = box
         # Tensors were loaded in place; this applies the non-tensor parts (param groups).
         set_state_dict(model, optimizer, model_state_dict=model_sd, optim_state_dict=optim_sd)
-        mine = rng_by_peer[self.world.rank // self.world.shard_size]
+        mine = rng_by_peer[self.world.rank % self.world.stage_world_size // self.world.shard_size]
         torch.set_rng_state(mine[f"rng_cpu_rank{self.world.rank}"])
         if torch.cuda.is_available():
             torch.cuda.set_rng_state(mine[f"rng_cuda_rank{self.world.rank}"])
