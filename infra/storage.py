@@ -144,36 +144,17 @@ class Storage(Construct):
             ],
             removal_policy=RemovalPolicy.RETAIN,
         )
-        for path, prefix in DATA_REPOSITORIES.items():
-            fsx.CfnDataRepositoryAssociation(
-                self,
-                f"Repository{path.strip('/').title()}",
-                file_system_id=self.file_system.ref,
-                file_system_path=path,
-                data_repository_path=f"s3://{self.bucket.bucket_name}/{prefix}",
-                # Metadata of what is already in S3 is imported at creation; bytes on first read.
-                batch_import_meta_data_on_create=True,
-                s3=fsx.CfnDataRepositoryAssociation.S3Property(
-                    auto_import_policy=fsx.CfnDataRepositoryAssociation.AutoImportPolicyProperty(
-                        events=["NEW", "CHANGED", "DELETED"]
-                    )
-                ),
-            )
-        path, prefix = CHECKPOINT_REPOSITORY
-        fsx.CfnDataRepositoryAssociation(
-            self,
-            "RepositoryCheckpoints",
-            file_system_id=self.file_system.ref,
-            file_system_path=path,
-            data_repository_path=f"s3://{self.bucket.bucket_name}/{prefix}",
-            # Export only: the trainer is the one writer, nothing is read back from S3 here.
-            batch_import_meta_data_on_create=False,
-            s3=fsx.CfnDataRepositoryAssociation.S3Property(
-                auto_export_policy=fsx.CfnDataRepositoryAssociation.AutoExportPolicyProperty(
-                    events=["NEW", "CHANGED", "DELETED"]
-                )
-            ),
+        # Metadata of what is already in S3 is imported at creation; bytes on first read.
+        imports = fsx.CfnDataRepositoryAssociation.S3Property(
+            auto_import_policy=fsx.CfnDataRepositoryAssociation.AutoImportPolicyProperty(events=["NEW", "CHANGED", "DELETED"])
         )
+        for path, prefix in DATA_REPOSITORIES.items():
+            self._associate(f"Repository{path.strip('/').title()}", path, prefix, imports, import_metadata=True)
+        # Export only: the trainer is the one writer, nothing is read back from S3 here.
+        exports = fsx.CfnDataRepositoryAssociation.S3Property(
+            auto_export_policy=fsx.CfnDataRepositoryAssociation.AutoExportPolicyProperty(events=["NEW", "CHANGED", "DELETED"])
+        )
+        self._associate("RepositoryCheckpoints", *CHECKPOINT_REPOSITORY, exports, import_metadata=False)
         self.repository = ecr.Repository(
             self,
             "PayloadImage",
@@ -183,4 +164,17 @@ class Storage(Construct):
             encryption_key=self.image_key,
             lifecycle_rules=[ecr.LifecycleRule(max_image_count=50)],
             removal_policy=RemovalPolicy.RETAIN,
+        )
+
+    def _associate(self, id: str, path: str, prefix: str, policy: fsx.CfnDataRepositoryAssociation.S3Property,
+                   *, import_metadata: bool) -> None:
+        """Links the file system path (mounted under /fsx) with a prefix of the artifacts bucket."""
+        fsx.CfnDataRepositoryAssociation(
+            self,
+            id,
+            file_system_id=self.file_system.ref,
+            file_system_path=path,
+            data_repository_path=f"s3://{self.bucket.bucket_name}/{prefix}",
+            batch_import_meta_data_on_create=import_metadata,
+            s3=policy,
         )

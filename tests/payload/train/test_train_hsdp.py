@@ -20,11 +20,10 @@ import pytest
 import torch
 import torch.distributed as dist
 
-from payload.model import iter_hf_tensors
 from payload.train.batch import micro_batches, packed_for_rank, shard_for_rank, split_for_ranks
 from payload.train.parallel import full_hf_tensors, init_world, parallelize
 from payload.train.step import LossConfig, train_step
-from test_train_parallel import ATOL, CONFIG, LR, MICRO, STEPS, make_optimizer
+from test_train_parallel import assert_matches_one_process, CONFIG, LR, MICRO, STEPS, make_optimizer
 from train_cases import batch, tiny_model
 from train_dist_pool import GlooPool
 
@@ -85,15 +84,7 @@ def test_two_nodes_of_four_hsdp_with_expert_parallel_match_one_process(pool, kin
         samples = batch(step, prompts=PROMPTS)
         metrics = train_step(model, optimizer, micro_batches(samples, MICRO, micro_count(len(samples), 1)), CONFIG)
         expected_history.append((metrics["grad_norm"], metrics["loss"]))
-    for got, expected in zip(history, expected_history):
-        assert got == pytest.approx(expected, rel=1e-5)
-    assert all(norm > CONFIG.max_grad_norm for norm, _ in expected_history)  # clipping was active
-    expected = dict(iter_hf_tensors(model))
-    initial = dict(iter_hf_tensors(tiny_model()))
-    assert weights.keys() == expected.keys()
-    for name, tensor in expected.items():
-        torch.testing.assert_close(weights[name], tensor, rtol=1e-5, atol=ATOL[kind], msg=name)
-        assert not torch.equal(tensor, initial[name]), name  # every tensor (both nodes' experts) trained
+    assert_matches_one_process(history, expected_history, weights, model, kind, CONFIG.max_grad_norm)
 
 
 def _checkpoint_round_trip(rank, world_size, directory):

@@ -25,7 +25,7 @@ from payload.train.batch import micro_batches, packed_for_rank, split_for_ranks
 from payload.train.parallel import full_hf_tensors, init_world, parallelize
 from payload.train.pipeline import build_stage, pipeline_train_step, split_layers
 from payload.train.step import LossConfig, train_step
-from test_train_parallel import ATOL, CONFIG, make_optimizer
+from test_train_parallel import assert_matches_one_process, CONFIG, make_optimizer
 from train_cases import batch, tiny_model
 from train_dist_pool import GlooPool
 
@@ -81,15 +81,7 @@ def test_pp2_ep2_fsdp2_matches_one_process(pool, kind, config):
         samples = batch(step, prompts=PROMPTS)
         metrics = train_step(model, optimizer, micro_batches(samples, 2, 8), config, reference=reference)
         expected_history.append((metrics["grad_norm"], metrics["loss"]))
-    for got, expected in zip(history, expected_history):
-        assert got == pytest.approx(expected, rel=1e-5)
-    assert all(norm > config.max_grad_norm for norm, _ in expected_history)  # clipping was active
-    expected = dict(iter_hf_tensors(model))
-    initial = dict(iter_hf_tensors(tiny_model()))
-    assert weights.keys() == expected.keys()
-    for name, tensor in expected.items():
-        torch.testing.assert_close(weights[name], tensor, rtol=1e-5, atol=ATOL[kind], msg=name)
-        assert not torch.equal(tensor, initial[name]), name
+    assert_matches_one_process(history, expected_history, weights, model, kind, config.max_grad_norm)
 
 
 @pytest.mark.parametrize("stages", [4, 8])
