@@ -80,12 +80,12 @@ ROLES: dict[str, Role] = {
         commands=_STAGE_CONSUMER,
         writes=("verify", "experiences", "dead:verify", "done:verify:*", "stats"),
     ),
-    # consume() (XPENDING, XREADGROUP, the ingest script's SET NX GET EX, XACK XDEL HINCRBY),
-    # ack(), exhausted() (HGET XLEN XPENDING), buffer_fill(), report_progress() (HSET) and
-    # publish_policy() (EVAL of HGET + HSET).
+    # consume() (XPENDING, XREADGROUP, the ingest script's SET NX GET EX, the ack script's
+    # XACK XDEL HINCRBY), ack(), exhausted() (HGET XLEN XPENDING), buffer_fill(),
+    # report_progress() and publish_policy() (the pointer script's HGET + HSET).
     "trainer": Role(
         commands=(*_TRANSACTION, *_SCRIPT, "xpending", "xreadgroup", "set", "xack", "xdel", "hincrby", "hget", "hset",
-                  "xlen", "eval"),
+                  "xlen"),
         writes=("experiences", "consumed:*", "stats", "policy", "progress"),
         reads=("feed", "tasks", "verify"),
     ),

@@ -78,11 +78,18 @@ from payload.queue.url import redacted, redis_credentials
 log = logging.getLogger(__name__)
 
 _GROUPS = {Stage.ROLLOUT: "workers", Stage.VERIFY: "verifiers"}
+
+# Scripts that free memory, or hand work back, must run when Redis is over maxmemory: with
+# `noeviction` Redis refuses any write that may grow memory (SET, HSET, HINCRBY, XADD, inside
+# scripts and MULTI too), and the trainer's ingest marker or an ack's counter would then block
+# the only thing that drains the buffer. Their own writes are bytes (a marker, a counter, a
+# task's pending entry), so `allow-oom` (Redis >= 7.0 script flags) cannot be what fills Redis.
+_ALLOW_OOM = "#!lua flags=allow-oom\n"
 _TRAINER_GROUP = "trainer"
 
 # KEYS: stream, dead.  ARGV: group, consumer, min_idle_ms, max_deliveries, cursor.
 # Returns {cursor, id, deliveries, payload} for a reclaimed entry, else {cursor}.
-_RECLAIM = """
+_RECLAIM = _ALLOW_OOM + """
 local cursor = ARGV[5]
 for _ = 1, 16 do
   local res = redis.call('XAUTOCLAIM', KEYS[1], ARGV[1], ARGV[2], ARGV[3], cursor, 'COUNT', 1)
@@ -108,7 +115,7 @@ return {cursor}
 # The trainer's ingest check. KEYS: {ns}:consumed:<task id> per group read; ARGV: their entry
 # ids, then the TTL. Returns 1 per group to train on (first time this task's group is seen, or
 # the same entry read again after a restart), 0 for another copy of a task already taken.
-_INGEST = """
+_INGEST = _ALLOW_OOM + """
 local ttl = ARGV[#ARGV]
 local out = {}
 for i, key in ipairs(KEYS) do
@@ -120,7 +127,7 @@ return out
 
 # KEYS: stream, dead.  ARGV: group, consumer, id, failed (0|1), max_deliveries, reason, idle_ms.
 # Returns 0 (not ours any more), 1 (handed back), 2 (dead-lettered).
-_RELEASE = """
+_RELEASE = _ALLOW_OOM + """
 local info = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[3], ARGV[3], 1)[1]
 if not info or info[2] ~= ARGV[2] then return 0 end
 local deliveries = info[4]
@@ -140,6 +147,31 @@ redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[3], 'IDLE', ARGV[7], 'RE
 return 1
 """
 
+
+# The trainer's acknowledgement: XACK + XDEL and the counters, as one step that runs at
+# maxmemory. KEYS: buffer, stats. ARGV: group, n counters, (field, increment) * n, entry ids.
+_ACK = _ALLOW_OOM + """
+local n = tonumber(ARGV[2])
+for i = 0, n - 1 do
+  redis.call('HINCRBY', KEYS[2], ARGV[3 + 2 * i], ARGV[4 + 2 * i])
+end
+local ids = {unpack(ARGV, 3 + 2 * n)}
+redis.call('XACK', KEYS[1], ARGV[1], unpack(ids))
+redis.call('XDEL', KEYS[1], unpack(ids))
+return #ids
+"""
+
+# The trainer's progress and policy pointers (HSET of a few bytes), at maxmemory too.
+# KEYS: hash. ARGV: 'forward' (only if the version grows) or 'set', version, path or ''.
+_POINTER = _ALLOW_OOM + """
+if ARGV[1] == 'forward' then
+  local v = redis.call('HGET', KEYS[1], 'version')
+  if v and tonumber(v) > tonumber(ARGV[2]) then return 0 end
+end
+redis.call('HSET', KEYS[1], 'version', ARGV[2])
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'path', ARGV[3]) end
+return 1
+"""
 
 # KEYS: tasks stream, feed hash.  ARGV: expected position ('' = no cursor yet), plan, finished;
 # new position, plan, finished; then the encoded tasks. Returns 1 (submitted) or 0 (cursor moved).
@@ -214,6 +246,8 @@ class RedisQueue(RolloutQueue):
         self._ingest = self.redis.register_script(_INGEST)
         self._consumed_prefix = f"{ns}:consumed:"
         self._release = self.redis.register_script(_RELEASE)
+        self._ack = self.redis.register_script(_ACK)
+        self._pointer = self.redis.register_script(_POINTER)
         self._submit_feed = self.redis.register_script(_SUBMIT_FEED)
         self._feed = f"{ns}:feed"
         self._progress = f"{ns}:progress"
@@ -321,7 +355,7 @@ class RedisQueue(RolloutQueue):
         return finished == b"1" and tasks == 0 and verify == 0 and buffered == pending["pending"]
 
     def report_progress(self, policy_version: int) -> None:
-        self.redis.hset(self._progress, "version", policy_version)
+        self._pointer(keys=[self._progress], args=["set", policy_version, ""])
 
     def trainer_progress(self) -> TrainerProgress:
         with self.redis.pipeline(transaction=False) as pipe:
@@ -491,37 +525,24 @@ class RedisQueue(RolloutQueue):
                 result.groups.append(BufferedGroup(entry_id, group))
                 held.add(entry_id)
         if dropped:
-            with self.redis.pipeline(transaction=True) as pipe:
-                pipe.xack(self._buffer, _TRAINER_GROUP, *dropped)
-                pipe.xdel(self._buffer, *dropped)
-                pipe.hincrby(self._stats, "stale_dropped", len(result.stale))
-                pipe.hincrby(self._stats, "duplicates", duplicates)
-                pipe.execute()
+            self._acknowledge(dropped, stale_dropped=len(result.stale), duplicates=duplicates)
         return result
+
+    def _acknowledge(self, entry_ids: Sequence[str], **counters: int) -> None:
+        counted = [(field, n) for field, n in counters.items() if n]
+        args = [_TRAINER_GROUP, len(counted), *[x for pair in counted for x in pair], *entry_ids]
+        self._ack(keys=[self._buffer, self._stats], args=args)
 
     def ack(self, entry_ids: Sequence[str], *, dropped: bool = False) -> None:
         if not entry_ids:
             return
         for held in self._outstanding.values():
             held.difference_update(entry_ids)
-        with self.redis.pipeline(transaction=True) as pipe:
-            pipe.xack(self._buffer, _TRAINER_GROUP, *entry_ids)
-            pipe.xdel(self._buffer, *entry_ids)
-            if dropped:
-                pipe.hincrby(self._stats, "trainer_dropped", len(entry_ids))
-            pipe.execute()
+        self._acknowledge(entry_ids, trainer_dropped=len(entry_ids) if dropped else 0)
 
     def publish_policy(self, pointer: PolicyPointer) -> None:
         # Only ever moves forward, even if two trainers' publishes race.
-        self.redis.eval(
-            "local v = redis.call('HGET', KEYS[1], 'version') "
-            "if not v or tonumber(v) <= tonumber(ARGV[1]) then "
-            "redis.call('HSET', KEYS[1], 'version', ARGV[1], 'path', ARGV[2]) end",
-            1,
-            self._policy,
-            pointer.version,
-            pointer.path,
-        )
+        self._pointer(keys=[self._policy], args=["forward", pointer.version, pointer.path])
 
     def latest_policy(self) -> PolicyPointer | None:
         fields = self.redis.hgetall(self._policy)
