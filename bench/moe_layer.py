@@ -155,7 +155,7 @@ def run_shape(shape: Shape, peak: float, compile_ours: bool, profile: bool, lige
         out_liger = liger_forward()
         grads_liger = torch.autograd.grad(out_liger, wrt, grad[0])
         out_ref = ours(x)[0][0]
-        grads_ref = torch.autograd.grad(out_ref, wrt, grad)
+        grads_ref = torch.autograd.grad(out_ref, wrt, grad[0])
         result["liger_rel_err_vs_ours"] = {"out": rel(out_liger, out_ref)} | {
             name: rel(a, b) for name, a, b in zip(("grad_x", "grad_gate_up", "grad_down", "grad_router"), grads_liger, grads_ref)
         }

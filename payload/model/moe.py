@@ -164,6 +164,11 @@ class SparseMoeBlock(nn.Module):
         self.gate = Router(hidden_size, num_experts, top_k, norm_topk_prob)
         self.experts = GroupedExperts(num_experts, hidden_size, moe_intermediate_size, experts_impl)
         self.dispatcher: Dispatcher = LocalDispatcher(num_experts)
+        # Fold the routing weights into the experts' SwiGLU (payload/model/swiglu.py) when the
+        # dispatch is local: None = on CUDA, where the fused kernel pays; elsewhere the layer
+        # keeps the weighted combine, so CPU runs match the expert-parallel backends to fp32
+        # rounding order (tests/payload/ep).
+        self.fold_routing_weights: bool | None = None
 
     def forward(
         self,
@@ -177,7 +182,8 @@ class SparseMoeBlock(nn.Module):
         idx_TK, weight_TK, probs_TE = self.gate(x_TD, replay_idx_TK)
 
         x_ND, tokens_per_expert_L, handle = self.dispatcher.dispatch(x_TD, idx_TK, weight_TK)
-        if isinstance(handle, LocalHandle):
+        fold = self.fold_routing_weights if self.fold_routing_weights is not None else x_TD.is_cuda
+        if fold and isinstance(handle, LocalHandle):
             # No communication: the routing weights go into the experts' activation, and the
             # combine is the plain sum of each token's K rows (one N x D pass fewer each way).
             weight_N = weight_TK.reshape(-1).index_select(0, handle.order_N)

@@ -38,6 +38,7 @@ def _rel(a, b):
 
 def _compare(device, dtype, tol):
     block = _block(device, dtype)
+    assert block.fold_routing_weights is None  # the default folds on CUDA
     x = torch.randn(2, 24, 64, device=device, dtype=dtype, requires_grad=True)
     grad = torch.randn_like(x)
     folded, unfolded = block(x)[0], _unfolded(block, x)
@@ -50,10 +51,12 @@ def _compare(device, dtype, tol):
 def test_folded_weights_match_weighted_combine_cpu(impl):
     block = _block("cpu", torch.float32)
     block.experts.impl = impl
+    block.fold_routing_weights = True  # on CPU the default keeps the weighted combine
     x = torch.randn(2, 24, 64, requires_grad=True)
     grad = torch.randn_like(x)
     folded, unfolded = block(x)[0], _unfolded(block, x)
     torch.testing.assert_close(folded, unfolded, rtol=1e-5, atol=1e-6)
+    assert not torch.equal(folded, unfolded)  # the fold really ran (bf16 aside, rounding order differs)
     for a, b in zip(_grads(block, x, folded, grad), _grads(block, x, unfolded, grad)):
         torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-6)
 
