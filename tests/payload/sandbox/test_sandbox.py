@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from k8s.charts.sandbox import sandbox_command
 from payload.queue.experience import ExperienceGroup, Sample
 from payload.rewards import RewardPool, get_verifier
 from payload.sandbox.client import SANDBOX_URL_ENV, SandboxClient
@@ -25,12 +26,16 @@ CANARY_VALUE = "do-not-leak"
 LIMITS = ("--wall-s", "4", "--cpu-s", "3", "--memory-mib", "256", "--processes", "16")
 
 
+def _without_port(args: list[str]) -> list[str]:
+    at = args.index("--port")
+    return args[:at] + args[at + 2:]
+
+
 class SandboxServer:
-    def __init__(self, isolation: str) -> None:
+    def __init__(self, *args: str) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        command = [sys.executable, "-m", "payload", "sandbox", "--isolation", isolation, "--host", "127.0.0.1",
-                   "--port", str(self.port), *LIMITS]
+        command = [sys.executable, "-m", "payload", "sandbox", *args, "--host", "127.0.0.1", "--port", str(self.port)]
         env = {**os.environ, "PYTHONPATH": str(REPO), CANARY_ENV: CANARY_VALUE}
         self.process = subprocess.Popen(command, env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 120
@@ -50,7 +55,7 @@ class SandboxServer:
 
 @pytest.fixture(scope="module")
 def sandbox():
-    server = SandboxServer("namespaces")
+    server = SandboxServer("--isolation", "namespaces", *LIMITS)
     yield server
     server.stop()
 
@@ -132,10 +137,12 @@ def test_an_escaping_program_is_contained_and_scored_a_failure(attack, sandbox, 
 
 
 def test_dist_command_pod_isolation_applies_the_limits_and_cleans_up():
-    """`--isolation pod`, as the sandbox pods run it: the pod spec provides the network and file
-    system boundary (k8s tests check it); the jail still bounds time, processes and memory and
-    leaves nothing running."""
-    server = SandboxServer("pod")
+    """The sandbox pods' command (k8s/charts/sandbox.py; tests/k8s holds dist/ to it), on
+    loopback: the pod spec provides the network and file system boundary (tests/k8s checks it);
+    the jail still bounds time, processes and memory and leaves nothing running."""
+    python, _, _, subcommand, *args = sandbox_command()
+    assert (python, subcommand) == ("python", "sandbox")
+    server = SandboxServer(*_without_port(args))
     try:
         client = SandboxClient(server.url)
         assert client.run("while True: pass").timed_out
