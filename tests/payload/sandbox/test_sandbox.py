@@ -139,13 +139,14 @@ def test_an_escaping_program_is_contained_and_scored_a_failure(attack, sandbox, 
 def test_dist_command_pod_isolation_applies_the_limits_and_cleans_up():
     """The sandbox pods' command (k8s/charts/sandbox.py; tests/k8s holds dist/ to it), on
     loopback: the pod spec provides the network and file system boundary (tests/k8s checks it);
-    the jail still bounds time, processes and memory and leaves nothing running."""
+    the jail still bounds processes and memory and leaves nothing running, and a program that
+    outlives its run is timed out (the wall limit itself is the namespaces tests' infinite loop:
+    one code path)."""
     python, _, _, subcommand, *args = sandbox_command()
     assert (python, subcommand) == ("python", "sandbox")
     server = SandboxServer(*_without_port(args))
     try:
         client = SandboxClient(server.url)
-        assert client.run("while True: pass").timed_out
         assert not client.run("x = bytearray(4 << 30)").ok
         forked = client.run("import os\nfor _ in range(64):\n    os.fork()")
         assert not forked.ok
