@@ -127,7 +127,9 @@ class WeightPublisher:
         backend: str = "nccl"
         # Tensors go out in the rollout engine's dtype, cast while packed.
         dtype: str = "bfloat16"
-        bucket_bytes: int = 1 << 30
+        # SGLang allocates a bucket on every TP rank while it receives: 4 GiB of an H200's 141 GB
+        # (NeMo-RL's refit size); 470 GB of 235B is 110 buckets, 5 ms of overhead each.
+        bucket_bytes: int = 4 << 30
         pause_mode: PauseMode = "retract"
         group_name: str = "rl-weights"
         master_address: str = ""
@@ -314,7 +316,13 @@ class WeightPublisher:
         The iterator is always drained, whatever happens, so that ranks gathering with it
         never hang. A server that fails stays paused (held) until a later publish completes
         on it; PublishError only when no server took the version."""
-        iterator = iter(named_tensors)
+        return self.publish_buckets(self._packed(named_tensors), version)
+
+    def publish_buckets(self, packed: Iterable[FlatBucket], version: int) -> list[str]:
+        """`publish` from buckets already packed (payload/sync/fanout.py relays them). Bucket
+        i's memory must stay untouched until bucket i+3 is pulled (three are alive at once:
+        one being pulled, one held back, one being broadcast)."""
+        iterator = iter(packed)
         failed: dict[str, str] = {}
         done: list[RolloutServerClient] = []
         started = time.monotonic()
@@ -363,7 +371,7 @@ class WeightPublisher:
         live = list(members)
         held: FlatBucket | None = None
         in_flight = None
-        for bucket in self._packed(iterator):
+        for bucket in iterator:
             if held is not None:
                 if in_flight is not None:
                     self._finish_bucket(in_flight, failed)

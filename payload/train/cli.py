@@ -29,7 +29,7 @@ def register(subparsers) -> None:
     p.add_argument("--rollout-servers", default=os.environ.get(ROLLOUT_SERVERS_ENV, ""),
                    help=f"comma-separated SGLang server URLs to publish weights to (none: no publishing); "
                    f"default ${ROLLOUT_SERVERS_ENV}")
-    p.add_argument("--publish-bucket-mb", type=int, default=1024, help="bytes per /update_weights_from_distributed call")
+    p.add_argument("--publish-bucket-mb", type=int, default=4096, help="bytes per /update_weights_from_distributed call")
     p.add_argument("--resume", default="auto", help="'auto' (newest complete checkpoint), 'none', or a checkpoint path")
     p.add_argument("--max-steps", type=int, default=None, help="stop after this many optimizer steps (default: job data.total_steps, else "
                    "at the end of the data)")
