@@ -163,6 +163,10 @@ class FanOutPublisher:
         self._thread = threading.Thread(target=self._run, args=(version,), name=f"publish-v{version}", daemon=True)
         self._thread.start()
 
+    @property
+    def in_flight(self) -> bool:
+        return self._thread is not None
+
     def wait(self) -> Outcome | None:
         """The outcome of the publish in flight (rank 0: every source's servers); None if none."""
         if self._thread is None:

@@ -518,7 +518,11 @@ class Trainer:
                           sync_every_micro_batch=self.parallel.sync_gradients_every_micro_batch)
 
     def _agree_to_stop(self) -> bool:
-        # Rank 0 alone knows the publishes failed; every rank stops and checkpoints with it.
+        # Rank 0 alone knows the publishes failed; every rank stops and checkpoints with it. A
+        # publish still out decides it when one more failure would stall the run: wait for it.
+        if (self.world.is_main and self.publisher is not None and self.publisher.in_flight
+                and self.publish_failures.in_a_row + 1 > self.publish_failures.max_staleness):
+            self._settle(self.publisher.wait())
         flag = torch.tensor([float(self._stopping() or self.publish_failures.stalled)], device=self.world.device)
         if self.world.world_size > 1:
             dist.all_reduce(flag, op=dist.ReduceOp.MAX)
