@@ -138,25 +138,28 @@ class Hardware:
 
 @dataclass(frozen=True)
 class PublishCost:
+    """What payload/sync/fanout.py does: rank 0 gathers and stages the bf16 model in host memory
+    (the trainer's stall), then one source GPU per training node relays each bucket to the next
+    source and broadcasts it to its own servers, all of them at once, behind the next step."""
+
     bytes: int
     buckets: int
-    servers_per_source: int  # servers one training node feeds, one after the other
-    stall_s: float  # the trainer: its bf16 shard copied to host memory, then the next step
-    gather_s: float  # one node: every bucket gathered and packed (overlapped with the sends)
-    transfer_s: float  # one server: the bf16 model through its relay group
+    servers_per_source: int  # servers one training node's source GPU feeds, at once
+    stall_s: float  # the trainer: gather to rank 0, pack, rank 0's device-to-host copy
+    gather_s: float  # the gather and pack alone (part of the stall)
+    transfer_s: float  # one source GPU's NICs: the relay onward plus a copy to each of its servers
     overhead_s: float  # one server: per-bucket HTTP and ring fill
     load_s: float  # one server: load_weights over every tensor
 
     @property
     def pause_s(self) -> float:
-        """How long one server is paused: its own transfer and load."""
+        """How long a server is paused: its source's whole send (its servers share it) and load."""
         return self.transfer_s + self.overhead_s + self.load_s
 
     @property
     def seconds(self) -> float:
-        """The whole publish, first bucket's gather to the last server's load (off the step)."""
-        first_gather = self.gather_s / max(self.buckets, 1)
-        return first_gather + max(self.gather_s, self.servers_per_source * self.pause_s)
+        """The whole publish, staging to the last server's load (all but the stall behind the step)."""
+        return self.stall_s + self.pause_s
 
 
 @dataclass(frozen=True)
@@ -214,6 +217,9 @@ class Costs:
 BUCKET_OVERHEAD_S = 0.005
 # SGLang's load_weights walks tensors in Python (name mapping, TP slicing, copy).
 LOAD_S_PER_TENSOR = 20e-6
+# Rank 0 stages the whole bf16 model alone: one H200's pinned device-to-host rate, measured
+# (bench/publish_pack.py), not the 8-GPU share of Hardware.d2h_gb_s.
+STAGE_D2H_GB_S = 55.0
 # Bytes a step's replay log and the tokenizer files add next to checkpoints: small, kept apart.
 FSX_HEADROOM = 1.05
 
@@ -257,18 +263,21 @@ def model_costs(
     shard = min(shard_gpus or fitting_shard_gpus(architecture, train_nodes, hardware), gpus)
     replicas = max(gpus // shard, 1)
     buckets = math.ceil(bf16 / bucket_bytes)
-    # Each node gathers every bucket from the staged shards of its replica (NVLink inside a
-    # node; a replica of several nodes adds EFA at the relay rate) and packs it on the GPU.
+    # full_hf_tensors gathers onto rank 0: NVLink inside node 0; the rest of a replica of several
+    # nodes comes in through rank 0's own NICs. Then the pack on the GPU and the copy to host.
     across = max(0.0, 1 - hardware.gpus_per_node / shard)
-    gather_s = (bf16 / (hardware.nvlink_gather_gb_s * GB) + across * bf16 / (hardware.relay_broadcast_gb_s * GB)
+    gather_s = (bf16 / (hardware.nvlink_gather_gb_s * GB) + across * bf16 / (hardware.broadcast_gb_s * GB)
                 + bf16 / (hardware.pack_gb_s * GB))
+    servers_per_source = math.ceil((servers or train_nodes) / train_nodes)
+    # A source GPU's NICs carry the relay ring onward (B, none for the last) and B to each server.
+    relay = 1 if train_nodes > 1 else 0
     publish = PublishCost(
         bytes=bf16,
         buckets=buckets,
-        servers_per_source=math.ceil((servers or train_nodes) / train_nodes),
-        stall_s=bf16 / shard / (hardware.d2h_gb_s * GB),
+        servers_per_source=servers_per_source,
+        stall_s=gather_s + bf16 / (STAGE_D2H_GB_S * GB),
         gather_s=gather_s,
-        transfer_s=bf16 / (hardware.relay_broadcast_gb_s * GB),
+        transfer_s=(relay + servers_per_source) * bf16 / (hardware.broadcast_gb_s * GB),
         overhead_s=buckets * BUCKET_OVERHEAD_S,
         load_s=architecture.tensors * LOAD_S_PER_TENSOR,
     )
