@@ -39,15 +39,11 @@ version (restarted) or stops answering, so it costs no publish a timeout twice.
 
 Bytes and seconds at p5en-48 (payload/train/costs.py, `python -m payload plan --env p5en-48`):
 0.5.23 delivers every tensor to every TP rank of a server, so each server receives the whole
-bf16 model (Qwen3-30B-A3B 61 GB, Qwen3-235B-A22B 470 GB) whatever the sources. From one GPU's
-NIC (<= 50 GB/s, ~37.5 achieved) that is 1.6 s / 12.5 s per server; fed by a relay of the 8 GPUs
-of the training node that holds its weights (HSDP: a node holds a whole replica; 16 nodes feed
-32 servers, 2 each, one after the other) it is bounded by the node's 16 EFA NICs (~300 GB/s
-assumed): 0.2 s / 1.6 s of transfer per server, each server paused only for its own
-(payload/train/costs.py models it). What runs today: one source, trainer rank 0, feeding every
-server's group concurrently; `Config.servers` is the set a source feeds, so a publisher per
-training node, each over its own servers, is the step to the modeled fan-out (its relay ranks
-joining the group as ranks 1..7 need SGLang's rank_offset moved past them, which 0.5.23 allows).
+bf16 model (Qwen3-30B-A3B 61 GB, Qwen3-235B-A22B 470 GB) whatever the sources. This class is
+one source's side: the trainer runs one per training node (payload/sync/fanout.py: a source
+GPU per node, `Config.servers` its own servers, fed from a relay of staged buckets through
+`publish_buckets`), so 32 servers take 2 x B each from 16 nodes' NICs instead of 32 x B from
+rank 0's.
 """
 
 from __future__ import annotations
