@@ -102,7 +102,8 @@ class FanOutPublisher:
 
     def __init__(self, config: Config, rank: int, world_size: int, device: torch.device) -> None:
         self.config, self.rank = config, rank
-        self.sources = source_ranks(world_size, config.ranks_per_node, config.pp_size)
+        # A source without servers would only relay: fewer servers than nodes use the first nodes.
+        self.sources = source_ranks(world_size, config.ranks_per_node, config.pp_size)[:max(1, len(config.publisher.servers))]
         self.device = device
         runs = assign(config.publisher.servers, len(self.sources))
         nccl = config.publisher.backend == "nccl"

@@ -64,6 +64,10 @@ def test_source_plan():
     assert source_ranks(32, 8) == [0, 8, 16, 24]
     assert source_ranks(32, 8, pp_size=2) == [0, 16]
     assert assign(["a", "b", "c"], 2) == [["a"], ["b", "c"]]
+    config = WeightPublisher.Config(servers=["http://one:1"], backend="gloo")
+    single = FanOutPublisher.Config(config, ranks_per_node=1).build(0, 1, torch.device("cpu"))
+    assert single.sources == [0] and single.servers == ["http://one:1"]
+    single.close()
     assert assign([f"s{i}" for i in range(32)], 16)[15] == ["s30", "s31"]
 
 
