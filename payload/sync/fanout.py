@@ -129,7 +129,7 @@ class FanOutPublisher:
     def stage(self, named_tensors: Iterable[tuple[str, torch.Tensor]]) -> None:
         """Every rank (the iterator gathers collectively): rank 0 packs the tensors it receives
         into the staged host buffers; the others drain theirs. Waits first for the publish in
-        flight (its buckets are being read from the same buffers)."""
+        flight (its buckets are read from the same buffers): take its outcome with `wait` first."""
         self.wait()
         if self.rank != 0:
             for _ in named_tensors:
@@ -145,10 +145,8 @@ class FanOutPublisher:
             elif self._staged[i].numel() < total:
                 self._staged[i] = torch.empty(total, dtype=torch.uint8, pin_memory=pinned)
             # Packed on the tensors' own device, then one copy to host (the stall).
-            flat = pack(bucket, self.dtype).flat
-            self._staged[i][:total].copy_(flat)
-            packed = FlatBucket([n for n, _ in bucket], [str(self.dtype).removeprefix("torch.")] * len(bucket),
-                                [list(t.shape) for _, t in bucket], flat)
+            packed = pack(bucket, self.dtype)
+            self._staged[i][:total].copy_(packed.flat)
             manifest.names.append(packed.names)
             manifest.dtypes.append(packed.dtypes)
             manifest.shapes.append(packed.shapes)
