@@ -166,6 +166,11 @@ class FanOutPublisher:
     def in_flight(self) -> bool:
         return self._thread is not None
 
+    @property
+    def finished(self) -> bool:
+        """A publish is out and over: `wait` returns at once."""
+        return self._thread is not None and not self._thread.is_alive()
+
     def wait(self) -> Outcome | None:
         """The outcome of the publish in flight (rank 0: every source's servers); None if none."""
         if self._thread is None:

@@ -312,6 +312,8 @@ class Trainer:
             if self._stopping():
                 return None
             self.checkpointer.poll()
+            if self.publisher is not None and self.publisher.finished:
+                self._settle(self.publisher.wait())  # reports the version: the feeder goes on
             consumed = self.queue.consume(
                 self.config.consumer,
                 max_groups=job.batch.prompts_per_step - len(batch.groups),
@@ -410,6 +412,9 @@ class Trainer:
         checks the servers that took it against the trainer's weights (still that version)."""
         answers, failure = {}, ""
         if outcome is not None:
+            # The feeder paces itself by the version the servers were sent (its next tasks are
+            # for the step after), so it is reported once the publish is over, not at the handoff.
+            self.queue.report_progress(outcome.version)
             if outcome.error:
                 self.metrics.publish_failures.inc()
                 log.error("publishing version %d failed: %s", outcome.version, outcome.error)
@@ -473,13 +478,16 @@ class Trainer:
             self.counters = TrainCounters(step, step, self.counters.groups_consumed + groups)
             with self._phase("publish"):
                 publish_s = self._publish(step)
-            if self.world.is_main:  # the feeder paces itself by this
+            if self.world.is_main and self.publisher is None:  # the feeder paces itself by this
                 self.queue.report_progress(step)
             if step % job.checkpoint.export_interval_steps == 0 or final:
                 with self._phase("export"):
                     self._export(step)
             stopping = self._agree_to_stop()
             last = stopping or final or (self.config.max_steps is not None and step >= self.config.max_steps)
+            if last and self.publisher is not None:
+                with self._phase("publish"):  # the last version is served before the final eval
+                    self._settle(self.publisher.wait())
             if self.evaluator:
                 self.evaluator.after_step(step, final=last)
             if step % job.checkpoint.interval_steps == 0 or last:
@@ -496,7 +504,7 @@ class Trainer:
             if stopping or final:
                 break
         if self.publisher is not None:
-            with self._phase("publish"):  # the last version goes out before the trainer returns
+            with self._phase("publish"):  # a version still out (SIGTERM while waiting) before returning
                 self._settle(self.publisher.wait())
         with self._phase("checkpoint"):
             if saved_at != self.counters.step:
