@@ -1,0 +1,195 @@
+"""The rollout autoscaling rule: how many SGLang replicas the loop's own signals ask for.
+
+One rule, two renderings: `RolloutScaler.desired()` (the discrete-event simulator runs it, and
+the tests) and `RolloutScaler.keda_formula()` (the KEDA ScaledObject in k8s/charts/autoscaling.py
+evaluates the same expression over Prometheus queries of the same signals, payload.balance.signals).
+
+Signals, each over the last `window_s`:
+- trainer idle: the trainer's share of time waiting for a batch. Above `idle_high` with the
+  buffer below `fill_low`: rollout is the bottleneck: grow by the factor that would have fed the
+  trainer, replicas / (1 - idle), at most `max_step` replicas at once;
+- buffer fill (groups waiting / the high-water mark) above `fill_high`, or stale drops (groups
+  the trainer discarded as over max_staleness, of those it looked at) above `stale_high`: rollout
+  out-runs the trainer: one replica fewer;
+- otherwise hold.
+The result stays within [min_replicas, max_replicas]: at most the planner's recommended split for
+the pool (`python -m payload plan`), never more than the pool's nodes hold.
+
+A replica scaled down is drained first (payload.rollout.serve: the router stops sending it work,
+its in-flight generations finish or go back to the queue), so scaling never loses a task.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from payload.balance.loop import BalanceError
+
+
+@dataclass(frozen=True)
+class Signals:
+    trainer_idle_fraction: float
+    buffer_fill: float  # groups waiting / buffer high-water mark
+    stale_dropped_fraction: float
+
+
+@dataclass(frozen=True)
+class RolloutScaler:
+    min_replicas: int
+    max_replicas: int
+    idle_high: float = 0.05
+    fill_low: float = 0.5
+    fill_high: float = 0.9
+    stale_high: float = 0.05
+    max_step: int = 4
+    window_s: float = 300.0
+    # How often the rule is evaluated (KEDA's pollingInterval).
+    interval_s: float = 60.0
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.min_replicas <= self.max_replicas:
+            raise BalanceError(
+                f"autoscaling bounds: min_replicas {self.min_replicas} must be at least 1 and at most "
+                f"max_replicas {self.max_replicas}"
+            )
+
+    def desired(self, replicas: int, signals: Signals) -> int:
+        idle, fill, stale = signals.trainer_idle_fraction, signals.buffer_fill, signals.stale_dropped_fraction
+        if idle > self.idle_high and fill < self.fill_low:
+            grown = math.ceil(replicas / max(1.0 - idle, 1e-3))
+            want = min(grown, replicas + self.max_step)
+        elif fill > self.fill_high or stale > self.stale_high:
+            want = replicas - 1
+        else:
+            want = replicas
+        return max(self.min_replicas, min(self.max_replicas, want))
+
+    def keda_formula(self) -> str:
+        """The rule in KEDA's scalingModifiers formula language (expr), over triggers named
+        replicas, idle, fill and stale; HPA's bounds (min/maxReplicaCount) do the clamping."""
+        grow = f"min(ceil(replicas / max(1 - idle, 0.001)), replicas + {self.max_step})"
+        return (
+            f"idle > {self.idle_high} && fill < {self.fill_low} ? {grow} : "
+            f"(fill > {self.fill_high} || stale > {self.stale_high} ? replicas - 1 : replicas)"
+        )
+
+
+class SimulatedScaling:
+    """The rule inside payload.balance.simulator: `Simulator.Config(controller=SimulatedScaling(...))`.
+
+    Every `interval_s` it reads the signals the trainer and buffer would export, and moves
+    toward the rule's replica count: up by unparking replicas after `boot_s` (a node launching,
+    loading weights, catching up), down by draining the least-loaded replica (the router stops
+    sending it groups; its in-flight groups finish) and then parking it. It integrates the
+    replicas that hold a node (serving, draining or booting) for GPU-hours.
+    """
+
+    def __init__(self, scaler: RolloutScaler, boot_s: float = 600.0) -> None:
+        self.scaler = scaler
+        self.boot_s = boot_s
+        self.billed: list[tuple[float, int]] = []  # (time, replicas holding a node from then on)
+        self.decisions: list[tuple[float, int]] = []
+
+    def __call__(self, sim):
+        self.sim = sim
+        self.held = len(sim.replicas)
+        self.billed.append((0.0, self.held))
+        while True:
+            yield sim.env.timeout(self.scaler.interval_s)
+            serving = [r for r in sim.replicas if not r.parked]
+            want = self.scaler.desired(len(serving), self._signals())
+            self.decisions.append((sim.env.now, want))
+            if want > len(serving):
+                for replica in [r for r in sim.replicas if r.parked][: want - len(serving)]:
+                    sim.env.process(self._boot(replica))
+            elif want < len(serving):
+                live = [r for r in serving if r.routable]
+                if live:
+                    sim.env.process(self._drain(min(live, key=lambda r: r.outstanding)))
+
+    def _hold(self, delta: int) -> None:
+        self.held += delta
+        self.billed.append((self.sim.env.now, self.held))
+
+    def _boot(self, replica):
+        replica.parked = False  # counted as held from now, routable only once up
+        replica.up = False
+        self._hold(+1)
+        yield self.sim.env.timeout(self.boot_s)
+        replica.up, replica.draining = True, False
+        up, self.sim._replica_up = self.sim._replica_up, self.sim.env.event()
+        up.succeed()
+
+    def _drain(self, replica):
+        replica.draining = True
+        while replica.groups and replica.up:
+            yield self.sim.env.timeout(1.0)
+        replica.draining, replica.parked = False, True
+        self._hold(-1)
+
+    def _signals(self) -> Signals:
+        sim, window = self.sim, self.scaler.window_s
+        now = sim.env.now
+        recent = [rec for rec, (end, _) in zip(sim.records, sim._marks) if end >= now - window] or sim.records[-1:]
+        waited = sum(r[0] for r in recent)
+        total = sum(r[0] + r[1] + r[2] for r in recent)
+        looked = sum(r[5] for r in recent)
+        return Signals(
+            trainer_idle_fraction=waited / total if total else 0.0,
+            buffer_fill=len(sim.buffer.items) / sim.spec.high_water_groups,
+            stale_dropped_fraction=sum(r[4] for r in recent) / looked if looked else 0.0,
+        )
+
+    def replica_hours(self, t0: float, t1: float) -> float:
+        """Replica-hours held between t0 and t1 (serving, draining or booting)."""
+        total = 0.0
+        points = self.billed + [(t1, self.billed[-1][1])]
+        for (start, held), (end, _) in zip(points, points[1:]):
+            lo, hi = max(start, t0), min(end, t1)
+            if hi > lo:
+                total += held * (hi - lo)
+        return total / 3600
+
+
+@dataclass(frozen=True)
+class Comparison:
+    label: str
+    step_time_s: float
+    trainer_idle_fraction: float
+    stale_dropped_fraction: float
+    replica_hours: float
+    gpu_hours: float
+    trained_tokens: float
+    reclaims: int
+
+    @property
+    def gpu_hours_per_million_tokens(self) -> float:
+        return self.gpu_hours / (self.trained_tokens / 1e6)
+
+
+def compare(spec, split, scaler: RolloutScaler, *, steps: int, seed: int, boot_s: float = 600.0) -> tuple[Comparison, Comparison]:
+    """The fixed split against the same split under the rule, same seed: rollout GPU-hours over
+    the measured steps (after the simulator's warm-up), trainer idle, step time."""
+    from payload.balance.simulator import Simulator
+
+    results = []
+    for label, controller in (("fixed", None), ("autoscaled", SimulatedScaling(scaler, boot_s=boot_s))):
+        sim = Simulator.Config(spec, split, steps=steps, seed=seed, controller=controller).build()
+        result = sim.run()
+        t0 = sim._marks[sim.config.warmup_steps - 1][0]
+        t1 = sim._marks[-1][0]
+        hours = controller.replica_hours(t0, t1) if controller else split.replicas * (t1 - t0) / 3600
+        results.append(
+            Comparison(
+                label=label,
+                step_time_s=result.step_time_s,
+                trainer_idle_fraction=result.trainer_idle_fraction,
+                stale_dropped_fraction=result.stale_dropped_fraction,
+                replica_hours=hours,
+                gpu_hours=hours * spec.replica_gpus,
+                trained_tokens=result.trained_tokens_per_s * (t1 - t0),
+                reclaims=result.reclaims,
+            )
+        )
+    return results[0], results[1]
