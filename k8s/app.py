@@ -8,10 +8,12 @@ import cdk8s
 
 from infra.environment import Environment
 from k8s.charts.acceptance import AcceptanceChart
+from k8s.charts.autoscaling import AutoscalingChart
 from k8s.charts.base import BaseChart
 from k8s.charts.buffer import BufferChart
 from k8s.charts.feeder import FeederChart
 from k8s.charts.monitoring import MonitoringChart
+from k8s.charts.queueing import QueueingChart
 from k8s.charts.rollout_servers import RolloutServersChart
 from k8s.charts.router import RouterChart
 from k8s.charts.trainer import TrainerChart
@@ -21,6 +23,8 @@ from k8s.layout import RolloutLayout, TrainerLayout
 from k8s.outputs import DeployOutputs
 
 WORKLOAD_CHARTS = (
+    # The queue and priority classes before the JobSet and LeaderWorkerSet that name them.
+    ("queueing", QueueingChart),
     ("buffer", BufferChart),
     ("trainer", TrainerChart),
     ("rollout-servers", RolloutServersChart),
@@ -28,6 +32,7 @@ WORKLOAD_CHARTS = (
     ("workers", WorkersChart),
     ("feeder", FeederChart),
     ("monitoring", MonitoringChart),
+    ("autoscaling", AutoscalingChart),
 )
 
 
