@@ -7,8 +7,13 @@ the current replica count, which KEDA's scalingModifiers evaluate as one formula
 Prometheus queries, and KEDA serves the result to the HPA it manages itself.
 
 The formula returns the replica count the rule wants (AverageValue target 1: HPA's desired =
-ceil(value / 1)); minReplicaCount/maxReplicaCount bound it: at most the servers the rollout
-pool's max_size nodes hold. With Kueue each new group is a Workload admitted (or queued) on its own.
+ceil(value / 1)); minReplicaCount/maxReplicaCount bound it: at most the split's replicas (the
+planner's recommendation, which the router and the publisher list), never more than the pool holds.
+
+Scale-down removes the highest-index LWS group: its pods get SIGTERM and `serve` drains them
+(payload.rollout.serve: SGLang 0.5.23 answers /health 503 once shutting down, so the router stops
+routing to it; in-flight generations finish within the grace period, what is left is aborted and
+the rollout workers hand those tasks back to the queue uncharged). With Kueue each new group is a Workload admitted (or queued) on its own.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ def queries(window: str) -> dict[str, str]:
     return {
         "replicas": f'count(up{{namespace="{NAMESPACE}",service="{ROLLOUT_SERVER}-metrics"}} == 1)',
         "idle": f"sum(rate({signals.TRAINER_IDLE_SECONDS}[{window}])) / sum({trainer_time})",
-        "fill": f"max({signals.BUFFER_GROUPS}) / {{high_water}}",
+        "batches": f"max({signals.BUFFER_GROUPS}) / {{prompts_per_step}}",
         "stale": (
             f'sum(rate({signals.ROLLOUT_GROUPS_DROPPED}{{reason="stale"}}[{window}])) / '
             f"(sum(rate({signals.TRAINER_GROUPS_CONSUMED}[{window}])) + "
@@ -53,8 +58,10 @@ def pool_replicas(ctx: Context) -> int:
 class AutoscalingChart(cdk8s.Chart):
     def __init__(self, scope: Construct, id: str, ctx: Context) -> None:
         super().__init__(scope, id, namespace=NAMESPACE)
-        scaler = RolloutScaler(min_replicas=1, max_replicas=max(pool_replicas(ctx), ctx.rollout.replicas))
-        high_water = ctx.job.rollout.buffer_high_water_groups
+        # The router and the trainer's publisher list the split's replicas (server_urls), so the
+        # split (the planner's recommendation, pools.rollout.desired_size) is the ceiling.
+        scaler = RolloutScaler(min_replicas=1, max_replicas=min(pool_replicas(ctx), ctx.rollout.replicas))
+        prompts_per_step = ctx.job.batch.prompts_per_step
         window = f"{int(scaler.window_s)}s"
         triggers = [
             keda.ScaledObjectSpecTriggers(
@@ -62,7 +69,7 @@ class AutoscalingChart(cdk8s.Chart):
                 name=name,
                 metadata={
                     "serverAddress": PROMETHEUS_URL,
-                    "query": query.replace("{high_water}", str(high_water)),
+                    "query": query.replace("{prompts_per_step}", str(prompts_per_step)),
                     "threshold": "1",
                     # No series yet (trainer not started): 0, which the rule reads as no signal.
                     "ignoreNullValues": "true",

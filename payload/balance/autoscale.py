@@ -5,15 +5,16 @@ the tests) and `RolloutScaler.keda_formula()` (the KEDA ScaledObject in k8s/char
 evaluates the same expression over Prometheus queries of the same signals, payload.balance.signals).
 
 Signals, each over the last `window_s`:
-- trainer idle: the trainer's share of time waiting for a batch. Above `idle_high` with the
-  buffer below `fill_low`: rollout is the bottleneck: grow by the factor that would have fed the
-  trainer, replicas / (1 - idle), at most `max_step` replicas at once;
-- buffer fill (groups waiting / the high-water mark) above `fill_high`, or stale drops (groups
-  the trainer discarded as over max_staleness, of those it looked at) above `stale_high`: rollout
-  out-runs the trainer: one replica fewer;
+- trainer idle: the trainer's share of time waiting for a batch. Above `idle_high` with less
+  than one batch waiting in the buffer: rollout is the bottleneck: grow by the factor that would
+  have fed the trainer, replicas / (1 - idle), at most `max_step` replicas at once;
+- buffer fill, in batches waiting (groups in the buffer / prompts per step): at least
+  `batches_high` with the trainer below `idle_low`, or stale drops (groups the trainer discarded
+  as over max_staleness, of those it looked at) above `stale_high`: rollout out-runs the
+  trainer: a tenth fewer replicas (at least one);
 - otherwise hold.
-The result stays within [min_replicas, max_replicas]: at most the planner's recommended split for
-the pool (`python -m payload plan`), never more than the pool's nodes hold.
+The result stays within [min_replicas, max_replicas]: at most the replicas of the planner's
+split (`python -m payload plan` sizes pools.rollout.desired_size), never more than the pool holds.
 
 A replica scaled down is drained first (payload.rollout.serve: the router stops sending it work,
 its in-flight generations finish or go back to the queue), so scaling never loses a task.
@@ -30,7 +31,7 @@ from payload.balance.loop import BalanceError
 @dataclass(frozen=True)
 class Signals:
     trainer_idle_fraction: float
-    buffer_fill: float  # groups waiting / buffer high-water mark
+    buffer_batches: float  # groups waiting in the buffer / prompts per step
     stale_dropped_fraction: float
 
 
@@ -39,8 +40,8 @@ class RolloutScaler:
     min_replicas: int
     max_replicas: int
     idle_high: float = 0.05
-    fill_low: float = 0.5
-    fill_high: float = 0.9
+    idle_low: float = 0.02
+    batches_high: float = 1.0
     stale_high: float = 0.05
     max_step: int = 4
     window_s: float = 300.0
@@ -55,23 +56,24 @@ class RolloutScaler:
             )
 
     def desired(self, replicas: int, signals: Signals) -> int:
-        idle, fill, stale = signals.trainer_idle_fraction, signals.buffer_fill, signals.stale_dropped_fraction
-        if idle > self.idle_high and fill < self.fill_low:
+        idle, batches, stale = signals.trainer_idle_fraction, signals.buffer_batches, signals.stale_dropped_fraction
+        if idle > self.idle_high and batches < 1:
             grown = math.ceil(replicas / max(1.0 - idle, 1e-3))
             want = min(grown, replicas + self.max_step)
-        elif fill > self.fill_high or stale > self.stale_high:
-            want = replicas - 1
+        elif (batches >= self.batches_high and idle < self.idle_low) or stale > self.stale_high:
+            want = replicas - max(1, replicas // 10)
         else:
             want = replicas
         return max(self.min_replicas, min(self.max_replicas, want))
 
     def keda_formula(self) -> str:
         """The rule in KEDA's scalingModifiers formula language (expr), over triggers named
-        replicas, idle, fill and stale; HPA's bounds (min/maxReplicaCount) do the clamping."""
+        replicas, idle, batches and stale; HPA's bounds (min/maxReplicaCount) do the clamping."""
         grow = f"min(ceil(replicas / max(1 - idle, 0.001)), replicas + {self.max_step})"
+        shrink = "replicas - max(1, floor(replicas / 10))"
         return (
-            f"idle > {self.idle_high} && fill < {self.fill_low} ? {grow} : "
-            f"(fill > {self.fill_high} || stale > {self.stale_high} ? replicas - 1 : replicas)"
+            f"idle > {self.idle_high} && batches < 1 ? {grow} : "
+            f"((batches >= {self.batches_high} && idle < {self.idle_low}) || stale > {self.stale_high} ? {shrink} : replicas)"
         )
 
 
@@ -89,24 +91,30 @@ class SimulatedScaling:
         self.scaler = scaler
         self.boot_s = boot_s
         self.billed: list[tuple[float, int]] = []  # (time, replicas holding a node from then on)
+        self.draining: set = set()
         self.decisions: list[tuple[float, int]] = []
 
     def __call__(self, sim):
         self.sim = sim
-        self.held = len(sim.replicas)
+        self.held = self.target = len(sim.replicas)
         self.billed.append((0.0, self.held))
         while True:
             yield sim.env.timeout(self.scaler.interval_s)
-            serving = [r for r in sim.replicas if not r.parked]
-            want = self.scaler.desired(len(serving), self._signals())
+            want = self.scaler.desired(self.target, self._signals())
             self.decisions.append((sim.env.now, want))
-            if want > len(serving):
-                for replica in [r for r in sim.replicas if r.parked][: want - len(serving)]:
-                    sim.env.process(self._boot(replica))
-            elif want < len(serving):
-                live = [r for r in serving if r.routable]
-                if live:
-                    sim.env.process(self._drain(min(live, key=lambda r: r.outstanding)))
+            if want > self.target:
+                # Replicas still draining are kept first (no boot), then parked ones boot.
+                for replica in [r for r in sim.replicas if r in self.draining or r.parked][: want - self.target]:
+                    if replica in self.draining:
+                        self.draining.discard(replica)
+                        replica.draining = False
+                    else:
+                        sim.env.process(self._boot(replica))
+            elif want < self.target:
+                live = sorted((r for r in sim.replicas if r.routable), key=lambda r: r.outstanding)
+                for replica in live[: self.target - want]:
+                    sim.env.process(self._drain(replica))
+            self.target = want
 
     def _hold(self, delta: int) -> None:
         self.held += delta
@@ -122,9 +130,14 @@ class SimulatedScaling:
         up.succeed()
 
     def _drain(self, replica):
+        """Stop routing to it, let its in-flight groups finish, then release its node."""
         replica.draining = True
-        while replica.groups and replica.up:
+        self.draining.add(replica)
+        while replica.groups and replica.up and replica in self.draining:
             yield self.sim.env.timeout(1.0)
+        if replica not in self.draining:
+            return  # scaled back up before it was gone
+        self.draining.discard(replica)
         replica.draining, replica.parked = False, True
         self._hold(-1)
 
@@ -137,7 +150,7 @@ class SimulatedScaling:
         looked = sum(r[5] for r in recent)
         return Signals(
             trainer_idle_fraction=waited / total if total else 0.0,
-            buffer_fill=len(sim.buffer.items) / sim.spec.high_water_groups,
+            buffer_batches=len(sim.buffer.items) / sim.spec.prompts_per_step,
             stale_dropped_fraction=sum(r[4] for r in recent) / looked if looked else 0.0,
         )
 
