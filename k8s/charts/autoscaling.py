@@ -88,8 +88,15 @@ class AutoscalingChart(cdk8s.Chart):
                 min_replica_count=scaler.min_replicas,
                 max_replica_count=scaler.max_replicas,
                 polling_interval=int(scaler.interval_s),
-                # Scale-down waits for the drain (SPOT_GRACE_SECONDS of the pod) rather than a cooldown.
                 advanced=keda.ScaledObjectSpecAdvanced(
+                    # The rule's scale-down stabilization (payload.balance.autoscale says why).
+                    horizontal_pod_autoscaler_config=keda.ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfig(
+                        behavior=keda.ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehavior(
+                            scale_down=keda.ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleDown(
+                                stabilization_window_seconds=int(scaler.scale_down_stabilization_s)
+                            )
+                        )
+                    ),
                     scaling_modifiers=keda.ScaledObjectSpecAdvancedScalingModifiers(
                         formula=scaler.keda_formula(),
                         target="1",

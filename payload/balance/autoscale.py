@@ -47,6 +47,10 @@ class RolloutScaler:
     window_s: float = 300.0
     # How often the rule is evaluated (KEDA's pollingInterval).
     interval_s: float = 60.0
+    # A scale-down takes the highest count the rule asked for over this window (the HPA's
+    # scaleDown stabilizationWindowSeconds): no faster than a node can come back (~600 s to
+    # boot, load weights and catch up), so capacity is not shed before the signals catch up.
+    scale_down_stabilization_s: float = 300.0
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_replicas <= self.max_replicas:
@@ -81,7 +85,7 @@ class SimulatedScaling:
     """The rule inside payload.balance.simulator: `Simulator.Config(controller=SimulatedScaling(...))`.
 
     Every `interval_s` it reads the signals the trainer and buffer would export, and moves
-    toward the rule's replica count: up by unparking replicas after `boot_s` (a node launching,
+    toward the rule's replica count (a scale-down stabilized as the HPA does it): up by unparking replicas after `boot_s` (a node launching,
     loading weights, catching up), down by draining the least-loaded replica (the router stops
     sending it groups; its in-flight groups finish) and then parking it. It integrates the
     replicas that hold a node (serving, draining or booting) for GPU-hours.
@@ -93,6 +97,7 @@ class SimulatedScaling:
         self.billed: list[tuple[float, int]] = []  # (time, replicas holding a node from then on)
         self.draining: set = set()
         self.decisions: list[tuple[float, int]] = []
+        self.asked: list[tuple[float, int]] = []  # what the rule asked for, each evaluation
 
     def __call__(self, sim):
         self.sim = sim
@@ -100,8 +105,11 @@ class SimulatedScaling:
         self.billed.append((0.0, self.held))
         while True:
             yield sim.env.timeout(self.scaler.interval_s)
-            want = self.scaler.desired(self.target, self._signals())
-            self.decisions.append((sim.env.now, want))
+            now = sim.env.now
+            self.asked.append((now, self.scaler.desired(self.target, self._signals())))
+            recent = [n for t, n in self.asked if t > now - self.scaler.scale_down_stabilization_s]
+            want = recent[-1] if recent[-1] >= self.target else min(max(recent), self.target)
+            self.decisions.append((now, want))
             if want > self.target:
                 # Replicas still draining are kept first (no boot), then parked ones boot.
                 for replica in [r for r in sim.replicas if r in self.draining or r.parked][: want - self.target]:
