@@ -50,7 +50,7 @@ class RolloutScaler:
     # A scale-down takes the highest count the rule asked for over this window (the HPA's
     # scaleDown stabilizationWindowSeconds): no faster than a node can come back (~600 s to
     # boot, load weights and catch up), so capacity is not shed before the signals catch up.
-    scale_down_stabilization_s: float = 300.0
+    scale_down_stabilization_s: float = 180.0
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_replicas <= self.max_replicas:
@@ -71,8 +71,11 @@ class RolloutScaler:
         return max(self.min_replicas, min(self.max_replicas, want))
 
     def keda_formula(self) -> str:
-        """The rule in KEDA's scalingModifiers formula language (expr), over triggers named
-        replicas, idle, batches and stale; HPA's bounds (min/maxReplicaCount) do the clamping."""
+        """The rule in KEDA's scalingModifiers formula language, over triggers named replicas,
+        idle, batches and stale; HPA's bounds (min/maxReplicaCount) do the clamping. KEDA v2.20.2
+        compiles it with expr-lang/expr v1.17.8 (its go.mod; pkg/scaling/modifiers/formula.go),
+        whose builtins include ceil, floor, min and max (builtin/builtin.go) and whose `a ? b : c`
+        and `&&`/`||` are the language's own."""
         grow = f"min(ceil(replicas / max(1 - idle, 0.001)), replicas + {self.max_step})"
         shrink = "replicas - max(1, floor(replicas / 10))"
         return (
