@@ -23,8 +23,6 @@ from k8s.layout import RolloutLayout, TrainerLayout
 from k8s.outputs import DeployOutputs
 
 WORKLOAD_CHARTS = (
-    # The queue and priority classes before the JobSet and LeaderWorkerSet that name them.
-    ("queueing", QueueingChart),
     ("buffer", BufferChart),
     ("trainer", TrainerChart),
     ("rollout-servers", RolloutServersChart),
@@ -32,6 +30,9 @@ WORKLOAD_CHARTS = (
     ("workers", WorkersChart),
     ("feeder", FeederChart),
     ("monitoring", MonitoringChart),
+    # After the workloads so no file before them is renumbered: Kueue suspends a labelled JobSet
+    # or LWS group on creation and admits it once its LocalQueue and priority class exist.
+    ("queueing", QueueingChart),
     ("autoscaling", AutoscalingChart),
 )
 

@@ -11,14 +11,14 @@ from conftest import ENVIRONMENTS
 
 EXPECTED_FILES = [
     "0000-base.k8s.yaml",
-    "0001-queueing.k8s.yaml",
-    "0002-buffer.k8s.yaml",
-    "0003-trainer.k8s.yaml",
-    "0004-rollout-servers.k8s.yaml",
-    "0005-router.k8s.yaml",
-    "0006-workers.k8s.yaml",
-    "0007-feeder.k8s.yaml",
-    "0008-monitoring.k8s.yaml",
+    "0001-buffer.k8s.yaml",
+    "0002-trainer.k8s.yaml",
+    "0003-rollout-servers.k8s.yaml",
+    "0004-router.k8s.yaml",
+    "0005-workers.k8s.yaml",
+    "0006-feeder.k8s.yaml",
+    "0007-monitoring.k8s.yaml",
+    "0008-queueing.k8s.yaml",
     "0009-autoscaling.k8s.yaml",
 ]
 
