@@ -116,7 +116,22 @@ def main() -> None:
         os.setgroups([])
         os.setresgid(uid, uid, uid)
         os.setresuid(uid, uid, uid)
-    os.execve(settings["python"], [settings["python"], "-I", MAIN], {})
+    if not settings["namespaces"]:
+        os.execve(settings["python"], [settings["python"], "-I", MAIN], {})
+    # In the PID namespace this process is init: it waits for the program and exits as a shell
+    # does (128 + signal). Exec'ing instead makes `unshare --fork` see its child die of a signal
+    # (the CPU limit's SIGKILL, say), and util-linux 2.38's unshare then fails on its way out
+    # ("sigprocmask unblock failed", exit 1), which reads as a jail that could not be built.
+    # Its own exit ends the namespace and every process the program left in it.
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.execve(settings["python"], [settings["python"], "-I", MAIN], {})
+        finally:
+            os._exit(127)
+    _, status = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    os._exit(128 - code if code < 0 else code)
 
 
 if __name__ == "__main__":
