@@ -22,6 +22,23 @@ def _split(text: str) -> tuple[int, int]:
     return train, rollout
 
 
+def _fraction(text: str) -> float:
+    value = _positive(text)
+    if value > 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a fraction in (0, 1]")
+    return value
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a number") from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a number > 0")
+    return value
+
+
 def _inputs(p: argparse.ArgumentParser) -> None:
     p.add_argument("--env", default="default", help="environment name (environments/NAME.yaml) or a YAML path")
     rates = p.add_argument_group("measured rates (flags override what --from-metrics reads)")
@@ -61,6 +78,13 @@ def register(subparsers) -> None:
                       "(payload/model/architectures: Qwen3-30B-A3B, Qwen3-235B-A22B): also print the trainer's "
                       "per-GPU memory and per-link traffic "
                       "for it under the environment's layout (alone when no rates are given)")
+    model = plan.add_argument_group("first-principles rates for --model-config (payload/balance/throughput.py)")
+    model.add_argument("--train-mfu", type=_fraction, help="trainer model-FLOPs utilisation (default 0.357, bench/README.md)")
+    model.add_argument("--peak-tflops", type=_positive, help="bf16 matmul peak a GPU (default 775, measured on an H200)")
+    model.add_argument("--hbm-efficiency", type=_fraction, help="share of HBM bandwidth decode reaches (default 0.75, assumed)")
+    model.add_argument("--prompt-tokens", type=int, help="mean prompt tokens (default batch.max_prompt_tokens / 4)")
+    model.add_argument("--pause-mode", choices=("retract", "in_place"),
+                       help="SGLang pause_generation mode during a publish (default retract: running requests re-prefill)")
     plan.set_defaults(run=run_plan)
     sim = subparsers.add_parser(
         "simulate",
@@ -152,6 +176,8 @@ def _print_footprint(args: argparse.Namespace) -> int:
     path = Path(args.model_config)
     name = args.model_config if args.model_config in ARCHITECTURE_CONFIGS else (
         path.parent.name if path.name == "config.json" else path.stem)
+    if not _print_throughput(args, env, config, name):
+        return 2
     layout, shape, fp = job_footprint(config, env, name)
     print_footprint(args.model_config, env, layout, shape, fp, sys.stdout)
     best = print_layouts(args.model_config, env, config, sys.stdout)
@@ -163,6 +189,35 @@ def _print_footprint(args: argparse.Namespace) -> int:
     else:
         print(f"  the job's layout for {name} is the one picked", file=sys.stdout)
     return 0
+
+
+def _print_throughput(args: argparse.Namespace, env, config, name: str) -> bool:
+    """The first-principles step and tokens/s/GPU of `config` on `env` (payload/balance/throughput.py)."""
+    from dataclasses import replace
+
+    from payload.balance.throughput import Assumptions, choose_staleness, estimate_rates, loop_spec, print_estimate
+    from payload.train.costs import ARCHITECTURES, Architecture
+
+    architecture = ARCHITECTURES.get(name) or Architecture(
+        config.vocab_size, config.hidden_size, config.moe_intermediate_size, config.num_hidden_layers,
+        config.num_attention_heads, config.num_key_value_heads, config.head_dim, config.num_experts,
+        config.tie_word_embeddings, config.num_experts_per_tok)
+    assumptions = Assumptions()
+    for flag in ("train_mfu", "peak_tflops", "hbm_efficiency", "prompt_tokens", "pause_mode"):
+        if getattr(args, flag, None) is not None:
+            assumptions = replace(assumptions, **{flag: getattr(args, flag)})
+    try:
+        estimate = estimate_rates(config, env, name, architecture, response_mean=args.response_tokens_mean,
+                                  response_sigma=args.response_tokens_sigma or 0.8, a=assumptions)
+        spec = loop_spec(env, estimate, args.response_tokens_sigma or 0.8)
+        pools = env.pools
+        split = spec.split(*(args.split or (pools.train.desired_size, pools.rollout.desired_size)))
+    except _user_errors() as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return False
+    rows, pick = choose_staleness(spec, split, estimate.prompt_tokens)
+    print_estimate(estimate, env, rows, pick, sys.stdout)
+    return True
 
 
 def run_plan(args: argparse.Namespace) -> int:
