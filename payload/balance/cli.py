@@ -104,7 +104,9 @@ def _load(args: argparse.Namespace):
     """(environment, spec, measured or None, current split); raises the user-error types."""
     from infra.environment import load_environment
     from payload.balance.loop import BalanceError, LoopSpec, Rates, Spot
-    from payload.balance.measure import read_metrics
+    from dataclasses import replace
+
+    from payload.balance.measure import check_provenance, read_metrics
 
     env = load_environment(args.env)
     pools = env.pools
@@ -113,6 +115,8 @@ def _load(args: argparse.Namespace):
     if args.from_metrics:
         train, rollout = args.measured_split or (pools.train.desired_size, pools.rollout.desired_size)
         measured = read_metrics(args.from_metrics, train, rollout, env.job.algorithm.group_size)
+        notes = check_provenance(measured, args.from_metrics, pools.train.instance_type, env.architecture_name())
+        measured = replace(measured, notes=notes + list(measured.notes))
         values = {k: v for k, v in vars(measured.rates).items()}
     for flag, key in (("rollout_tokens_per_s", "rollout_tokens_per_s_per_node"),
                       ("trainer_tokens_per_s", "trainer_tokens_per_s_per_node"), ("publish_s", "publish_s"),

@@ -110,3 +110,38 @@ def test_plan_refuses_a_bad_mfu_in_one_line(capsys):
         main(["plan", "--env", "p5en-48", "--model-config", "Qwen3-30B-A3B", "--train-mfu", "1.5"])
     assert exit_.value.code == 2
     assert "--train-mfu" in capsys.readouterr().err
+
+
+def _metrics(path, **extra):
+    import json
+
+    from payload.balance.signals import TrainStepRecord
+
+    lines = []
+    for step in range(1, 5):
+        record = TrainStepRecord(step=step, wall_time=100.0 * step, mean_reward=0.5, groups=512, tokens=512 * 16 * 4000,
+                                 tokens_per_s=1.0, trainer_busy_s=60.0, trainer_wait_s=30.0, publish_s=10.0,
+                                 buffer_groups=0, staleness_mean=1.0, staleness_max=2)
+        lines.append(json.dumps(json.loads(record.to_json()) | extra))
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_from_metrics_refuses_another_device_and_labels_an_unsaid_one(tmp_path, capsys):
+    cpu = _metrics(tmp_path / "cpu.jsonl", device="cpu", model="Qwen3-30B-A3B")
+    code = main(["plan", "--env", "p5en-48", "--from-metrics", cpu])
+    err = capsys.readouterr().err
+    assert code == 2 and "measured on device cpu, not this environment's p5en.48xlarge" in err
+    other = _metrics(tmp_path / "other.jsonl", device="p5en.48xlarge", model="tiny-demo")
+    assert main(["plan", "--env", "p5en-48", "--from-metrics", other]) == 2
+    assert "model tiny-demo" in capsys.readouterr().err
+    unsaid = _metrics(tmp_path / "unsaid.jsonl")
+    code = main(["plan", "--env", "p5en-48", "--from-metrics", unsaid, "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert any(h.startswith("UNVERIFIED RATES") for h in __import__("json").loads(out)["hints"])
+    same = _metrics(tmp_path / "same.jsonl", device="p5en.48xlarge", model="Qwen3-30B-A3B")
+    code = main(["plan", "--env", "p5en-48", "--from-metrics", same, "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert not any(h.startswith("UNVERIFIED") for h in __import__("json").loads(out)["hints"])
