@@ -148,8 +148,10 @@ def modeled_costs(env, architecture: str | None):
         return env.costs()
     if architecture not in ARCHITECTURES:
         raise BalanceError(f"--architecture {architecture!r}: known ones are {', '.join(ARCHITECTURES)}")
-    rollout = env.pools.rollout
-    return model_costs(ARCHITECTURES[architecture], train_nodes=env.pools.train.desired_size,
+    rollout, train = env.pools.rollout, env.pools.train
+    layout = env.job.parallel.for_model(architecture)  # the trainer's layout for that model
+    return model_costs(ARCHITECTURES[architecture], train_nodes=train.desired_size,
+                       shard_gpus=layout.shard_size(train.spec.gpus), pipeline=layout.pipeline_parallel_size,
                        servers=rollout.desired_size * rollout.spec.gpus // env.job.parallel.rollout_tensor_parallel_size or None,
                        fsx_storage_gib=env.storage.fsx_storage_gib,
                        fsx_mb_s_per_tib=env.storage.fsx_throughput_mb_s_per_tib, keep_last=env.job.checkpoint.keep_last)
