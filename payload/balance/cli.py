@@ -201,6 +201,7 @@ def _print_throughput(args: argparse.Namespace, env, config, name: str) -> bool:
     """The first-principles step and tokens/s/GPU of `config` on `env` (payload/balance/throughput.py)."""
     from dataclasses import replace
 
+    from payload.balance.planner import make_plan
     from payload.balance.throughput import Assumptions, choose_staleness, estimate_rates, loop_spec, print_estimate
     from payload.train.costs import ARCHITECTURES, Architecture
 
@@ -223,7 +224,23 @@ def _print_throughput(args: argparse.Namespace, env, config, name: str) -> bool:
         return False
     rows, pick = choose_staleness(spec, split, estimate.prompt_tokens)
     print_estimate(estimate, env, rows, pick, sys.stdout)
+    try:  # the split, at the picked staleness, within the pools' limits
+        plan = make_plan(spec.with_(max_staleness=pick.max_staleness), sum(split_nodes(split)),
+                         split_nodes(split), (pools.train.min_size, pools.train.max_size),
+                         (pools.rollout.min_size, pools.rollout.max_size))
+    except _user_errors() as exc:
+        print(f"  split: {exc}", file=sys.stdout)
+        return True
+    best = plan.recommended
+    print(f"  split at max_staleness {pick.max_staleness}: {best.split.label} recommended ({best.step_time_s:,.0f} s a step, "
+          f"bound {best.bound}; trainer multiples of {spec.min_train_nodes} node(s) for the layout's "
+          f"{spec.train_gpu_multiple} GPUs)" + (f"; outside the pools' limits {plan.unconstrained.split.label} is faster"
+                                                if plan.unconstrained else ""), file=sys.stdout)
     return True
+
+
+def split_nodes(split) -> tuple[int, int]:
+    return split.train_nodes, split.rollout_nodes
 
 
 def run_plan(args: argparse.Namespace) -> int:

@@ -324,7 +324,8 @@ def print_estimate(estimate: Estimate, env, rows, pick, out) -> None:
         p = r.prediction
         mark = "  <- picked" if r is pick else ""
         print(f"    {r.max_staleness}: step {p.step_time_s:,.0f} s, stale dropped {p.stale_dropped_fraction:.1%}, trainer idle "
-              f"{p.trainer_idle_fraction:.0%}, bound {p.bound}, {r.tokens_per_s_per_gpu:,.0f} tokens/s/GPU{mark}", file=out)
+              f"{p.trainer_idle_fraction:.0%}, servers' slots fed {p.replica_utilisation:.0%}, bound {p.bound}, "
+              f"{r.tokens_per_s_per_gpu:,.0f} tokens/s/GPU{mark}", file=out)
     gpus = pick.prediction.split.train_gpus + pick.prediction.split.rollout_nodes * env.pools.rollout.spec.gpus
     print(f"  predicted: {pick.tokens_per_s_per_gpu:,.0f} tokens/s/GPU (NeMo-RL's count: the trained batch's prompt + "
           f"response tokens / step / all {gpus} GPUs), environment max_staleness {env.job.rollout.max_staleness}", file=out)
