@@ -333,3 +333,20 @@ def print_estimate(estimate: Estimate, env, rows, pick, out) -> None:
         print(f"    NeMo-RL v0.6 {label}: {value:,} tokens/s/GPU on {gpus_} H100 (generation TP {tp}, mean sequence "
               f"{seq:,} tokens)", file=out)
     print("  assumptions: " + ", ".join(f"{k} {v}" for k, v in a.table().items()), file=out)
+
+
+def scaled_case(env, config, model: str, architecture, nodes: int, train_nodes: int, a: Assumptions = Assumptions()):
+    """The loop of `model` on `nodes` nodes of env's kind (train_nodes of them training), the
+    job's batch, groups in flight and buffer scaled by nodes / env's nodes, at the staleness
+    the planner picks: (spec, split, picked row). The trainer's per-node rate is the shipped
+    layout's (compute-bound; EP inside a node), its mesh one node."""
+    estimate = estimate_rates(config, env, model, architecture, a=a)
+    spec = loop_spec(env, estimate)
+    scale = nodes / (env.pools.train.desired_size + env.pools.rollout.desired_size)
+    spec = spec.with_(prompts_per_step=round(spec.prompts_per_step * scale),
+                      groups_in_flight=round(spec.groups_in_flight * scale),
+                      high_water_groups=round(spec.high_water_groups * scale),
+                      train_gpu_multiple=spec.train_gpus_per_node)
+    split = spec.split(train_nodes, nodes - train_nodes)
+    _, pick = choose_staleness(spec, split, estimate.prompt_tokens)
+    return spec.with_(max_staleness=pick.max_staleness), split, pick

@@ -145,3 +145,19 @@ def test_from_metrics_refuses_another_device_and_labels_an_unsaid_one(tmp_path, 
     out, err = capsys.readouterr()
     assert code == 0, err
     assert not any(h.startswith("UNVERIFIED") for h in __import__("json").loads(out)["hints"])
+
+
+@pytest.mark.parametrize("model", ["Qwen3-30B-A3B", "Qwen3-235B-A22B"])
+def test_closed_form_agrees_with_the_simulator_at_48_nodes(env, model):
+    """The planner's step from first-principles rates within 10% of the discrete-event loop's
+    (bench/throughput_validation.py runs 125 nodes too: minutes of simulation, too slow here)."""
+    from payload.balance.planner import predict
+    from payload.balance.simulator import Simulator
+    from payload.balance.throughput import scaled_case
+
+    spec, split, pick = scaled_case(env, config_of(model), model, ARCHITECTURES[model], 48, 16)
+    plan = predict(spec, split)
+    sim = Simulator.Config(spec, split, steps=10, warmup_steps=4).build().run()
+    assert abs(plan.step_time_s / sim.step_time_s - 1) < 0.10
+    assert abs(plan.stale_dropped_fraction - sim.stale_dropped_fraction) < 0.10
+    assert pick.prediction.stale_dropped_fraction < 0.10
