@@ -223,7 +223,7 @@ def _print_throughput(args: argparse.Namespace, env, config, name: str) -> bool:
         print(f"error: {exc}", file=sys.stderr)
         return False
     rows, pick = choose_staleness(spec, split, estimate.prompt_tokens)
-    print_estimate(estimate, env, rows, pick, sys.stdout)
+    print_estimate(estimate, env, rows, pick, sys.stdout, args.model_config)
     try:  # the split, at the picked staleness, within the pools' limits
         plan = make_plan(spec.with_(max_staleness=pick.max_staleness), sum(split_nodes(split)),
                          split_nodes(split), (pools.train.min_size, pools.train.max_size),

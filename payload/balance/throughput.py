@@ -297,9 +297,10 @@ def choose_staleness(spec, split, prompt_tokens: float, limits=(1, 2, 3, 4), max
     return rows, pick
 
 
-def print_estimate(estimate: Estimate, env, rows, pick, out) -> None:
+def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None = None) -> None:
+    """`label`: the model as the user named it (default its name)."""
     t, e, a = estimate.trainer, estimate.engine, estimate.assumptions
-    print(f"\nGRPO step of {estimate.model} on {env.name} (first principles; payload/balance/throughput.py)", file=out)
+    print(f"\nGRPO step of {label or estimate.model} on {env.name} (first principles; payload/balance/throughput.py)", file=out)
     print(f"  step shape: {env.job.batch.prompts_per_step} prompts x {env.job.algorithm.group_size}, prompts "
           f"{estimate.prompt_tokens:,.0f} tokens, responses lognormal mean {estimate.response_tokens_mean:,.0f} "
           f"(max {env.job.batch.max_response_tokens:,}): {t.step_tokens / 1e6:.1f} M tokens", file=out)

@@ -49,10 +49,11 @@ def test_plan_json_recommends_the_fastest_split_within_limits(tmp_path, capsys):
 
 
 def test_plan_table(capsys):
-    code, out, _ = run(capsys, "plan", "--env", "p5en-48", *RATES, "--response-tokens-mean", "4000")
+    # p5en-48's 64 TP4 replicas (two a node) at 128 requests each: a node decodes 256 at once.
+    code, out, _ = run(capsys, "plan", "--env", "p5en-48", *RATES, "--response-tokens-mean", "4000", "--server-slots", "128")
     assert code == 0
     assert "current" in out and "recommended" in out and "16:32" in out
-    # The environment's 24 workers × 64 groups in flight keep 32 servers fed.
+    # The environment's 24 workers × 64 groups in flight keep its servers fed.
     assert "1536 groups in flight" in out and "under-fed" not in out
 
 
