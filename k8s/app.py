@@ -14,6 +14,7 @@ from k8s.charts.feeder import FeederChart
 from k8s.charts.monitoring import MonitoringChart
 from k8s.charts.rollout_servers import RolloutServersChart
 from k8s.charts.router import RouterChart
+from k8s.charts.sandbox import SandboxChart
 from k8s.charts.trainer import TrainerChart
 from k8s.charts.workers import WorkersChart
 from k8s.context import Context
@@ -28,6 +29,7 @@ WORKLOAD_CHARTS = (
     ("workers", WorkersChart),
     ("feeder", FeederChart),
     ("monitoring", MonitoringChart),
+    ("sandbox", SandboxChart),
 )
 
 

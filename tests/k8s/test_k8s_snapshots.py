@@ -18,6 +18,7 @@ EXPECTED_FILES = [
     "0005-workers.k8s.yaml",
     "0006-feeder.k8s.yaml",
     "0007-monitoring.k8s.yaml",
+    "0008-sandbox.k8s.yaml",
 ]
 
 
