@@ -302,7 +302,9 @@ class Environment(_Strict):
         return model_costs(
             architecture,
             train_nodes=max(train.desired_size, 1),
-            shard_gpus=self.job.parallel.shard_size(train.spec.gpus),  # the layout the trainer runs
+            # The layout the trainer runs for this model (job.parallel.models, `plan --model-config`).
+            shard_gpus=self.job.parallel.for_model(self.job.model.path).shard_size(train.spec.gpus),
+            pipeline=self.job.parallel.for_model(self.job.model.path).pipeline_parallel_size,
             servers=rollout.desired_size * rollout.spec.gpus // self.job.parallel.rollout_tensor_parallel_size or None,
             fsx_storage_gib=self.storage.fsx_storage_gib,
             fsx_mb_s_per_tib=self.storage.fsx_throughput_mb_s_per_tib,

@@ -22,6 +22,23 @@ def _split(text: str) -> tuple[int, int]:
     return train, rollout
 
 
+def _fraction(text: str) -> float:
+    value = _positive(text)
+    if value > 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a fraction in (0, 1]")
+    return value
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a number") from None
+    if not value > 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a number > 0")
+    return value
+
+
 def _inputs(p: argparse.ArgumentParser) -> None:
     p.add_argument("--env", default="default", help="environment name (environments/NAME.yaml) or a YAML path")
     rates = p.add_argument_group("measured rates (flags override what --from-metrics reads)")
@@ -61,6 +78,13 @@ def register(subparsers) -> None:
                       "(payload/model/architectures: Qwen3-30B-A3B, Qwen3-235B-A22B): also print the trainer's "
                       "per-GPU memory and per-link traffic "
                       "for it under the environment's layout (alone when no rates are given)")
+    model = plan.add_argument_group("first-principles rates for --model-config (payload/balance/throughput.py)")
+    model.add_argument("--train-mfu", type=_fraction, help="trainer model-FLOPs utilisation (default 0.357, bench/README.md)")
+    model.add_argument("--peak-tflops", type=_positive, help="bf16 matmul peak a GPU (default 775, measured on an H200)")
+    model.add_argument("--hbm-efficiency", type=_fraction, help="share of HBM bandwidth decode reaches (default 0.75, assumed)")
+    model.add_argument("--prompt-tokens", type=int, help="mean prompt tokens (default batch.max_prompt_tokens / 4)")
+    model.add_argument("--pause-mode", choices=("retract", "in_place"),
+                       help="SGLang pause_generation mode during a publish (default retract: running requests re-prefill)")
     plan.set_defaults(run=run_plan)
     sim = subparsers.add_parser(
         "simulate",
@@ -80,7 +104,9 @@ def _load(args: argparse.Namespace):
     """(environment, spec, measured or None, current split); raises the user-error types."""
     from infra.environment import load_environment
     from payload.balance.loop import BalanceError, LoopSpec, Rates, Spot
-    from payload.balance.measure import read_metrics
+    from dataclasses import replace
+
+    from payload.balance.measure import check_provenance, read_metrics
 
     env = load_environment(args.env)
     pools = env.pools
@@ -89,6 +115,8 @@ def _load(args: argparse.Namespace):
     if args.from_metrics:
         train, rollout = args.measured_split or (pools.train.desired_size, pools.rollout.desired_size)
         measured = read_metrics(args.from_metrics, train, rollout, env.job.algorithm.group_size)
+        notes = check_provenance(measured, args.from_metrics, pools.train.instance_type, env.architecture_name())
+        measured = replace(measured, notes=notes + list(measured.notes))
         values = {k: v for k, v in vars(measured.rates).items()}
     for flag, key in (("rollout_tokens_per_s", "rollout_tokens_per_s_per_node"),
                       ("trainer_tokens_per_s", "trainer_tokens_per_s_per_node"), ("publish_s", "publish_s"),
@@ -120,8 +148,10 @@ def modeled_costs(env, architecture: str | None):
         return env.costs()
     if architecture not in ARCHITECTURES:
         raise BalanceError(f"--architecture {architecture!r}: known ones are {', '.join(ARCHITECTURES)}")
-    rollout = env.pools.rollout
-    return model_costs(ARCHITECTURES[architecture], train_nodes=env.pools.train.desired_size,
+    rollout, train = env.pools.rollout, env.pools.train
+    layout = env.job.parallel.for_model(architecture)  # the trainer's layout for that model
+    return model_costs(ARCHITECTURES[architecture], train_nodes=train.desired_size,
+                       shard_gpus=layout.shard_size(train.spec.gpus), pipeline=layout.pipeline_parallel_size,
                        servers=rollout.desired_size * rollout.spec.gpus // env.job.parallel.rollout_tensor_parallel_size or None,
                        fsx_storage_gib=env.storage.fsx_storage_gib,
                        fsx_mb_s_per_tib=env.storage.fsx_throughput_mb_s_per_tib, keep_last=env.job.checkpoint.keep_last)
@@ -152,6 +182,8 @@ def _print_footprint(args: argparse.Namespace) -> int:
     path = Path(args.model_config)
     name = args.model_config if args.model_config in ARCHITECTURE_CONFIGS else (
         path.parent.name if path.name == "config.json" else path.stem)
+    if not _print_throughput(args, env, config, name):
+        return 2
     layout, shape, fp = job_footprint(config, env, name)
     print_footprint(args.model_config, env, layout, shape, fp, sys.stdout)
     best = print_layouts(args.model_config, env, config, sys.stdout)
@@ -163,6 +195,52 @@ def _print_footprint(args: argparse.Namespace) -> int:
     else:
         print(f"  the job's layout for {name} is the one picked", file=sys.stdout)
     return 0
+
+
+def _print_throughput(args: argparse.Namespace, env, config, name: str) -> bool:
+    """The first-principles step and tokens/s/GPU of `config` on `env` (payload/balance/throughput.py)."""
+    from dataclasses import replace
+
+    from payload.balance.planner import make_plan
+    from payload.balance.throughput import Assumptions, choose_staleness, estimate_rates, loop_spec, print_estimate
+    from payload.train.costs import ARCHITECTURES, Architecture
+
+    architecture = ARCHITECTURES.get(name) or Architecture(
+        config.vocab_size, config.hidden_size, config.moe_intermediate_size, config.num_hidden_layers,
+        config.num_attention_heads, config.num_key_value_heads, config.head_dim, config.num_experts,
+        config.tie_word_embeddings, config.num_experts_per_tok)
+    assumptions = Assumptions()
+    for flag in ("train_mfu", "peak_tflops", "hbm_efficiency", "prompt_tokens", "pause_mode"):
+        if getattr(args, flag, None) is not None:
+            assumptions = replace(assumptions, **{flag: getattr(args, flag)})
+    try:
+        estimate = estimate_rates(config, env, name, architecture, response_mean=args.response_tokens_mean,
+                                  response_sigma=args.response_tokens_sigma or 0.8, a=assumptions)
+        spec = loop_spec(env, estimate, args.response_tokens_sigma or 0.8)
+        pools = env.pools
+        split = spec.split(*(args.split or (pools.train.desired_size, pools.rollout.desired_size)))
+    except _user_errors() as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return False
+    rows, pick = choose_staleness(spec, split, estimate.prompt_tokens)
+    print_estimate(estimate, env, rows, pick, sys.stdout, args.model_config)
+    try:  # the split, at the picked staleness, within the pools' limits
+        plan = make_plan(spec.with_(max_staleness=pick.max_staleness), sum(split_nodes(split)),
+                         split_nodes(split), (pools.train.min_size, pools.train.max_size),
+                         (pools.rollout.min_size, pools.rollout.max_size))
+    except _user_errors() as exc:
+        print(f"  split: {exc}", file=sys.stdout)
+        return True
+    best = plan.recommended
+    print(f"  split at max_staleness {pick.max_staleness}: {best.split.label} recommended ({best.step_time_s:,.0f} s a step, "
+          f"bound {best.bound}; trainer multiples of {spec.min_train_nodes} node(s) for the layout's "
+          f"{spec.train_gpu_multiple} GPUs)" + (f"; outside the pools' limits {plan.unconstrained.split.label} is faster"
+                                                if plan.unconstrained else ""), file=sys.stdout)
+    return True
+
+
+def split_nodes(split) -> tuple[int, int]:
+    return split.train_nodes, split.rollout_nodes
 
 
 def run_plan(args: argparse.Namespace) -> int:

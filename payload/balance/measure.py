@@ -34,6 +34,10 @@ class Measured:
     rollout_nodes: int
     trainer_wait_fraction: float
     notes: list[str] = field(default_factory=list)
+    # What the run says it ran on (train_step records' optional `device` and `model` fields);
+    # empty when its records do not say.
+    devices: frozenset[str] = frozenset()
+    models: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -52,6 +56,8 @@ class _Totals:
     produced_tokens: float | None = None
     rollout_busy_s: float = 0.0
     rollout_idle_s: float = 0.0
+    devices: frozenset = frozenset()
+    models: frozenset = frozenset()
 
 
 def read_metrics(path: str | Path, train_nodes: int, rollout_nodes: int, group_size: int) -> Measured:
@@ -90,6 +96,8 @@ def _from_jsonl(text: str, path: Path) -> _Totals:
     # The first step pays for start-up (compilation, an empty buffer): leave it out.
     steps = steps[1:]
     t = _Totals(steps=len(steps))
+    t.devices = frozenset(str(r["device"]) for r in steps if r.get("device"))
+    t.models = frozenset(str(r["model"]) for r in steps if r.get("model"))
     for r in steps:
         t.groups += r["groups"]
         t.tokens += r["tokens"]
@@ -172,4 +180,19 @@ def _rates(t: _Totals, path: Path, train_nodes: int, rollout_nodes: int, group_s
                               else group_tokens / group_size),
         filtered_fraction=t.filtered / looked if looked > 0 else 0.0,
     )
-    return Measured(rates, t.steps, train_nodes, rollout_nodes, t.wait_s / wall, notes)
+    return Measured(rates, t.steps, train_nodes, rollout_nodes, t.wait_s / wall, notes, t.devices, t.models)
+
+
+def check_provenance(measured: Measured, path, device: str, model: str) -> list[str]:
+    """Refuse rates a run says it measured on another device or model than `device` / `model`
+    (the environment's train instance type and job model); label them when it does not say."""
+    for what, said, wanted in (("device", measured.devices, device), ("model", measured.models, model)):
+        if said and said != {wanted}:
+            raise BalanceError(f"--from-metrics {path}: measured on {what} {', '.join(sorted(said))}, not this "
+                               f"environment's {wanted}: its rates do not transfer (use --model-config for a "
+                               f"first-principles estimate)")
+    unsaid = [what for what, said in (("device", measured.devices), ("model", measured.models)) if not said]
+    if unsaid:
+        return [f"UNVERIFIED RATES: {path}'s records do not say their {' or '.join(unsaid)}; they are used as if "
+                f"measured on {device} with {model}"]
+    return []

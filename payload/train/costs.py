@@ -5,25 +5,27 @@ planner (`python -m payload plan`) and the trainer's own timeouts read one model
 
 At the project's scale, p5en.48xlarge, 16 training nodes (128 H200) and 32 SGLang TP8 replicas
 (256 GPUs), FSx 4800 GiB x 1000 MB/s/TiB = 4.69 GB/s, `python -m payload plan --env p5en-48`
-gives (Qwen3-235B-A22B with data_parallel_shard_size 64: 2 replicas of 8 nodes):
+gives, under the layouts the planner picks and the environment ships (job.parallel.models:
+Qwen3-30B-A3B FSDP over all 128 GPUs, one replica; Qwen3-235B-A22B 4 pipeline stages of 4 nodes,
+FSDP over a stage's 32 GPUs, one replica of 128 GPUs):
 
                                           Qwen3-30B-A3B          Qwen3-235B-A22B
     parameters / HF tensors               30.5 B / 18,867        235.1 B / 36,945
     publish: bf16 bytes, 4 GiB buckets    61 GB, 15 buckets      470 GB, 110 buckets
-      trainer stall: gather + stage       1.34 s                 21.3 s   (rank 0: NVLink/EFA gather, D2H 55 GB/s)
+      trainer stall: gather + stage       2.87 s                 22.1 s   (rank 0: NVLink/EFA gather, D2H 55 GB/s)
       per server: source transfer         4.89 s                 37.6 s   (3 x B / 37.5 GB/s: relay + 2 servers)
                   + bucket overhead       0.08 s                 0.55 s   (5 ms a bucket)
                   + load_weights          0.38 s                 0.74 s   (20 us a tensor)
       = each server paused                5.34 s                 38.9 s   (targets 1 s / 5 s: not met)
-      whole publish (stall + pause)       6.7 s                  60.2 s   (rank 0 alone: 52 s / 401 s of transfer)
+      whole publish (stall + pause)       8.2 s                  61.0 s   (rank 0 alone: 52 s / 401 s of transfer)
     checkpoint (fp32 + Adam m, v)         366 GB                 2.82 TB  (12 bytes a parameter)
-      staged by replica 0 only            366 GB on 1 node       353 GB a node on 8 (2 TiB RAM)
-      step blocked (device-to-host)       1.8 s                  1.8 s    (its shard at 25 GB/s a GPU)
+      staged by replica 0 only            23 GB a node on 16     176 GB a node on 16 (2 TiB RAM)
+      step blocked (device-to-host)       0.11 s                 0.88 s   (its shard at 25 GB/s a GPU)
       written to FSx                      78 s                   602 s    (background)
-    resume: base model (each replica)     976 GB: 208 s          940 GB: 200 s (payload/train/loading.py)
+    resume: base model (each replica)     61 GB: 13 s            470 GB: 100 s (payload/train/loading.py)
       checkpoint read once (replica 0)    78 s                   602 s
-      sent to the other replicas          1.2 s                  1.2 s    (a GPU's shard at 37.5 GB/s)
-      = resume, within the startup probe  288 s of 900 s         804 s of 1,920 s
+      sent to the other replicas          none (one replica)     none (one replica)
+      = resume, within the startup probe  91 s of 900 s          702 s of 1,740 s
     HF export (bf16)                      61 GB: 13 s            470 GB: 100 s
     FSx needed, keep_last 3               1,732 GiB              13,334 GiB (ckpt x 4 + export x 4 + base + 5%)
 
@@ -225,21 +227,6 @@ STAGE_D2H_GB_S = 55.0
 FSX_HEADROOM = 1.05
 
 
-# Training state a GPU may hold: fp32 weights, gradients, Adam m and v (16 bytes a parameter),
-# leaving the rest of an H200's 141 GB to activations (payload/train/footprint.py is exact).
-STATE_BYTES_PER_GPU = 80 * GB
-
-
-def fitting_shard_gpus(architecture: Architecture, train_nodes: int, hardware: Hardware = Hardware()) -> int:
-    """The smallest shard group of whole nodes (dividing the training nodes) whose GPUs hold the
-    model's 16 bytes a parameter of training state: one node for Qwen3-30B-A3B, 8 for 235B."""
-    for nodes in range(1, train_nodes + 1):
-        gpus = nodes * hardware.gpus_per_node
-        if train_nodes % nodes == 0 and 16 * architecture.parameters / gpus <= STATE_BYTES_PER_GPU:
-            return gpus
-    return train_nodes * hardware.gpus_per_node
-
-
 def fsx_throughput_gb_s(storage_gib: int, mb_s_per_tib: int) -> float:
     return storage_gib * GIB / TIB * mb_s_per_tib * 1e6 / GB
 
@@ -251,22 +238,27 @@ def model_costs(
     fsx_storage_gib: int,
     fsx_mb_s_per_tib: int,
     keep_last: int,
-    shard_gpus: int | None = None,
+    shard_gpus: int,
+    pipeline: int = 1,
     servers: int | None = None,
     bucket_bytes: int = 4 * GIB,
     hardware: Hardware = Hardware(),
 ) -> Costs:
-    """`shard_gpus`: the HSDP shard group (default: `fitting_shard_gpus`); `servers`: rollout
-    replicas (default one per training node)."""
+    """Under the trainer's layout (job.parallel.for_model, what `plan --model-config` picks):
+    `pipeline` stages of whole nodes, each sharding its layers over `shard_gpus` (FSDP) and
+    replicated over the rest of the stage (HSDP). A replica is one shard group of every stage:
+    its `pipeline × shard_gpus` GPUs hold the model once. `servers`: rollout replicas (default
+    one per training node)."""
     params = architecture.parameters
     bf16 = 2 * params
     gpus = train_nodes * hardware.gpus_per_node
-    shard = min(shard_gpus or fitting_shard_gpus(architecture, train_nodes, hardware), gpus)
-    replicas = max(gpus // shard, 1)
+    shard = min(shard_gpus, gpus // pipeline)
+    holders = shard * pipeline  # the GPUs of one replica, each holding 1/holders of the model
+    replicas = max(gpus // holders, 1)
     buckets = math.ceil(bf16 / bucket_bytes)
     # full_hf_tensors gathers onto rank 0: NVLink inside node 0; the rest of a replica of several
     # nodes comes in through rank 0's own NICs. Then the pack on the GPU and the copy to host.
-    across = max(0.0, 1 - hardware.gpus_per_node / shard)
+    across = max(0.0, 1 - hardware.gpus_per_node / holders)  # a replica spans every stage
     gather_s = (bf16 / (hardware.nvlink_gather_gb_s * GB) + across * bf16 / (hardware.broadcast_gb_s * GB)
                 + bf16 / (hardware.pack_gb_s * GB))
     servers_per_source = math.ceil((servers or train_nodes) / train_nodes)
@@ -286,11 +278,11 @@ def model_costs(
     throughput = fsx_throughput_gb_s(fsx_storage_gib, fsx_mb_s_per_tib)
     checkpoint = CheckpointCost(
         bytes=ckpt_bytes,
-        writer_nodes=max(shard // hardware.gpus_per_node, 1),
-        stage_s=ckpt_bytes / shard / (hardware.d2h_gb_s * GB),
+        writer_nodes=max(holders // hardware.gpus_per_node, 1),
+        stage_s=ckpt_bytes / holders / (hardware.d2h_gb_s * GB),
         write_s=ckpt_bytes / (throughput * GB),
         base_read_s=replicas * bf16 / (throughput * GB),
-        broadcast_s=0.0 if replicas == 1 else ckpt_bytes / shard / (hardware.broadcast_gb_s * GB),
+        broadcast_s=0.0 if replicas == 1 else ckpt_bytes / holders / (hardware.broadcast_gb_s * GB),
     )
     # keep_last complete ones plus the one being written, of each; and the base model.
     needed = int(((keep_last + 1) * (ckpt_bytes + bf16) + bf16) * FSX_HEADROOM)

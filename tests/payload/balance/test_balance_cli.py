@@ -49,10 +49,11 @@ def test_plan_json_recommends_the_fastest_split_within_limits(tmp_path, capsys):
 
 
 def test_plan_table(capsys):
-    code, out, _ = run(capsys, "plan", "--env", "p5en-48", *RATES, "--response-tokens-mean", "4000")
+    # p5en-48's 64 TP4 replicas (two a node) at 128 requests each: a node decodes 256 at once.
+    code, out, _ = run(capsys, "plan", "--env", "p5en-48", *RATES, "--response-tokens-mean", "4000", "--server-slots", "128")
     assert code == 0
     assert "current" in out and "recommended" in out and "16:32" in out
-    # The environment's 24 workers × 64 groups in flight keep 32 servers fed.
+    # The environment's 24 workers × 64 groups in flight keep its servers fed.
     assert "1536 groups in flight" in out and "under-fed" not in out
 
 
@@ -147,10 +148,10 @@ def test_plan_models_publish_checkpoint_and_export_when_not_measured(capsys):
                        "--architecture", "Qwen3-235B-A22B")
     assert code == 0
     big = model_costs(ARCHITECTURES["Qwen3-235B-A22B"], train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000,
-                      keep_last=3, servers=32)
+                      keep_last=3, servers=64, shard_gpus=32, pipeline=4)  # p5en-48: its layout, 64 TP4 servers
     assert "modeled for Qwen3-235B-A22B (235.1 B parameters) on 16 training nodes" in out
     assert f"publish: 470 GB bf16 in {big.publish.buckets} buckets; trainer stall {big.publish.stall_s:.2f} s" in out
-    assert f"each server paused {big.publish.pause_s:.2f} s" in out and "resume 804 s" in out
+    assert f"each server paused {big.publish.pause_s:.2f} s" in out and "resume 702 s" in out
     assert "FSx needed 13,334 GiB of 4,800" in out
     code, _, err = run(capsys, "plan", "--env", "p5en-48", *rates, "--architecture", "Llama-70B")
     assert code == 2 and err.strip() == "error: --architecture 'Llama-70B': known ones are Qwen3-30B-A3B, Qwen3-235B-A22B"

@@ -2,6 +2,7 @@
 
 import torch
 
+from infra.environment import load_environment
 from payload.model import Qwen3MoeForCausalLM, iter_hf_tensors, tiny_config
 from payload.train.costs import ARCHITECTURES, Architecture, Timeouts, model_costs
 
@@ -22,10 +23,11 @@ def test_released_models_have_their_published_sizes():
 
 def test_timeouts_follow_the_checkpoint_write():
     arch = ARCHITECTURES["Qwen3-30B-A3B"]
-    fast = Timeouts.from_costs(model_costs(arch, train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000, keep_last=3))
+    fast = Timeouts.from_costs(model_costs(arch, train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000, keep_last=3,
+                                                shard_gpus=128))
     # 366 GB at 4.69 GB/s = 78 s: a SIGTERM save fits the default grace; floors elsewhere.
     assert (fast.stall_s, fast.collective_s, fast.startup_s, fast.grace_s) == (900, 1200, 900, 120)
-    slow = model_costs(arch, train_nodes=16, fsx_storage_gib=2400, fsx_mb_s_per_tib=250, keep_last=3)
+    slow = model_costs(arch, train_nodes=16, fsx_storage_gib=2400, fsx_mb_s_per_tib=250, keep_last=3, shard_gpus=128)
     t = Timeouts.from_costs(slow)
     # 625 s a write: the watchdog allows twice the slowest phase, a resume reads one checkpoint.
     assert round(slow.checkpoint.write_s) == 625
@@ -33,9 +35,12 @@ def test_timeouts_follow_the_checkpoint_write():
     assert t.startup_s >= 2 * slow.checkpoint.read_s and t.grace_s == 600
 
 
-def p5en_48(name: str):
+def p5en_48(name: str, shard_gpus: int | None = None, pipeline: int | None = None):
+    """Under p5en-48's layout for the model (job.parallel.models), or the one given."""
+    layout = load_environment("p5en-48").job.parallel.for_model(name)
     return model_costs(ARCHITECTURES[name], train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000, keep_last=3,
-                       servers=32)
+                       servers=32, shard_gpus=shard_gpus or layout.shard_size(8),
+                       pipeline=pipeline or layout.pipeline_parallel_size)
 
 
 def test_publish_models_the_fan_out_as_built_at_p5en_48():
@@ -51,21 +56,27 @@ def test_publish_models_the_fan_out_as_built_at_p5en_48():
     rank_0_alone = 32 * large.bytes / 37.5e9
     assert rank_0_alone / large.transfer_s > 10
     assert round(small.pause_s, 1) == 5.3 and round(large.pause_s, 1) == 38.9
-    # The stall: rank 0's gather (NVLink; 235B's replica spans 8 nodes, 7/8 through rank 0's NICs)
-    # and its device-to-host copy of the whole bf16 model at 55 GB/s.
-    assert round(small.stall_s, 1) == 1.3 and round(large.stall_s, 1) == 21.3
+    # The stall: rank 0's gather (NVLink; under the shipped layouts both models' replica spans all
+    # 16 nodes, 15/16 through rank 0's NICs) and its device-to-host copy of the whole bf16 model at 55 GB/s.
+    assert round(small.stall_s, 1) == 2.9 and round(large.stall_s, 1) == 22.1
+    # A one-node replica (HSDP over 16) gathers on NVLink alone.
+    assert round(p5en_48("Qwen3-30B-A3B", shard_gpus=8).publish.stall_s, 1) == 1.3
     assert large.seconds == large.stall_s + large.pause_s
 
 
 def test_checkpoint_io_is_one_replicas_share():
     small, large = p5en_48("Qwen3-30B-A3B").checkpoint, p5en_48("Qwen3-235B-A22B").checkpoint
-    # 30B: HSDP replica = one node (16 replicas); 235B: shard 64, 2 replicas of 8 nodes.
-    assert (small.writer_nodes, large.writer_nodes) == (1, 8)
-    assert small.host_bytes_per_node == small.bytes and large.host_bytes_per_node == large.bytes // 8
+    # The shipped layouts hold one replica each (30B: FSDP 128; 235B: PP 4 x FSDP 32): every node writes its share.
+    assert (small.writer_nodes, large.writer_nodes) == (16, 16) and small.broadcast_s == large.broadcast_s == 0
+    assert large.host_bytes_per_node == large.bytes // 16
+    # HSDP: one node a replica (16 replicas) stages and writes on one node, sends to 15 others.
+    one_node = p5en_48("Qwen3-30B-A3B", shard_gpus=8, pipeline=1).checkpoint
+    assert one_node.writer_nodes == 1 and one_node.host_bytes_per_node == one_node.bytes and one_node.broadcast_s > 0
+    assert one_node.base_read_s == 16 * small.base_read_s
     # A resume reads the checkpoint once (not once per replica) and fits the startup probe.
     for costs in (p5en_48("Qwen3-30B-A3B"), p5en_48("Qwen3-235B-A22B")):
         ckpt = costs.checkpoint
         assert ckpt.resume_s == ckpt.base_read_s + ckpt.read_s + ckpt.broadcast_s
         assert ckpt.read_s == ckpt.bytes / (costs.fsx_throughput_gb_s * 1e9)
         assert ckpt.resume_s < Timeouts.from_costs(costs).startup_s
-    assert round(small.resume_s) == 288 and round(large.resume_s) == 804
+    assert round(small.resume_s) == 91 and round(large.resume_s) == 702
