@@ -171,7 +171,7 @@ class PromptBuilder:
         source = self._get(dataset, row, record, c.data_source) if c.data_source is not None else None
         return str(label), verifier, str(source) if source not in (None, "") else Path(dataset.path).stem
 
-    def _encode(self, texts: list[str]) -> list[list[int]]:
+    def encode(self, texts: list[str]) -> list[list[int]]:
         if self._hf is not None:
             return self._hf(texts, add_special_tokens=False)["input_ids"]
         return [self._raw.encode(t) for t in texts]
@@ -182,7 +182,7 @@ class PromptBuilder:
         record = dataset.table[int(row)]
         text = self._text(dataset, row, record)
         label, verifier, source = self._fields(dataset, row, record)
-        return Prompt(int(row), np.asarray(self._encode([text])[0], dtype=np.int32), label, verifier, source)
+        return Prompt(int(row), np.asarray(self.encode([text])[0], dtype=np.int32), label, verifier, source)
 
     # -- every row --------------------------------------------------------------------------
 
@@ -204,7 +204,7 @@ class PromptBuilder:
                 label, verifier, _ = self._fields(dataset, start + i, r)
                 if on_row is not None:
                     on_row(start + i, texts[i], label, verifier)
-            lengths[start:start + count] = [len(t) for t in self._encode(texts)]
+            lengths[start:start + count] = [len(t) for t in self.encode(texts)]
             start += count
             if start >= rows:
                 break
