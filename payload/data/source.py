@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from payload.data import DataError
+from payload.job import JSON_LINES_SUFFIXES as _JSON_LINES
+from payload.job import PARQUET_SUFFIXES as _PARQUET
 from payload.job import DataSource
-
-_PARQUET = (".parquet", ".pq")
-_JSON_LINES = (".jsonl", ".json", ".ndjson")
 
 
 @dataclass

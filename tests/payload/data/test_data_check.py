@@ -94,7 +94,8 @@ BROKEN = {
                         "no prompt column 'question' (columns: prompt, answer); set data.columns"),
     "null_label.jsonl": (b'{"question": "what is one ?", "answer": "1"}\n{"question": "what is two ?", "answer": null}\n',
                          "line 2: column 'answer' must be a string or a number, got NoneType"),
-    "data.csv": (b"question,answer\nwhat is one ?,1\n", "unknown format '.csv': expected .parquet, .pq, .jsonl, .json, .ndjson or a save_to_disk directory"),
+    "no_suffix": (b"question,answer\nwhat is one ?,1\n",
+                  "unknown format '(no suffix)': expected .parquet, .pq, .jsonl, .json, .ndjson or a save_to_disk directory"),
     "empty.parquet": (None, "empty Parquet file (0 rows; columns: question, answer)"),
     "folder": (None, "a directory that is not a Hugging Face save_to_disk dataset (no dataset_dict.json or state.json)"),
     "missing.jsonl": (None, "no such file or directory"),
@@ -121,3 +122,15 @@ def test_a_broken_file_is_one_line_exit_2_and_nothing_written(tmp_path, chat_mod
     out, err = capsys.readouterr()
     assert out == "" and err == f"error: {path}: {message}\n"
     assert sorted(str(p) for p in tmp_path.rglob("*")) == before
+
+
+def test_what_is_known_without_reading_a_file_is_refused_with_the_job(tmp_path, chat_model, capsys):
+    (tmp_path / "train.csv").write_text("question,answer\nwhat is one ?,1\n")
+    job = write_job(tmp_path, chat_model, tmp_path / "train.csv")
+    assert main(["data", "check", "--job-config", str(job)]) == 2
+    assert capsys.readouterr().err == (f"error: {job}: job.data.train.path: {tmp_path / 'train.csv'}: unsupported file "
+                                       "type '.csv': expected .parquet, .pq, .jsonl, .json, .ndjson or a save_to_disk "
+                                       "directory\n")
+    job = write_job(tmp_path, chat_model, tmp_path / "train.jsonl", verifier="judge")
+    assert main(["data", "check", "--job-config", str(job)]) == 2
+    assert capsys.readouterr().err == f"error: {job}: job.data.verifier: verifier 'judge': not one of exact_match, math\n"

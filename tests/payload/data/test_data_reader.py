@@ -176,9 +176,12 @@ def test_nested_label_path_and_chat_prompt_of_verl_style_parquet(tmp_path, token
 def test_bad_paths_and_settings(tmp_path, tokenizer_dir):
     with pytest.raises(DataError, match="nothing.jsonl: no such file"):
         open_dataset(DataSource(path=str(tmp_path / "nothing.jsonl")), tmp_path)
-    (tmp_path / "data.csv").write_text("a,b\n")
-    with pytest.raises(DataError, match=r"data.csv: unknown format '.csv'"):
-        open_dataset(DataSource(path=str(tmp_path / "data.csv")), tmp_path)
+    # A file type the job section refuses (make manifests), and a file with no suffix at all.
+    with pytest.raises(ValueError, match=r"data.csv: unsupported file type '.csv': expected .parquet, .pq, .jsonl"):
+        DataSource(path=str(tmp_path / "data.csv"))
+    (tmp_path / "data").write_text("a,b\n")
+    with pytest.raises(DataError, match=r"data: unknown format '\(no suffix\)'"):
+        open_dataset(DataSource(path=str(tmp_path / "data")), tmp_path)
     datasets.DatasetDict({"train": datasets.Dataset.from_list(ROWS)}).save_to_disk(str(tmp_path / "dict"))
     with pytest.raises(DataError, match="a DatasetDict with splits train: set split"):
         open_dataset(DataSource(path=str(tmp_path / "dict")), tmp_path)
