@@ -51,6 +51,7 @@ def summary_table(summary: dict) -> Table:
         ("best step reward", _num(summary["best_reward"])),
         ("eval reward (held out), before → after",
          f"{_num(summary['eval_before'])} → {_num(summary['eval_after'])}"),
+        *_data_rows(summary.get("data_check")),
         ("wall time", f"{summary['wall_s']:.0f} s"),
         ("trained response tokens / s (wall)", f"{summary['tokens_per_s']:.1f}"),
         ("tasks submitted / groups trained", f"{summary['tasks_submitted']} / {summary['groups_trained']}"),
@@ -60,6 +61,14 @@ def summary_table(summary: dict) -> Table:
     for name, value in rows:
         table.add_row(name, value)
     return table
+
+
+def _data_rows(report: dict | None) -> list[tuple[str, str]]:
+    if report is None:
+        return []
+    train = report["train"]
+    filtered = ", ".join(f"{n} {reason}" for reason, n in train["filtered"].items() if n) or "none"
+    return [("training rows: kept / filtered", f"{train['kept']} / {filtered}")]
 
 
 def _num(value: float | None) -> str:
