@@ -53,19 +53,8 @@ class RedisServer:
              *(["--requirepass", self.password] if self.password else [])],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
-        client = redis.Redis(port=self.port, password=self.password, socket_connect_timeout=0.2)
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                if time.monotonic() > deadline or self.process.poll() is not None:
-                    raise RuntimeError(f"redis-server did not start on port {self.port}")
-                time.sleep(0.02)
-            except redis.BusyLoadingError:
-                time.sleep(0.02)
-        client.close()
+        wait_until_up(self.process, redis.Redis(port=self.port, password=self.password, socket_connect_timeout=0.2),
+                      f"redis-server did not start on port {self.port}")
         return self
 
     def stop(self, kill: bool = False) -> None:
@@ -87,6 +76,24 @@ class RedisServer:
         self.stop(kill=True)
         if self._tmp is not None:
             self._tmp.cleanup()
+
+
+def wait_until_up(process: subprocess.Popen, client: redis.Redis, failure: str, timeout_s: float = 10) -> None:
+    """Ping until the server answers (and has loaded its AOF); `failure` if it exits or times out."""
+    deadline = time.monotonic() + timeout_s
+    try:
+        while True:
+            try:
+                client.ping()
+                return
+            except redis.BusyLoadingError:
+                pass
+            except redis.ConnectionError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError(failure) from None
+            time.sleep(0.02)
+    finally:
+        client.close()
 
 
 def started(directory: str | None = None, password: str | None = None) -> RedisServer:

@@ -17,7 +17,7 @@ from redis.retry import Retry
 from payload.queue.access import CA_CERT, ROLES, client_url, server_args
 from payload.queue.base import FeedCursor, PolicyPointer, QueueError, RolloutQueue, Stage
 from payload.queue.url import PASSWORD_FILE_ENV
-from tests.payload.queue.redis_server import MISSING_REASON, REDIS_SERVER, free_port
+from tests.payload.queue.redis_server import MISSING_REASON, REDIS_SERVER, free_port, wait_until_up
 from tests.payload.queue.test_queue_contract import group_for, task
 
 NAMESPACE = "rl"
@@ -41,16 +41,7 @@ def access(tmp_path_factory):
          "--appendonly", "yes", "--appendfsync", "always", "--save", ""],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
-    probe = as_role(directory, port, "monitor")
-    deadline = time.monotonic() + 10
-    while True:
-        try:
-            probe.ping()
-            break
-        except redis.ConnectionError:
-            assert process.poll() is None and time.monotonic() < deadline, "redis-server did not start with the ACL/TLS flags"
-            time.sleep(0.05)
-    probe.close()
+    wait_until_up(process, as_role(directory, port, "monitor"), "redis-server did not start with the ACL/TLS flags")
     yield directory, port
     process.kill()
     process.wait(10)
