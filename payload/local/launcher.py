@@ -210,6 +210,7 @@ class Launcher:
         self.stop = threading.Event()
         self.records: list[dict] = []  # the trainer's train_step records
         self.evals: list[dict] = []  # its eval records (held-out set, before and after training)
+        self.warnings: list[str] = []  # said once, on the console and in the summary
         self._lines_read = 0
         self.engine_version: str | None = None
         self.ports: dict[str, int] = {}
@@ -354,7 +355,9 @@ class Launcher:
         job's ConfigMap there, the run's job.yaml here)."""
         return self._spawn(name, [sys.executable, "-m", "payload", *args], RL_JOB_CONFIG=str(self.job_path), **env)
 
-    def _wait_engine(self, child: Child, metrics_port: int, timeout_s: float = 120.0) -> None:
+    def _wait_engine(self, child: Child, metrics_port: int, timeout_s: float = 600.0) -> None:
+        # An engine that dies is seen at once (alive()); the bound only catches a hung one, and a
+        # loaded 2-core machine took over 120 s to start it (import torch, build the model).
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline and not self.stop.is_set():
             if not child.alive():
@@ -452,7 +455,7 @@ class Launcher:
         return summary
 
     def _loop(self, queue, trainers: list[Child], started: float) -> None:
-        from payload.local.report import ProgressView
+        from payload.local.report import ProgressView, zero_reward_warning
 
         c = self.config
         view = ProgressView(c.steps, enabled=c.progress)
@@ -462,6 +465,9 @@ class Launcher:
                 done = self._read_records()
                 if done:
                     step_started = max(step_started, self.records[-1]["_seen"])
+                if not self.warnings and (warning := zero_reward_warning(self.records)):
+                    self.warnings.append(warning)
+                    log.warning("warning: %s", warning)
                 view.update(self.records, queue.stats(), time.monotonic() - started)
                 if not any(t.alive() for t in trainers):
                     failed = [t for t in trainers if t.process.returncode != 0]
@@ -559,6 +565,7 @@ class Launcher:
             # The data check's report (rows, filtered by reason, duplicates, overlap, labels); None
             # for the generated problems.
             "data_check": self.data_report,
+            "warnings": list(self.warnings),
             "namespace": self.namespace,
             "ports": self.ports,
             "config": asdict(c) | {"redis": c.redis and redacted(c.redis)},

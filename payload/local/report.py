@@ -40,6 +40,20 @@ class ProgressView:
         self._progress.update(self._task, completed=len(records), **fields)
 
 
+# Steps of nothing but zero rewards after which a run says so: GRPO learns nothing from groups
+# whose samples all score the same, so such a run is almost always a data or verifier mismatch.
+ZERO_REWARD_STEPS = 5
+
+
+def zero_reward_warning(records: list[dict]) -> str | None:
+    """The warning for a run whose first ZERO_REWARD_STEPS steps all had mean reward 0, else None."""
+    first = records[:ZERO_REWARD_STEPS]
+    if len(first) < ZERO_REWARD_STEPS or any(r["mean_reward"] != 0 for r in first):
+        return None
+    return (f"mean reward 0 on each of the first {ZERO_REWARD_STEPS} steps: no sample has scored, so nothing is "
+            "learned; check the data check's 'labels that can score 1', the verifier, and max_response_tokens")
+
+
 def summary_table(summary: dict) -> Table:
     table = Table(title="python -m payload local", show_header=False)
     table.add_column(style="bold")
@@ -58,6 +72,7 @@ def summary_table(summary: dict) -> Table:
         ("left in queue", ", ".join(f"{k}={v}" for k, v in summary["queue_left"].items() if v) or "nothing"),
         ("output", summary["output"]),
     ]
+    rows += [("warning", w) for w in summary.get("warnings", [])]
     for name, value in rows:
         table.add_row(name, value)
     return table

@@ -90,3 +90,13 @@ def test_chat_data_needs_a_model_with_a_chat_template(tmp_path, capsys):
     assert main(["local", "--job-config", str(job), "--output", str(tmp_path / "run"), "--no-progress"]) == 2
     assert capsys.readouterr().err == ("error: data.columns.messages 'messages': the generated toy model has no chat "
                                        "template; pass --model with a chat-template checkpoint for chat data\n")
+
+
+def test_a_run_whose_first_steps_all_score_zero_warns():
+    from payload.local.report import ZERO_REWARD_STEPS, zero_reward_warning
+
+    zeros = [{"mean_reward": 0.0}] * ZERO_REWARD_STEPS
+    assert zero_reward_warning(zeros[:-1]) is None  # too early to say
+    assert zero_reward_warning(zeros[:-1] + [{"mean_reward": 0.125}]) is None
+    warning = zero_reward_warning(zeros + [{"mean_reward": 0.5}])
+    assert warning.startswith(f"mean reward 0 on each of the first {ZERO_REWARD_STEPS} steps")
