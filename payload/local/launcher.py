@@ -571,6 +571,6 @@ class Launcher:
             "config": asdict(c) | {"redis": c.redis and redacted(c.redis)},
         }
         if rewards:
-            write_plot(self.records, self.output / "reward.png")
+            write_plot(self.records, self.output / "reward.png", self.evals)
         (self.output / "summary.json").write_text(json.dumps(summary, indent=1))
         return summary

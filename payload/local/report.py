@@ -90,8 +90,9 @@ def _num(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def write_plot(records: list[dict], path: Path) -> Path:
-    """Mean reward and trainer throughput per step, as a PNG."""
+def reward_figure(records: list[dict], evals: list[dict] = ()):
+    """Mean training reward per step with the held-out eval's mean reward at the steps it ran
+    (step 0: the initial policy), and trainer throughput per step."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -99,9 +100,12 @@ def write_plot(records: list[dict], path: Path) -> Path:
 
     steps = [r["step"] for r in records]
     fig, (reward_ax, speed_ax) = plt.subplots(2, 1, figsize=(7, 5.5), sharex=True)
-    reward_ax.plot(steps, [r["mean_reward"] for r in records], marker="o", markersize=3)
+    reward_ax.plot(steps, [r["mean_reward"] for r in records], marker="o", markersize=3, label="training groups")
+    if evals:
+        reward_ax.plot([e["step"] for e in evals], [e["mean_reward"] for e in evals], color="tab:red", marker="D",
+                       markersize=6, linestyle="--", label="held-out eval")
     reward_ax.axhline(records[0]["mean_reward"], color="grey", linestyle="--", linewidth=1, label="step 1 (initial policy)")
-    reward_ax.set_ylabel("mean reward (exact match)")
+    reward_ax.set_ylabel("mean reward")
     reward_ax.set_ylim(-0.02, 1.02)
     reward_ax.legend(loc="lower right")
     reward_ax.grid(alpha=0.3)
@@ -111,6 +115,14 @@ def write_plot(records: list[dict], path: Path) -> Path:
     speed_ax.grid(alpha=0.3)
     fig.suptitle("GRPO on a tiny Qwen3-MoE, whole loop on one CPU machine (EP = 2)")
     fig.tight_layout()
+    return fig
+
+
+def write_plot(records: list[dict], path: Path, evals: list[dict] = ()) -> Path:
+    """The reward figure as a PNG."""
+    import matplotlib.pyplot as plt
+
+    fig = reward_figure(records, evals)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path

@@ -100,3 +100,14 @@ def test_a_run_whose_first_steps_all_score_zero_warns():
     assert zero_reward_warning(zeros[:-1] + [{"mean_reward": 0.125}]) is None
     warning = zero_reward_warning(zeros + [{"mean_reward": 0.5}])
     assert warning.startswith(f"mean reward 0 on each of the first {ZERO_REWARD_STEPS} steps")
+
+
+def test_the_plot_shows_the_held_out_eval_at_the_steps_it_ran(tmp_path):
+    from payload.local.report import reward_figure, write_plot
+
+    records = [{"step": s, "mean_reward": s / 10, "tokens_per_s": 5.0} for s in range(1, 6)]
+    evals = [{"step": 0, "mean_reward": 0.2}, {"step": 5, "mean_reward": 0.6}]
+    reward_ax = reward_figure(records, evals).axes[0]
+    (line,) = [line for line in reward_ax.get_lines() if line.get_label() == "held-out eval"]
+    assert list(line.get_xdata()) == [0, 5] and list(line.get_ydata()) == [0.2, 0.6]
+    assert write_plot(records, tmp_path / "reward.png", evals).stat().st_size > 10_000
