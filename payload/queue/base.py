@@ -178,6 +178,11 @@ class RolloutQueue(ABC):
         # A connection error is retried for this long before the call fails (QueueUnavailable):
         # a Redis pod rescheduled onto another node and replaying its append-only file.
         outage_s: float = 300.0
+        # A reply that has not come this long means a dead connection (a Redis pod whose IP
+        # vanished leaves a half-open TCP connection that would hang the call forever): it is
+        # dropped and retried like any connection error. Longer than any blocking read (redis-py
+        # 8 defaults to 5 s without saying so; named here so the block limit can check it).
+        reply_timeout_s: float = 10.0
         # How long a finished task id is remembered for duplicate detection.
         dedup_ttl_s: int = 7 * 24 * 3600
         # How long `build()` waits for Redis to answer (pods may start before the Redis pod).
@@ -186,7 +191,8 @@ class RolloutQueue(ABC):
         def __post_init__(self) -> None:
             if self.backend not in ("memory", "redis"):
                 raise QueueError(f"queue backend {self.backend!r}: must be 'memory' or 'redis'")
-            for name in ("visibility_timeout_s", "max_deliveries", "high_water_groups", "dedup_ttl_s", "outage_s"):
+            for name in ("visibility_timeout_s", "max_deliveries", "high_water_groups", "dedup_ttl_s", "outage_s",
+                         "reply_timeout_s"):
                 if getattr(self, name) <= 0:
                     raise QueueError(f"queue {name}={getattr(self, name)!r}: must be positive")
             if self.high_water_bytes is not None and self.high_water_bytes <= 0:

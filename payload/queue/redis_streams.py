@@ -35,7 +35,8 @@ restart. Connection errors are retried with exponential backoff and jitter for u
 `outage_s` (RolloutQueue.Config; 300 s: a Redis pod rescheduled on another memory node and
 replaying its append-only file) from the first failure of a call, so every process (trainer,
 feeder, workers, verifiers) rides out an outage that short; a longer one raises
-`QueueUnavailable` (one line, the URL redacted). A retried `complete` counts as a second
+`QueueUnavailable` (one line, the URL redacted). A reply that never comes (a half-open
+connection to a vanished pod) counts as a connection error after `reply_timeout_s`. A retried `complete` counts as a second
 result and is taken back out. A wrong password is not an outage: it fails at once.
 
 Memory: Redis runs with `maxmemory` and `noeviction`, so a full Redis refuses writes (OOM).
@@ -231,6 +232,7 @@ class RedisQueue(RolloutQueue):
         try:
             self.redis = redis.Redis.from_url(
                 config.url, retry=_RetryFor(config.outage_s, config.url), socket_connect_timeout=5.0,
+                socket_timeout=config.reply_timeout_s,
                 health_check_interval=30, **redis_credentials()
             )
         except ValueError as exc:
@@ -380,6 +382,12 @@ class RedisQueue(RolloutQueue):
         entry_id, deliveries, payload = reply[1].decode(), int(reply[2]), reply[3]
         return Delivery(stage, entry_id, self._decode(stage, payload), deliveries, consumer)
 
+    def _block_ms(self, block_s: float) -> int:
+        if block_s >= self.config.reply_timeout_s:  # the read would be taken for a dead connection
+            raise QueueError(f"a blocking read of {block_s:g} s: must be shorter than the queue's "
+                             f"reply_timeout_s ({self.config.reply_timeout_s:g} s)")
+        return max(1, int(block_s * 1000))
+
     def _read_new(self, stage: Stage, consumer: str, block_ms: int | None) -> Delivery | None:
         reply = self._with_groups(
             lambda: self.redis.xreadgroup(_GROUPS[stage], consumer, {self._streams[stage]: ">"}, count=1, block=block_ms)
@@ -400,7 +408,7 @@ class RedisQueue(RolloutQueue):
             return delivery
         if not due and (delivery := self._reclaim_one(stage, consumer)) is not None:
             return delivery
-        return self._read_new(stage, consumer, max(1, int(block_s * 1000)))
+        return self._read_new(stage, consumer, self._block_ms(block_s))
 
     def complete(self, delivery: Delivery, group: ExperienceGroup) -> bool:
         stage = delivery.stage
@@ -498,7 +506,7 @@ class RedisQueue(RolloutQueue):
             self._backlog_from[consumer] = backlog[-1][0].decode() if backlog else None
             entries = [e for e in backlog if e[0].decode() not in held]
         if not entries:
-            block_ms = max(1, int(block_s * 1000))
+            block_ms = self._block_ms(block_s)
             reply = self._with_groups(
                 lambda: self.redis.xreadgroup(
                     _TRAINER_GROUP, consumer, {self._buffer: ">"}, count=max_groups, block=block_ms

@@ -124,3 +124,28 @@ def test_every_queue_error_names_the_url_redacted(server):
         assert "\n" not in message
     assert unreachable.startswith("queue url redis://:***@127.0.0.1:")
     assert redacted(server.url) == f"redis://:***@127.0.0.1:{server.port}/0"
+
+
+def test_a_redis_that_stops_answering_is_an_outage_not_a_hang(server):
+    # SIGSTOP: the connection stays open and no reply ever comes (a half-open connection to a
+    # pod whose IP vanished looks the same). Without a reply timeout the call waits forever.
+    import os
+    import signal
+
+    queue = RolloutQueue.Config(backend="redis", url=server.url, namespace=uuid.uuid4().hex[:8], outage_s=1.5,
+                                reply_timeout_s=0.5).build()
+    queue.stats()  # connected
+    outcome = []
+    os.kill(server.process.pid, signal.SIGSTOP)
+    try:
+        call = threading.Thread(target=lambda: outcome.append(error_of(queue.stats)), daemon=True)
+        call.start()
+        call.join(30)
+        assert not call.is_alive(), "the call hung on a Redis that does not answer"
+    finally:
+        os.kill(server.process.pid, signal.SIGCONT)
+    assert "Redis unreachable for" in outcome[0] and "longer than the 1.5 s outage" in outcome[0]
+    assert queue.stats().buffer_fill == 0  # answering again: the next call goes through
+    with pytest.raises(QueueError, match=r"a blocking read of 2 s: must be shorter than the queue's reply_timeout_s \(0.5 s\)"):
+        queue.claim(Stage.ROLLOUT, "w", block_s=2)
+    queue.close()
