@@ -251,12 +251,15 @@ class Launcher:
         data = self._data_section()
         if data is None:
             data = {"train": str(train), "eval": None if eval_set is None else str(eval_set),
-                    "columns": {"prompt": "prompt", "label": "answer"}, "verifier": "exact_match"}
-        if toy and data["columns"].get("messages"):
-            raise LocalError(f"data.columns.messages {data['columns']['messages']!r}: the generated toy model has no "
-                             "chat template; pass --model with a chat-template checkpoint for chat data")
-        data |= {"chat_template": _has_chat_template(model_path) and data.get("chat_template", True),
-                 "total_steps": c.steps, "seed": c.seed}
+                    "columns": {"prompt": "prompt", "label": "answer"}, "verifier": "exact_match",
+                    "chat_template": _has_chat_template(model_path)}
+        elif toy:
+            if data["columns"].get("messages"):
+                raise LocalError(f"data.columns.messages {data['columns']['messages']!r}: the generated toy model has "
+                                 "no chat template; pass --model with a chat-template checkpoint for chat data")
+            # The toy model's limit only: a --model is held to the section as the cluster is.
+            data["chat_template"] = False
+        data |= {"total_steps": c.steps, "seed": c.seed}
         response_tokens = 1 if toy else BatchSection().max_response_tokens
         response_tokens = min(response_tokens, max_positions // 2)
         has_eval = data.get("eval") is not None
