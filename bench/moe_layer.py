@@ -2,7 +2,7 @@
 (grouped_mm experts) on the same weights and inputs, and against the bf16 matmul peak measured
 in the same run.
 
-    python bench/moe_layer.py [--shapes qwen3-30b-a3b,deepseek-v3] [--compile] [--profile]
+    python bench/moe_layer.py [--shapes qwen3-30b-a3b,deepseek-v3] [--compile] [--liger] [--profile]
 
 Prints per shape: ms, TFLOP/s, % of the measured peak, speed-up over HF, and how far our
 output and input gradient are from HF's. FLOPs counted: the expert GEMMs (18·N·D·F for
@@ -90,7 +90,15 @@ def rel(a: torch.Tensor, b: torch.Tensor) -> float:
     return (diff / ref) ** 0.5
 
 
-def run_shape(shape: Shape, peak: float, compile_ours: bool, profile: bool) -> dict:
+def liger_experts():
+    """Liger-Kernel's fused MoE (gather + grouped GEMM + SwiGLU, down GEMM, weighted token sum, its
+    own backward; Triton), the library candidate for issue #31, if installed."""
+    from liger_kernel.ops.fused_moe import LigerFusedMoEFunction
+
+    return LigerFusedMoEFunction.apply
+
+
+def run_shape(shape: Shape, peak: float, compile_ours: bool, profile: bool, liger: bool = False) -> dict:
     torch.manual_seed(0)
     ours = SparseMoeBlock(shape.hidden, shape.expert_intermediate, shape.experts, shape.top_k, True).to("cuda", torch.bfloat16)
     with torch.no_grad():
@@ -137,6 +145,22 @@ def run_shape(shape: Shape, peak: float, compile_ours: bool, profile: bool) -> d
             moe.grouped_linear = saved
 
     variants = {"hf": step_hf, "ours": step_ours, "ours_autograd_wgrad": step_ours_autograd_wgrad}
+    if liger:
+        fused = liger_experts()
+
+        def liger_forward():
+            idx, weight, _ = ours.gate(x[0])
+            return fused(x[0], ours.experts.gate_up_proj, ours.experts.down_proj, idx.to(torch.int32), weight)
+
+        out_liger = liger_forward()
+        grads_liger = torch.autograd.grad(out_liger, wrt, grad[0])
+        out_ref = ours(x)[0][0]
+        grads_ref = torch.autograd.grad(out_ref, wrt, grad[0])
+        result["liger_rel_err_vs_ours"] = {"out": rel(out_liger, out_ref)} | {
+            name: rel(a, b) for name, a, b in zip(("grad_x", "grad_gate_up", "grad_down", "grad_router"), grads_liger, grads_ref)
+        }
+        del out_liger, grads_liger, out_ref, grads_ref
+        variants["liger"] = lambda: liger_forward().backward(grad[0])
     if compile_ours:
         compiled = torch.compile(ours)
         variants["ours_compiled"] = lambda: step_ours(compiled)
@@ -182,6 +206,7 @@ def main() -> int:
     parser.add_argument("--shapes", default=",".join(SHAPES))
     parser.add_argument("--compile", action="store_true", help="also time torch.compile of our layer")
     parser.add_argument("--profile", action="store_true", help="print our layer's top CUDA kernels")
+    parser.add_argument("--liger", action="store_true", help="also time Liger-Kernel's fused MoE on the same weights")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         print("bench/moe_layer.py needs a CUDA GPU", file=sys.stderr)
@@ -198,14 +223,14 @@ def main() -> int:
     }
     results = []
     for name in args.shapes.split(","):
-        results.append(run_shape(SHAPES[name], peak, args.compile, args.profile))
+        results.append(run_shape(SHAPES[name], peak, args.compile, args.profile, args.liger))
         torch.cuda.empty_cache()
 
     print(f"\nbf16 matmul peak (8192^3, measured): {peak:.0f} TFLOP/s on {env['gpu']}, torch {env['torch']}, transformers {env['transformers']}")
     header = f"{'shape':<15}{'variant':<21}{'ms':>9}{'TFLOP/s':>10}{'% peak':>8}{'vs HF':>7}"
     print(header)
     for r in results:
-        for variant in ("hf", "ours", "ours_autograd_wgrad", "ours_compiled", "experts_only"):
+        for variant in ("hf", "ours", "ours_autograd_wgrad", "ours_compiled", "liger", "experts_only"):
             if variant not in r:
                 continue
             v = r[variant]
@@ -213,6 +238,8 @@ def main() -> int:
             print(f"{r['shape']:<15}{variant:<21}{v['ms']:>9.2f}{v['tflops']:>10.0f}{v['pct_peak']:>7.0f}%{ratio:>7.2f}")
         errors = ", ".join(f"{k.removeprefix('rel_err_')} {v:.1e}" for k, v in r.items() if k.startswith("rel_err_"))
         print(f"{'':<15}rel. error vs HF: {errors}")
+        if "liger_rel_err_vs_ours" in r:
+            print(f"{'':<15}liger rel. error vs ours: " + ", ".join(f"{k} {v:.1e}" for k, v in r["liger_rel_err_vs_ours"].items()))
     out = os.environ.get("OUT")
     if out:
         Path(out, "moe_layer.json").write_text(json.dumps({"env": env, "results": results}, indent=2))

@@ -1,13 +1,19 @@
 """The weight publisher at small scale on CPU: gloo, loopback, real `serve --engine local` servers.
 
-    python bench/publish_gloo.py [--servers 2] [--layers 8] [--experts 64] [--bucket-mb 16]
+    python bench/publish_gloo.py [--servers 2] [--sources 2] [--layers 8] [--experts 64] [--bucket-mb 16]
 
 Publishes a Qwen3-MoE of ~0.1 B parameters in bf16 to N embedded-engine servers (SGLang 0.5.23's
-protocol: begin/end session, flattened buckets, one broadcast each) and times it against the
-peer measured in the same run: a raw gloo broadcast of the same bytes, in the same bucket
-sizes, from one process to N receiver processes (what the transport alone costs). The ratio is
-the protocol's overhead (HTTP per bucket, packing, the servers' loads); payload/train/costs.py
-models the same overhead at scale (bench/README.md).
+protocol: begin/end session, flattened buckets, one broadcast each) two ways, and times both
+against the peer measured in the same run, a raw gloo broadcast of the same bytes in the same
+bucket sizes from one process to N receiver processes (what the transport alone costs):
+
+    rank 0       payload.sync.publisher.WeightPublisher in one process feeding every server
+    fan-out      payload.sync.fanout.FanOutPublisher on --sources gloo processes (training nodes):
+                 rank 0 stages the bf16 buckets (timed: the trainer's stall), the sources relay
+                 them and each feeds its own servers on a background thread (timed: start to end)
+
+The ratios are the protocol's overhead (HTTP per bucket, packing, the servers' loads) and, on
+one machine, the relay's; payload/train/costs.py models them at scale (bench/README.md).
 """
 
 from __future__ import annotations
@@ -69,12 +75,57 @@ def raw_broadcast_s(sizes: list[int], receivers: int, repeat: int) -> float:
     return statistics.median(times)
 
 
+def _source(rank: int, world: int, port: int, urls: list[str], tensors, bucket_bytes: int, repeat: int, first: int,
+            out) -> None:
+    """One training node's source rank: stage (rank 0), publish behind, wait; times on rank 0."""
+    from payload.sync.fanout import FanOutPublisher
+    from payload.sync.publisher import WeightPublisher
+
+    torch.set_num_threads(1)
+    dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=world)
+    config = WeightPublisher.Config(servers=urls, backend="gloo", dtype="bfloat16", master_address="127.0.0.1",
+                                    bucket_bytes=bucket_bytes)
+    fanout = FanOutPublisher.Config(config, ranks_per_node=1).build(rank, world, torch.device("cpu"))
+    stages, publishes = [], []
+    for version in range(first, first + repeat + 1):
+        dist.barrier()
+        started = time.perf_counter()
+        fanout.stage(iter(tensors) if rank == 0 else iter(()))
+        staged = time.perf_counter()
+        fanout.start(version)
+        outcome = fanout.wait()
+        stages.append(staged - started)
+        publishes.append(time.perf_counter() - staged)
+        if rank == 0 and outcome.error:
+            raise RuntimeError(outcome.error)
+    fanout.close()
+    dist.destroy_process_group()
+    if rank == 0:
+        out.put((stages, publishes))
+
+
+def fan_out_s(urls: list[str], tensors, bucket_bytes: int, sources: int, repeat: int, first: int
+              ) -> tuple[list[float], list[float]]:
+    port = free_port()
+    ctx = mp.get_context("spawn")
+    out = ctx.Queue()
+    procs = [ctx.Process(target=_source, args=(r, sources, port, urls, tensors, bucket_bytes, repeat, first, out))
+             for r in range(sources)]
+    for p in procs:
+        p.start()
+    result = out.get(timeout=600)
+    for p in procs:
+        p.join()
+    return result
+
+
 def main() -> None:
     from payload.model import Qwen3MoeForCausalLM, iter_hf_tensors, save_pretrained, tiny_config
     from payload.sync.publisher import WeightPublisher, buckets
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--sources", type=int, default=2)
     parser.add_argument("--layers", type=int, default=8)
     parser.add_argument("--experts", type=int, default=64)
     parser.add_argument("--bucket-mb", type=int, default=16)
@@ -121,17 +172,24 @@ def main() -> None:
                 publisher.publish(iter(tensors), version)
                 times.append(time.perf_counter() - started)
             publisher.close()
+            # The fan-out on groups of its own, with versions after the rank-0 runs' (each one moves).
+            stages, fanned = fan_out_s([u for _, u, _ in servers], tensors, bucket_bytes, args.sources, args.repeat,
+                                       first=args.repeat + 2)
         finally:
             for proc, _, _ in servers:
                 proc.kill()
                 proc.wait()
     publish_s = statistics.median(times[1:])  # the first publish also forms the group
+    stage_s, fan_out_publish_s = statistics.median(stages[1:]), statistics.median(fanned[1:])
     raw_s = raw_broadcast_s(sizes, args.servers, args.repeat)
     result = {
         "parameters": sum(t.numel() for _, t in tensors), "tensors": len(tensors), "bf16_bytes": bf16_bytes,
-        "buckets": len(sizes), "servers": args.servers, "first_publish_s": times[0], "publish_s": publish_s,
-        "publish_gb_s": bf16_bytes / publish_s / 1e9, "raw_broadcast_s": raw_s, "raw_broadcast_gb_s": bf16_bytes / raw_s / 1e9,
-        "publish_vs_raw_broadcast": raw_s / publish_s,
+        "buckets": len(sizes), "servers": args.servers, "sources": args.sources,
+        "raw_broadcast_s": raw_s, "raw_broadcast_gb_s": bf16_bytes / raw_s / 1e9,
+        "rank0_first_publish_s": times[0], "rank0_publish_s": publish_s, "rank0_vs_raw_broadcast": raw_s / publish_s,
+        "fan_out_stage_s": stage_s, "fan_out_publish_s": fan_out_publish_s,
+        "fan_out_vs_raw_broadcast": raw_s / fan_out_publish_s,
+        "fan_out_stage_and_publish_vs_raw_broadcast": raw_s / (stage_s + fan_out_publish_s),
     }
     print(json.dumps(result, indent=2))
     if args.json:

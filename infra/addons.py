@@ -27,6 +27,7 @@ from infra.efa_metrics import EFA_BYTE_COUNTERS, efa_metric
 from infra.environment import POOL_LABEL
 from infra.gpu_metrics import DCGM_COUNTERS_FILE, HOSTENGINE_PORT
 from infra.gpu_node_group import EFA_NODE_LABELS, GPU_NODE_LABELS
+from infra.queueing import KEDA_NAMESPACE, KUEUE_NAMESPACE, kueue_values
 
 GPU_TOLERATIONS = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
 ON_SYSTEM_NODES = {POOL_LABEL: "system"}
@@ -155,6 +156,10 @@ class HelmCharts(Construct):
         self._chart("JobSet", versions.JOBSET, "jobset-system", {"controller": system})
         self._chart("LeaderWorkerSet", versions.LEADER_WORKER_SET, "lws-system", system)
         prometheus = self._prometheus(system, ebs_csi_driver)
+        # Queueing and rollout autoscaling (infra/queueing.py): both controllers on the system
+        # nodes. KEDA reads the loop's signals from the Prometheus installed above.
+        self._chart("Kueue", versions.KUEUE, KUEUE_NAMESPACE, kueue_values(system))
+        self._chart("Keda", versions.KEDA, KEDA_NAMESPACE, system)
 
         # The NVIDIA plugin's own affinity selects nvidia.com/gpu.present=true nodes; the EFA
         # plugin keeps its instance-type affinity and adds the EFA label as its node selector.

@@ -2,7 +2,7 @@
 (where is noted beside it; README.md "Versions and where they are published").
 
 The cdk8s app types its custom resources from the CRDs of exactly these releases (JobSet,
-LeaderWorkerSet, PROMETHEUS_OPERATOR), vendored unmodified in k8s/crds/ (k8s/crds/README.md);
+LeaderWorkerSet, PROMETHEUS_OPERATOR, KUEUE, KEDA), vendored unmodified in k8s/crds/ (k8s/crds/README.md);
 change a version here and vendor its CRDs there, then re-run `npx cdk8s import`.
 EKS add-on versions must exist for the cluster's Kubernetes version
 (`aws eks describe-addon-versions --kubernetes-version 1.33 --addon-name NAME`).
@@ -23,6 +23,12 @@ FSX_CSI_DRIVER = ("https://kubernetes-sigs.github.io/aws-fsx-csi-driver", "aws-f
 # site docs/installation at v0.7.0) install these exact OCI chart versions.
 JOBSET = ("oci://registry.k8s.io/jobset/charts", "jobset", "0.10.1")
 LEADER_WORKER_SET = ("oci://registry.k8s.io/lws/charts", "lws", "0.7.0")
+# kubernetes-sigs/kueue v0.19.2 site/content/en/docs/getting-started/installation.md installs the
+# chart from this OCI repository; charts/kueue/Chart.yaml at v0.19.2: version 0.19.2, appVersion v0.19.2.
+KUEUE = ("oci://registry.k8s.io/kueue/charts", "kueue", "0.19.2")
+# kedacore/charts tag v2.20.2 (commit cbb9bb8, "prepare v2.20.2 release"): keda/Chart.yaml version
+# 2.20.2, appVersion 2.20.2; published in the repository's index (kedacore.github.io/charts).
+KEDA = ("https://kedacore.github.io/charts", "keda", "2.20.2")
 # Release tag kube-prometheus-stack-79.4.1 of prometheus-community/helm-charts (chart-releaser
 # publishes each tag as a GitHub release the index points at).
 KUBE_PROMETHEUS_STACK = ("https://prometheus-community.github.io/helm-charts", "kube-prometheus-stack", "79.4.1")

@@ -8,12 +8,15 @@ import cdk8s
 
 from infra.environment import Environment
 from k8s.charts.acceptance import AcceptanceChart
+from k8s.charts.autoscaling import AutoscalingChart
 from k8s.charts.base import BaseChart
 from k8s.charts.buffer import BufferChart
 from k8s.charts.feeder import FeederChart
 from k8s.charts.monitoring import MonitoringChart
+from k8s.charts.queueing import QueueingChart
 from k8s.charts.rollout_servers import RolloutServersChart
 from k8s.charts.router import RouterChart
+from k8s.charts.sandbox import SandboxChart
 from k8s.charts.trainer import TrainerChart
 from k8s.charts.workers import WorkersChart
 from k8s.context import Context
@@ -28,6 +31,11 @@ WORKLOAD_CHARTS = (
     ("workers", WorkersChart),
     ("feeder", FeederChart),
     ("monitoring", MonitoringChart),
+    ("sandbox", SandboxChart),
+    # After the workloads so no file before them is renumbered: Kueue suspends a labelled JobSet
+    # or LWS group on creation and admits it once its LocalQueue and priority class exist.
+    ("queueing", QueueingChart),
+    ("autoscaling", AutoscalingChart),
 )
 
 

@@ -33,6 +33,7 @@ ROLLOUT_WORKER = "rollout-worker"
 VERIFIER = "verifier"
 FEEDER = "feeder"
 BUFFER = "buffer"
+SANDBOX = "sandbox"
 # The opt-in acceptance jobs (dist/acceptance/).
 ACCEPTANCE = "acceptance"
 
@@ -45,6 +46,7 @@ ROUTER_METRICS_PORT = 29000
 REDIS_PORT = 6379
 REDIS_EXPORTER_PORT = 9121
 RENDEZVOUS_PORT = 29500
+SANDBOX_PORT = 8090
 
 JOB_CONFIGMAP = "rl-job"
 FSX_CLAIM = "fsx"
@@ -248,6 +250,7 @@ def pod_template(
     volumes: list[k8s.Volume] = (),
     grace_seconds: int | None = None,
     restart_policy: str | None = None,
+    service_links: bool | None = None,
 ) -> k8s.PodTemplateSpec:
     """A pod of `component` on its pool: labels, identity, priority, placement and security.
 
@@ -267,6 +270,7 @@ def pod_template(
             tolerations=placement.tolerations(),
             security_context=None if placement.spec.gpus else restricted_pod_security(),
             termination_grace_period_seconds=grace_seconds,
+            enable_service_links=service_links,
             volumes=list(volumes) or None,
         ),
     )

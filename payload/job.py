@@ -207,6 +207,9 @@ class RolloutSection(_Section):
     # (`python -m payload verify`).
     workers: int = Field(default=8, ge=1)
     verifiers: int = Field(default=2, ge=1)
+    # Sandbox pods for the `code` verifier and tool (`python -m payload sandbox`): one program
+    # each at a time, so as many as verifier processes and tool calls run at once.
+    sandboxes: int = Field(default=4, ge=1)
     # Tasks in flight per rollout worker: enough groups to keep the server's batch full.
     worker_concurrency: int = Field(default=8, ge=1)
     # A task whose worker went silent this long (killed spot node) is reclaimed by another

@@ -19,6 +19,7 @@ from k8s.pods import (
     PRIORITY_BUFFER,
     PRIORITY_ROLLOUT,
     PRIORITY_TRAINER,
+    SANDBOX,
 )
 
 GP3_STORAGE_CLASS = "rl-gp3"
@@ -132,7 +133,13 @@ class BaseChart(cdk8s.Chart):
             "allow-dns",
             metadata=_meta("allow-dns"),
             spec=k8s.NetworkPolicySpec(
-                pod_selector=k8s.LabelSelector(),
+                # Every pod but the sandboxes, whose untrusted programs get no path out at all
+                # (DNS carries data: k8s/charts/sandbox.py).
+                pod_selector=k8s.LabelSelector(
+                    match_expressions=[
+                        k8s.LabelSelectorRequirement(key="app.kubernetes.io/name", operator="NotIn", values=[SANDBOX])
+                    ]
+                ),
                 policy_types=["Egress"],
                 egress=[k8s.NetworkPolicyEgressRule(to=[dns], ports=ports(53, protocol="UDP") + ports(53))],
             ),

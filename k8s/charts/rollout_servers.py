@@ -16,6 +16,7 @@ from infra.identities import ROLLOUT_SERVICE_ACCOUNT
 from k8s.charts.efa import efa_env, sglang_deepep_env
 from k8s.context import Context
 from k8s.imports.io.x_k8s import leaderworkerset as lws
+from k8s.charts.queueing import ROLLOUT_WORKLOAD_PRIORITY, queue_labels
 from k8s.netpol import allow, from_components, from_prometheus, to_components
 from payload.rollout.sglang_args import server_args
 from k8s.pods import (
@@ -133,7 +134,10 @@ class RolloutServersChart(cdk8s.Chart):
         lws.LeaderWorkerSet(
             self,
             "leaderworkerset",
-            metadata=cdk8s.ApiObjectMetadata(name=ROLLOUT_SERVER, labels=labels(ROLLOUT_SERVER)),
+            # Each group is its own Kueue Workload, below the trainer (k8s/charts/queueing.py).
+            metadata=cdk8s.ApiObjectMetadata(
+                name=ROLLOUT_SERVER, labels={**labels(ROLLOUT_SERVER), **queue_labels(ROLLOUT_WORKLOAD_PRIORITY)}
+            ),
             spec=lws.LeaderWorkerSetSpec(
                 replicas=layout.replicas,
                 leader_worker_template=lws.LeaderWorkerSetSpecLeaderWorkerTemplate(

@@ -19,6 +19,7 @@ from k8s.context import Context
 from k8s.imports.io.x_k8s import jobset as js
 from k8s.netpol import allow, from_components, from_prometheus, to_components
 from k8s.charts.rollout_servers import server_urls
+from k8s.charts.queueing import TRAINER_WORKLOAD_PRIORITY, queue_labels, trainer_topology_annotations
 from k8s.placement import Placement
 from k8s.pods import (
     BUFFER,
@@ -116,10 +117,11 @@ class TrainerChart(cdk8s.Chart):
             grace_seconds=timeouts.grace_s,
             restart_policy="Never",
         )
-        js.JobSet(
+        jobset = js.JobSet(
             self,
             "jobset",
-            metadata=cdk8s.ApiObjectMetadata(name=TRAINER, labels=labels(TRAINER)),
+            # Kueue admits the whole JobSet as one Workload (k8s/charts/queueing.py).
+            metadata=cdk8s.ApiObjectMetadata(name=TRAINER, labels={**labels(TRAINER), **queue_labels(TRAINER_WORKLOAD_PRIORITY)}),
             spec=indexed_jobset_spec(
                 REPLICATED_JOB,
                 layout.nodes,
@@ -133,6 +135,10 @@ class TrainerChart(cdk8s.Chart):
                 ),
             ),
         )
+        for key, value in trainer_topology_annotations().items():
+            jobset.add_json_patch(cdk8s.JsonPatch.add(
+                f"/spec/replicatedJobs/0/template/spec/template/metadata/annotations/{key.replace('/', '~1')}", value
+            ))
         # For the ServiceMonitor: JobSet's own headless Service has no ports to name.
         headless_service(self, "metrics", f"{TRAINER}-metrics", TRAINER, {"metrics": METRICS_PORT})
         allow(

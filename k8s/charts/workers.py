@@ -12,9 +12,11 @@ import cdk8s
 from cdk8s_plus_33 import k8s
 from constructs import Construct
 
+from k8s.charts.sandbox import sandbox_url
 from k8s.context import Context
 from k8s.netpol import allow, from_prometheus, to_components
 from k8s.placement import Placement, cpu_resources
+from payload.sandbox.client import SANDBOX_URL_ENV
 from k8s.pods import (
     BUFFER,
     METRICS_PORT,
@@ -24,6 +26,8 @@ from k8s.pods import (
     ROLLOUT_WORKER,
     ROUTER,
     ROUTER_PORT,
+    SANDBOX,
+    SANDBOX_PORT,
     SPOT_GRACE_SECONDS,
     VERIFIER,
     env,
@@ -60,10 +64,16 @@ class WorkersChart(cdk8s.Chart):
             replicas=ctx.job.rollout.workers,
             identity=ROLLOUT_WORKER,
             redis_user="worker",
-            extra_env=[env("RL_ROUTER_URL", router_url)],
+            extra_env=[env("RL_ROUTER_URL", router_url), env(SANDBOX_URL_ENV, sandbox_url())],
         )
         self._deployment(
-            ctx, VERIFIER, command="verify", replicas=ctx.job.rollout.verifiers, identity=VERIFIER, redis_user="verifier"
+            ctx,
+            VERIFIER,
+            command="verify",
+            replicas=ctx.job.rollout.verifiers,
+            identity=VERIFIER,
+            redis_user="verifier",
+            extra_env=[env(SANDBOX_URL_ENV, sandbox_url())],
         )
         allow(
             self,
@@ -72,13 +82,17 @@ class WorkersChart(cdk8s.Chart):
             egress=[
                 to_components(ROUTER, port_numbers=(ROUTER_PORT,)),
                 to_components(BUFFER, port_numbers=(REDIS_PORT,)),
+                to_components(SANDBOX, port_numbers=(SANDBOX_PORT,)),
             ],
         )
         allow(
             self,
             VERIFIER,
             ingress=[from_prometheus(METRICS_PORT)],
-            egress=[to_components(BUFFER, port_numbers=(REDIS_PORT,))],
+            egress=[
+                to_components(BUFFER, port_numbers=(REDIS_PORT,)),
+                to_components(SANDBOX, port_numbers=(SANDBOX_PORT,)),
+            ],
         )
 
     def _deployment(

@@ -16,6 +16,8 @@ What is modelled, one object per real thing (payload.balance.loop has the number
   router stops sending new groups) the replica dies, its unfinished groups fail, and it serves
   again after the replacement delay. Failed tasks return to the queue at once (hand-back) or
   after the visibility timeout;
+- autoscaling (optional, payload.balance.autoscale): a controller parks and unparks replicas
+  on the loop's signals, draining a replica (no new groups, in-flight ones finish) before it goes;
 - the prompt feed: unlimited by default (workers always find a task), or a window: after each
   publish the trainer tops the tasks outstanding (issued, not yet trained or dropped) back up
   to `feed_window_groups`. A window of one batch with max_staleness 0 is a synchronous loop.
@@ -125,11 +127,12 @@ class _Replica:
         self.outstanding = 0  # requests routed here and not finished
         self.up = True
         self.draining = False
+        self.parked = False  # scaled down by the autoscaler: no node
         self.groups: set[_InFlight] = set()
 
     @property
     def routable(self) -> bool:
-        return self.up and not self.draining
+        return self.up and not self.draining and not self.parked
 
     def submit(self, group: _InFlight, lengths: np.ndarray) -> None:
         self.groups.add(group)
@@ -194,6 +197,8 @@ class Simulator:
         # Tasks outstanding after each publish (issued, not yet trained or dropped); None: unlimited.
         feed_window_groups: int | None = None
         visibility_timeout_s: float = 600.0
+        # A process factory `controller(simulator)` run beside the loop (payload.balance.autoscale).
+        controller: object | None = None
 
         def __post_init__(self) -> None:
             if self.steps <= self.warmup_steps or self.warmup_steps < 0:
@@ -276,6 +281,8 @@ class Simulator:
         rate = spot.reclaims_per_node_hour * self.spec.replica_nodes / 3600
         while True:
             yield self.env.timeout(self.rng.exponential(1 / rate))
+            if replica.parked:
+                continue
             replica.draining = True
             yield self.env.timeout(spot.notice_s)
             replica.kill()
@@ -334,6 +341,8 @@ class Simulator:
         if spec.spot is not None and spec.spot.reclaims_per_node_hour > 0:
             for replica in self.replicas:
                 self.env.process(self._spot(replica))
+        if config.controller is not None:
+            self.env.process(config.controller(self))
         trainer = self.env.process(self._trainer())
         self.env.run(until=trainer)
         measured = self.records[config.warmup_steps:]

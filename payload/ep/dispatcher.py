@@ -138,6 +138,12 @@ def unpermute_and_weigh(
     return _SumRows.apply(y_ND * weight_N[:, None], order_N, inv_order_N, k, t)
 
 
+def unpermute_and_sum(y_ND: torch.Tensor, order_N: torch.Tensor, inv_order_N: torch.Tensor, k: int) -> torch.Tensor:
+    """Inverse of `permute`, each token's K rows summed without weights: for rows whose routing
+    weight the experts already applied (payload/model/swiglu.py)."""
+    return _SumRows.apply(y_ND, order_N, inv_order_N, k, order_N.numel() // k)
+
+
 class LocalDispatcher(Dispatcher):
     """Every expert on this process: a permutation, no communication."""
 

@@ -13,8 +13,9 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from payload.ep.dispatcher import Dispatcher, LocalDispatcher, count_per_expert
+from payload.ep.dispatcher import Dispatcher, LocalDispatcher, LocalHandle, count_per_expert, unpermute_and_sum
 from payload.model.config import ExpertsImpl
+from payload.model.swiglu import weighted_swiglu
 
 
 @dataclass
@@ -111,26 +112,35 @@ class GroupedExperts(nn.Module):
     def num_local_experts(self) -> int:
         return self.gate_up_proj.shape[0]
 
-    def forward(self, x_ND: torch.Tensor, tokens_per_expert_L: torch.Tensor) -> torch.Tensor:
+    def forward(
+        self, x_ND: torch.Tensor, tokens_per_expert_L: torch.Tensor, weight_N: torch.Tensor | None = None
+    ) -> torch.Tensor:
+        """Each row through its expert; with `weight_N` each row's output is scaled by it (folded
+        into the SwiGLU activation, before the linear down projection: payload/model/swiglu.py)."""
         use_grouped = self.impl == "grouped_mm" or (
             self.impl == "auto" and grouped_mm_supported(x_ND, self.gate_up_proj, self.down_proj)
         )
         if use_grouped:
-            return self._grouped_mm(x_ND, tokens_per_expert_L)
-        return self._loop(x_ND, tokens_per_expert_L)
+            return self._grouped_mm(x_ND, tokens_per_expert_L, weight_N)
+        return self._loop(x_ND, tokens_per_expert_L, weight_N)
 
-    def _grouped_mm(self, x_ND: torch.Tensor, tokens_per_expert_L: torch.Tensor) -> torch.Tensor:
+    def _activation(self, h_NF2: torch.Tensor, weight_N: torch.Tensor | None) -> torch.Tensor:
+        if weight_N is not None:
+            return weighted_swiglu(h_NF2, weight_N)
+        gate_NF, up_NF = h_NF2.split(self.intermediate_size, dim=-1)
+        return F.silu(gate_NF) * up_NF
+
+    def _grouped_mm(self, x_ND, tokens_per_expert_L, weight_N) -> torch.Tensor:
         offsets_L = torch.cumsum(tokens_per_expert_L, dim=0, dtype=torch.int32)
         h_NF2 = grouped_linear(x_ND, self.gate_up_proj, offsets_L)
-        gate_NF, up_NF = h_NF2.split(self.intermediate_size, dim=-1)
-        a_NF = F.silu(gate_NF) * up_NF
-        return grouped_linear(a_NF, self.down_proj, offsets_L)
+        return grouped_linear(self._activation(h_NF2, weight_N), self.down_proj, offsets_L)
 
-    def _loop(self, x_ND: torch.Tensor, tokens_per_expert_L: torch.Tensor) -> torch.Tensor:
+    def _loop(self, x_ND, tokens_per_expert_L, weight_N) -> torch.Tensor:
+        counts = tokens_per_expert_L.tolist()
+        weights = [None] * len(counts) if weight_N is None else torch.split(weight_N, counts)
         outputs = []
-        for e, x_nD in enumerate(torch.split(x_ND, tokens_per_expert_L.tolist())):
-            gate_nF, up_nF = F.linear(x_nD, self.gate_up_proj[e]).split(self.intermediate_size, dim=-1)
-            outputs.append(F.linear(F.silu(gate_nF) * up_nF, self.down_proj[e]))
+        for e, (x_nD, w_n) in enumerate(zip(torch.split(x_ND, counts), weights)):
+            outputs.append(F.linear(self._activation(F.linear(x_nD, self.gate_up_proj[e]), w_n), self.down_proj[e]))
         if not outputs:
             return x_ND.new_zeros(0, self.down_proj.shape[1])
         return torch.cat(outputs)
@@ -154,6 +164,11 @@ class SparseMoeBlock(nn.Module):
         self.gate = Router(hidden_size, num_experts, top_k, norm_topk_prob)
         self.experts = GroupedExperts(num_experts, hidden_size, moe_intermediate_size, experts_impl)
         self.dispatcher: Dispatcher = LocalDispatcher(num_experts)
+        # Fold the routing weights into the experts' SwiGLU (payload/model/swiglu.py) when the
+        # dispatch is local: None = on CUDA, where the fused kernel pays; elsewhere the layer
+        # keeps the weighted combine, so CPU runs match the expert-parallel backends to fp32
+        # rounding order (tests/payload/ep).
+        self.fold_routing_weights: bool | None = None
 
     def forward(
         self,
@@ -167,8 +182,16 @@ class SparseMoeBlock(nn.Module):
         idx_TK, weight_TK, probs_TE = self.gate(x_TD, replay_idx_TK)
 
         x_ND, tokens_per_expert_L, handle = self.dispatcher.dispatch(x_TD, idx_TK, weight_TK)
-        y_ND = self.experts(x_ND, tokens_per_expert_L)
-        out_TD = self.dispatcher.combine(y_ND, handle)
+        fold = self.fold_routing_weights if self.fold_routing_weights is not None else x_TD.is_cuda
+        if fold and isinstance(handle, LocalHandle):
+            # No communication: the routing weights go into the experts' activation, and the
+            # combine is the plain sum of each token's K rows (one N x D pass fewer each way).
+            weight_N = weight_TK.reshape(-1).index_select(0, handle.order_N)
+            y_ND = self.experts(x_ND, tokens_per_expert_L, weight_N)
+            out_TD = unpermute_and_sum(y_ND, handle.order_N, handle.inv_order_N, idx_TK.shape[1])
+        else:
+            y_ND = self.experts(x_ND, tokens_per_expert_L)
+            out_TD = self.dispatcher.combine(y_ND, handle)
 
         stats = self._router_stats(idx_TK, probs_TE, token_mask_BT)
         return out_TD.view(b, t, d), idx_TK.view(b, t, idx_TK.shape[-1]), stats

@@ -34,6 +34,7 @@ def _subclasses(cls: type) -> list[type]:
 def _registry() -> dict[str, type[Verifier]]:
     """Every Verifier subclass with a name: the built-in ones, and those of the modules a
     RewardPool was told to import (`verifier_modules`: site-specific verifiers)."""
+    import payload.rewards.code  # noqa: F401 - defines CodeVerifier
     import payload.rewards.math  # noqa: F401 - defines MathVerifier
 
     return {cls.name: cls for cls in _subclasses(Verifier) if isinstance(getattr(cls, "name", None), str)}

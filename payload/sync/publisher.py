@@ -39,15 +39,11 @@ version (restarted) or stops answering, so it costs no publish a timeout twice.
 
 Bytes and seconds at p5en-48 (payload/train/costs.py, `python -m payload plan --env p5en-48`):
 0.5.23 delivers every tensor to every TP rank of a server, so each server receives the whole
-bf16 model (Qwen3-30B-A3B 61 GB, Qwen3-235B-A22B 470 GB) whatever the sources. From one GPU's
-NIC (<= 50 GB/s, ~37.5 achieved) that is 1.6 s / 12.5 s per server; fed by a relay of the 8 GPUs
-of the training node that holds its weights (HSDP: a node holds a whole replica; 16 nodes feed
-32 servers, 2 each, one after the other) it is bounded by the node's 16 EFA NICs (~300 GB/s
-assumed): 0.2 s / 1.6 s of transfer per server, each server paused only for its own
-(payload/train/costs.py models it). What runs today: one source, trainer rank 0, feeding every
-server's group concurrently; `Config.servers` is the set a source feeds, so a publisher per
-training node, each over its own servers, is the step to the modeled fan-out (its relay ranks
-joining the group as ranks 1..7 need SGLang's rank_offset moved past them, which 0.5.23 allows).
+bf16 model (Qwen3-30B-A3B 61 GB, Qwen3-235B-A22B 470 GB) whatever the sources. This class is
+one source's side: the trainer runs one per training node (payload/sync/fanout.py: a source
+GPU per node, `Config.servers` its own servers, fed from a relay of staged buckets through
+`publish_buckets`), so 32 servers take 2 x B each from 16 nodes' NICs instead of 32 x B from
+rank 0's.
 """
 
 from __future__ import annotations
@@ -127,7 +123,9 @@ class WeightPublisher:
         backend: str = "nccl"
         # Tensors go out in the rollout engine's dtype, cast while packed.
         dtype: str = "bfloat16"
-        bucket_bytes: int = 1 << 30
+        # SGLang allocates a bucket on every TP rank while it receives: 4 GiB of an H200's 141 GB
+        # (NeMo-RL's refit size); 470 GB of 235B is 110 buckets, 5 ms of overhead each.
+        bucket_bytes: int = 4 << 30
         pause_mode: PauseMode = "retract"
         group_name: str = "rl-weights"
         master_address: str = ""
@@ -314,7 +312,13 @@ class WeightPublisher:
         The iterator is always drained, whatever happens, so that ranks gathering with it
         never hang. A server that fails stays paused (held) until a later publish completes
         on it; PublishError only when no server took the version."""
-        iterator = iter(named_tensors)
+        return self.publish_buckets(self._packed(named_tensors), version)
+
+    def publish_buckets(self, packed: Iterable[FlatBucket], version: int) -> list[str]:
+        """`publish` from buckets already packed (payload/sync/fanout.py relays them). Bucket
+        i's memory must stay untouched until bucket i+3 is pulled (three are alive at once:
+        one being pulled, one held back, one being broadcast)."""
+        iterator = iter(packed)
         failed: dict[str, str] = {}
         done: list[RolloutServerClient] = []
         started = time.monotonic()
@@ -363,7 +367,7 @@ class WeightPublisher:
         live = list(members)
         held: FlatBucket | None = None
         in_flight = None
-        for bucket in self._packed(iterator):
+        for bucket in iterator:
             if held is not None:
                 if in_flight is not None:
                     self._finish_bucket(in_flight, failed)

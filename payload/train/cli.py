@@ -29,7 +29,10 @@ def register(subparsers) -> None:
     p.add_argument("--rollout-servers", default=os.environ.get(ROLLOUT_SERVERS_ENV, ""),
                    help=f"comma-separated SGLang server URLs to publish weights to (none: no publishing); "
                    f"default ${ROLLOUT_SERVERS_ENV}")
-    p.add_argument("--publish-bucket-mb", type=int, default=1024, help="bytes per /update_weights_from_distributed call")
+    p.add_argument("--publish-bucket-mb", type=int, default=4096, help="bytes per /update_weights_from_distributed call")
+    p.add_argument("--publish-probe-interval", type=int, default=5,
+                   help="wait for every N-th publish and check the servers' logprobs against the trainer's (1: every "
+                   "publish, none behind the next step)")
     p.add_argument("--resume", default="auto", help="'auto' (newest complete checkpoint), 'none', or a checkpoint path")
     p.add_argument("--max-steps", type=int, default=None, help="stop after this many optimizer steps (default: job data.total_steps, else "
                    "at the end of the data)")
@@ -67,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.max_steps is not None and args.max_steps < 1:
             raise TrainerConfigError(f"--max-steps {args.max_steps}: must be at least 1")
+        if args.publish_probe_interval < 1:
+            raise TrainerConfigError(f"--publish-probe-interval {args.publish_probe_interval}: must be at least 1")
         if args.publish_bucket_mb < 1:
             raise TrainerConfigError(f"--publish-bucket-mb {args.publish_bucket_mb}: must be at least 1")
         job = load_job_config(args.job_config)
@@ -92,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
             queue=queue,
             rollout_servers=[u for u in args.rollout_servers.split(",") if u],
             publish_bucket_mb=args.publish_bucket_mb,
+            publish_probe_interval=args.publish_probe_interval,
             metrics_jsonl=args.metrics_jsonl,
             metrics_port=args.metrics_port,
             stall_timeout_s=args.stall_timeout_s,

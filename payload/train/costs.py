@@ -10,12 +10,12 @@ gives (Qwen3-235B-A22B with data_parallel_shard_size 64: 2 replicas of 8 nodes):
                                           Qwen3-30B-A3B          Qwen3-235B-A22B
     parameters / HF tensors               30.5 B / 18,867        235.1 B / 36,945
     publish: bf16 bytes, 4 GiB buckets    61 GB, 15 buckets      470 GB, 110 buckets
-      trainer stall: bf16 shard to host   0.31 s                 0.29 s   (B / S GPUs / 25 GB/s)
-      per server: relay transfer          0.20 s                 1.57 s   (B / 300 GB/s, a node's 16 NICs)
+      trainer stall: gather + stage       1.34 s                 21.3 s   (rank 0: NVLink/EFA gather, D2H 55 GB/s)
+      per server: source transfer         4.89 s                 37.6 s   (3 x B / 37.5 GB/s: relay + 2 servers)
                   + bucket overhead       0.08 s                 0.55 s   (5 ms a bucket)
                   + load_weights          0.38 s                 0.74 s   (20 us a tensor)
-      = each server paused                0.66 s                 2.86 s   (targets 1 s / 5 s)
-      whole publish (2 servers a node)    1.3 s                  5.7 s    (behind the next step)
+      = each server paused                5.34 s                 38.9 s   (targets 1 s / 5 s: not met)
+      whole publish (stall + pause)       6.7 s                  60.2 s   (rank 0 alone: 52 s / 401 s of transfer)
     checkpoint (fp32 + Adam m, v)         366 GB                 2.82 TB  (12 bytes a parameter)
       staged by replica 0 only            366 GB on 1 node       353 GB a node on 8 (2 TiB RAM)
       step blocked (device-to-host)       1.8 s                  1.8 s    (its shard at 25 GB/s a GPU)
@@ -30,15 +30,16 @@ gives (Qwen3-235B-A22B with data_parallel_shard_size 64: 2 replicas of 8 nodes):
 Publishing. SGLang 0.5.23's `/update_weights_from_distributed` receives every tensor on every
 rank of a server (each TP rank gets the whole tensor and slices it in load_weights), from rank 0
 of the named group (`src=0`), one bucket at a time (its scheduler is blocked in the receive): a
-server takes in the whole bf16 model, B, however it is fed, so its pause is B / its feed rate.
-From one trainer GPU (<= 50 GB/s on its two NICs) that is 1.6 s / 12.5 s; the modeled design
-feeds each server from a relay group of the 8 GPUs of one training node (NCCL builds one ring per
-channel through a different GPU and NIC, so a broadcast from rank 0 leaves through all 16 NICs),
-each node feeding servers / nodes servers one after the other. Each server pauses only for its
-own transfer. The trainer does not wait for the publish: it stages its bf16 shard (host memory)
-and goes on to the next step while the nodes gather and send buckets from the staged copy.
-`relay_broadcast_gb_s`, BUCKET_OVERHEAD_S and LOAD_S_PER_TENSOR are assumptions (no multi-node
-run has been possible here); the pack and device-to-host rates are measured (bench/README.md).
+server takes in the whole bf16 model, B, however it is fed. payload/sync/fanout.py, as built:
+rank 0 gathers the bf16 model and stages it in pinned host memory (the trainer's stall), then
+one source GPU per training node takes each bucket from the relay ring (B onward through its
+NICs) and broadcasts it to its servers' groups at once (B each): 3 x B through one GPU's
+~37.5 GB/s, against 32 x B from rank 0 alone before. Each of a source's servers is paused for
+the whole of its source's send. The next steps to the targets: the node's other GPUs as relay
+ranks of each server's group (rank_offset 8: NCCL's channels cross nodes through all 16 NICs,
+~300 GB/s), each GPU staging its own shard (B / S at 25 GB/s) with the gather behind the step.
+BUCKET_OVERHEAD_S and LOAD_S_PER_TENSOR are assumptions (no multi-node run has been possible
+here); the pack and device-to-host rates are measured (bench/README.md).
 
 Checkpoints. Adam's state is twice the fp32 weights: 12 bytes a parameter, 5.5 times the bf16
 model. HSDP replicas hold equal copies; only replica 0 stages and writes (payload/train/
@@ -138,25 +139,28 @@ class Hardware:
 
 @dataclass(frozen=True)
 class PublishCost:
+    """What payload/sync/fanout.py does: rank 0 gathers and stages the bf16 model in host memory
+    (the trainer's stall), then one source GPU per training node relays each bucket to the next
+    source and broadcasts it to its own servers, all of them at once, behind the next step."""
+
     bytes: int
     buckets: int
-    servers_per_source: int  # servers one training node feeds, one after the other
-    stall_s: float  # the trainer: its bf16 shard copied to host memory, then the next step
-    gather_s: float  # one node: every bucket gathered and packed (overlapped with the sends)
-    transfer_s: float  # one server: the bf16 model through its relay group
+    servers_per_source: int  # servers one training node's source GPU feeds, at once
+    stall_s: float  # the trainer: gather to rank 0, pack, rank 0's device-to-host copy
+    gather_s: float  # the gather and pack alone (part of the stall)
+    transfer_s: float  # one source GPU's NICs: the relay onward plus a copy to each of its servers
     overhead_s: float  # one server: per-bucket HTTP and ring fill
     load_s: float  # one server: load_weights over every tensor
 
     @property
     def pause_s(self) -> float:
-        """How long one server is paused: its own transfer and load."""
+        """How long a server is paused: its source's whole send (its servers share it) and load."""
         return self.transfer_s + self.overhead_s + self.load_s
 
     @property
     def seconds(self) -> float:
-        """The whole publish, first bucket's gather to the last server's load (off the step)."""
-        first_gather = self.gather_s / max(self.buckets, 1)
-        return first_gather + max(self.gather_s, self.servers_per_source * self.pause_s)
+        """The whole publish, staging to the last server's load (all but the stall behind the step)."""
+        return self.stall_s + self.pause_s
 
 
 @dataclass(frozen=True)
@@ -214,6 +218,9 @@ class Costs:
 BUCKET_OVERHEAD_S = 0.005
 # SGLang's load_weights walks tensors in Python (name mapping, TP slicing, copy).
 LOAD_S_PER_TENSOR = 20e-6
+# Rank 0 stages the whole bf16 model alone: one H200's pinned device-to-host rate, measured
+# (bench/publish_pack.py), not the 8-GPU share of Hardware.d2h_gb_s.
+STAGE_D2H_GB_S = 55.0
 # Bytes a step's replay log and the tokenizer files add next to checkpoints: small, kept apart.
 FSX_HEADROOM = 1.05
 
@@ -257,18 +264,21 @@ def model_costs(
     shard = min(shard_gpus or fitting_shard_gpus(architecture, train_nodes, hardware), gpus)
     replicas = max(gpus // shard, 1)
     buckets = math.ceil(bf16 / bucket_bytes)
-    # Each node gathers every bucket from the staged shards of its replica (NVLink inside a
-    # node; a replica of several nodes adds EFA at the relay rate) and packs it on the GPU.
+    # full_hf_tensors gathers onto rank 0: NVLink inside node 0; the rest of a replica of several
+    # nodes comes in through rank 0's own NICs. Then the pack on the GPU and the copy to host.
     across = max(0.0, 1 - hardware.gpus_per_node / shard)
-    gather_s = (bf16 / (hardware.nvlink_gather_gb_s * GB) + across * bf16 / (hardware.relay_broadcast_gb_s * GB)
+    gather_s = (bf16 / (hardware.nvlink_gather_gb_s * GB) + across * bf16 / (hardware.broadcast_gb_s * GB)
                 + bf16 / (hardware.pack_gb_s * GB))
+    servers_per_source = math.ceil((servers or train_nodes) / train_nodes)
+    # A source GPU's NICs carry the relay ring onward (B, none for the last) and B to each server.
+    relay = 1 if train_nodes > 1 else 0
     publish = PublishCost(
         bytes=bf16,
         buckets=buckets,
-        servers_per_source=math.ceil((servers or train_nodes) / train_nodes),
-        stall_s=bf16 / shard / (hardware.d2h_gb_s * GB),
+        servers_per_source=servers_per_source,
+        stall_s=gather_s + bf16 / (STAGE_D2H_GB_S * GB),
         gather_s=gather_s,
-        transfer_s=bf16 / (hardware.relay_broadcast_gb_s * GB),
+        transfer_s=(relay + servers_per_source) * bf16 / (hardware.broadcast_gb_s * GB),
         overhead_s=buckets * BUCKET_OVERHEAD_S,
         load_s=architecture.tensors * LOAD_S_PER_TENSOR,
     )

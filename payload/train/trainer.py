@@ -7,7 +7,8 @@ Per step, on every rank (torchrun):
                      replay log, acknowledges them, computes group advantages, splits the
                      samples over the ranks by token count and scatters each rank its part
     train_step       each rank packs its part into micro-batches and trains (train_step)
-    publish          full HF-named weights to every rollout server (rank 0 sends, all gather)
+    publish          HF-named bf16 weights gathered and staged (the stall), then sent by one source
+                     rank per node behind the next step (payload/sync/fanout.py)
     export           every checkpoint.export_interval_steps: an HF directory for restarts
     checkpoint       every checkpoint.interval_steps, and on SIGTERM or the last step
 
@@ -44,8 +45,10 @@ from payload.common.service import Service
 from payload.job import JobConfig
 from payload.queue.base import PolicyPointer, RolloutQueue
 from payload.queue.experience import ExperienceGroup
+from payload.sync.client import RolloutServerClient
 from payload.sync.probe import PublishProbe
-from payload.sync.publisher import PublishError, WeightPublisher
+from payload.sync.fanout import FanOutPublisher, Outcome, ranks_per_node
+from payload.sync.publisher import WeightPublisher
 from payload.train.advantages import group_advantages
 from payload.train.batch import MicroBatch, Sample, micro_batches, packed_for_rank, split_for_ranks
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
@@ -144,7 +147,11 @@ class Trainer:
         queue: RolloutQueue.Config = field(default_factory=RolloutQueue.Config)
         # Base URLs of the SGLang servers (one per replica leader); none: no publishing.
         rollout_servers: list[str] = field(default_factory=list)
-        publish_bucket_mb: int = 1024
+        publish_bucket_mb: int = 4096
+        # Every N-th version the trainer waits for its publish and checks the servers' logprobs
+        # against its own before the next step (the check needs that version's weights); the
+        # others go out behind the next step. 1: every publish is waited for and checked.
+        publish_probe_interval: int = 5
         metrics_jsonl: str | None = None
         metrics_port: int | None = 9400
         stall_timeout_s: float = 900.0
@@ -214,12 +221,14 @@ class Trainer:
         self.export_dir = Path(job.checkpoint.directory) / "hf"
         self.queue = queue
         self._owns_queue = queue is None
-        self.publisher: WeightPublisher | None = None
+        self.publisher: FanOutPublisher | None = None
         self.probe = PublishProbe.Config().build(self.model.config.vocab_size)
         if world.is_main:
             self.queue = queue or config.queue.build()
-            if config.rollout_servers:
-                self.publisher = WeightPublisher.Config(
+        if config.rollout_servers:
+            # Every rank: the sources' relay groups are formed collectively (payload/sync/fanout.py).
+            self.publisher = FanOutPublisher.Config(
+                WeightPublisher.Config(
                     servers=config.rollout_servers,
                     ranks_per_server=job.parallel.rollout_tensor_parallel_size,
                     backend="nccl" if world.device.type == "cuda" else "gloo",
@@ -228,7 +237,10 @@ class Trainer:
                     # A dead server fails the publish (which rolls back) well before the phase
                     # watchdog would call the trainer stuck.
                     timeout_s=min(600.0, config.stall_timeout_s / 2),
-                ).build()
+                ),
+                ranks_per_node=ranks_per_node(),
+                pp_size=world.pp_size,
+            ).build(world.rank, world.world_size, world.device)
         self.publish_failures = PublishFailures(job.rollout.max_staleness)
         self.evaluator = self._evaluator() if world.is_main else None
         self.counters = TrainCounters()
@@ -300,6 +312,8 @@ class Trainer:
             if self._stopping():
                 return None
             self.checkpointer.poll()
+            if self.publisher is not None and self.publisher.finished:
+                self._settle(self.publisher.wait())  # reports the version: the feeder goes on
             consumed = self.queue.consume(
                 self.config.consumer,
                 max_groups=job.batch.prompts_per_step - len(batch.groups),
@@ -380,37 +394,49 @@ class Trainer:
     # -- weights out --------------------------------------------------------------------------
 
     def _publish(self, version: int) -> float:
-        if not self.config.rollout_servers:
+        """Stage `version` and send it behind the next step; returns the trainer's stall (the
+        wait for the previous publish if it is still out, the gather and the staging copy)."""
+        if self.publisher is None:
             return 0.0
         started = time.monotonic()
+        self._settle(self.publisher.wait())
         # Shards are cast to the engine's dtype before they are gathered (no fp32 full tensors).
-        tensors = full_hf_tensors(self.model, self.world, _DTYPES[self.config.job.model.dtype])
-        answers = {}
-        failure = ""
-        if self.publisher is None:  # other ranks: take part in every gather
-            for _ in tensors:
-                pass
-        else:
-            try:
-                # Servers that are down are skipped and get the next publish in full; the
-                # iterator is drained whatever happens.
-                answers = self.probe.ask([c for c in self.publisher.clients if c.url in self.publisher.publish(tensors, version)])
-            except PublishError as exc:
-                self.metrics.publish_failures.inc()
-                log.error("publishing version %d failed: %s", version, exc)
-                failure = str(exc)
-        # Every rank: the servers' logprobs on a fixed probe against the trainer's (payload/sync/probe.py).
-        scorer = self.model if self.world.pp_size == 1 else PipelineScorer(self.model, self.world,
-                                                                            _DTYPES.get(self.config.job.model.dtype))
-        bad = self.probe.mismatches(answers, scorer, self.world.device, self._control)
-        if bad and self.publisher is not None:
-            self.metrics.publish_check_failures.inc(len(bad))
-            log.error("version %d is served WRONG (held paused until the next publish): %s", version, "; ".join(map(str, bad)))
-            self.publisher.roll_back([m.url for m in bad])
-            failure = failure or f"version {version} served wrong: " + "; ".join(map(str, bad))
-        if self.publisher is not None:
-            self.publish_failures.failed(failure) if failure else self.publish_failures.succeeded()
+        self.publisher.stage(full_hf_tensors(self.model, self.world, _DTYPES[self.config.job.model.dtype]))
+        self.publisher.start(version)
+        if version % max(1, self.config.publish_probe_interval) == 0:
+            self._settle(self.publisher.wait(), probe=True)
         return time.monotonic() - started
+
+    def _settle(self, outcome: Outcome | None, probe: bool = False) -> None:
+        """Account for a finished publish (rank 0 holds its outcome); with `probe`, every rank
+        checks the servers that took it against the trainer's weights (still that version)."""
+        answers, failure = {}, ""
+        if outcome is not None:
+            # The feeder paces itself by the version the servers were sent (its next tasks are
+            # for the step after), so it is reported once the publish is over, not at the handoff.
+            self.queue.report_progress(outcome.version)
+            if outcome.error:
+                self.metrics.publish_failures.inc()
+                log.error("publishing version %d failed: %s", outcome.version, outcome.error)
+                failure = outcome.error
+            elif probe:
+                clients = [RolloutServerClient(url, self.publisher.config.publisher.probe_timeout_s) for url in outcome.done]
+                answers = self.probe.ask(clients)
+                for client in clients:
+                    client.close()
+        if probe:
+            # Every rank: the servers' logprobs on a fixed probe against the trainer's (payload/sync/probe.py).
+            scorer = self.model if self.world.pp_size == 1 else PipelineScorer(self.model, self.world,
+                                                                                _DTYPES.get(self.config.job.model.dtype))
+            bad = self.probe.mismatches(answers, scorer, self.world.device, self._control)
+            if bad and outcome is not None:
+                self.metrics.publish_check_failures.inc(len(bad))
+                log.error("version %d is served WRONG (held paused until the next publish): %s", outcome.version,
+                          "; ".join(map(str, bad)))
+                self.publisher.pause([m.url for m in bad])
+                failure = failure or f"version {outcome.version} served wrong: " + "; ".join(map(str, bad))
+        if outcome is not None:
+            self.publish_failures.failed(failure) if failure else self.publish_failures.succeeded()
 
     def _export(self, step: int) -> None:
         path = self.export_dir / f"step-{step:08d}"
@@ -452,13 +478,16 @@ class Trainer:
             self.counters = TrainCounters(step, step, self.counters.groups_consumed + groups)
             with self._phase("publish"):
                 publish_s = self._publish(step)
-            if self.world.is_main:  # the feeder paces itself by this
+            if self.world.is_main and self.publisher is None:  # the feeder paces itself by this
                 self.queue.report_progress(step)
             if step % job.checkpoint.export_interval_steps == 0 or final:
                 with self._phase("export"):
                     self._export(step)
             stopping = self._agree_to_stop()
             last = stopping or final or (self.config.max_steps is not None and step >= self.config.max_steps)
+            if last and self.publisher is not None:
+                with self._phase("publish"):  # the last version is served before the final eval
+                    self._settle(self.publisher.wait())
             if self.evaluator:
                 self.evaluator.after_step(step, final=last)
             if step % job.checkpoint.interval_steps == 0 or last:
@@ -474,6 +503,9 @@ class Trainer:
                 self._record(step, batch, metrics, publish_s)
             if stopping or final:
                 break
+        if self.publisher is not None:
+            with self._phase("publish"):  # a version still out (SIGTERM while waiting) before returning
+                self._settle(self.publisher.wait())
         with self._phase("checkpoint"):
             if saved_at != self.counters.step:
                 self.checkpointer.save(self.model, self.optimizer, self.counters, wait=True)
@@ -494,7 +526,11 @@ class Trainer:
                           sync_every_micro_batch=self.parallel.sync_gradients_every_micro_batch)
 
     def _agree_to_stop(self) -> bool:
-        # Rank 0 alone knows the publishes failed; every rank stops and checkpoints with it.
+        # Rank 0 alone knows the publishes failed; every rank stops and checkpoints with it. A
+        # publish still out decides it when one more failure would stall the run: wait for it.
+        if (self.world.is_main and self.publisher is not None and self.publisher.in_flight
+                and self.publish_failures.in_a_row + 1 > self.publish_failures.max_staleness):
+            self._settle(self.publisher.wait())
         flag = torch.tensor([float(self._stopping() or self.publish_failures.stalled)], device=self.world.device)
         if self.world.world_size > 1:
             dist.all_reduce(flag, op=dist.ReduceOp.MAX)

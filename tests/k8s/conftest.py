@@ -16,7 +16,10 @@ from infra.environment import Environment, load_environment  # noqa: E402
 from k8s.main import synth  # noqa: E402
 
 ENVIRONMENTS = ("default", "p5en-48")
-CRD_KINDS = {"JobSet", "LeaderWorkerSet", "ServiceMonitor", "PrometheusRule"}
+CRD_KINDS = {
+    "JobSet", "LeaderWorkerSet", "ServiceMonitor", "PrometheusRule",
+    "Topology", "ResourceFlavor", "ClusterQueue", "LocalQueue", "WorkloadPriorityClass", "ScaledObject",
+}
 
 
 @dataclass

@@ -109,6 +109,9 @@ def test_vendored_crds_are_the_upstream_files():
         "leaderworkerset.x-k8s.io_leaderworkersets.yaml",
         "monitoring.coreos.com_servicemonitors.yaml",
         "monitoring.coreos.com_prometheusrules.yaml",
+        *(f"kueue.x-k8s.io_{plural}.yaml" for plural in
+          ("clusterqueues", "localqueues", "resourceflavors", "topologies", "workloadpriorityclasses")),
+        "keda.sh_scaledobjects.yaml",
     }
 
 
@@ -118,6 +121,9 @@ def test_vendored_crds_cover_the_custom_kinds():
         ("leaderworkerset.x-k8s.io/v1", "LeaderWorkerSet"),
         ("monitoring.coreos.com/v1", "ServiceMonitor"),
         ("monitoring.coreos.com/v1", "PrometheusRule"),
+        *((f"kueue.x-k8s.io/{version}", kind) for version in ("v1beta1", "v1beta2") for kind in
+          ("ClusterQueue", "LocalQueue", "ResourceFlavor", "Topology", "WorkloadPriorityClass")),
+        ("keda.sh/v1alpha1", "ScaledObject"),
     }
     assert {kind for _, kind in VALIDATORS} == CRD_KINDS
 

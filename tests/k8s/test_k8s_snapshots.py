@@ -18,6 +18,9 @@ EXPECTED_FILES = [
     "0005-workers.k8s.yaml",
     "0006-feeder.k8s.yaml",
     "0007-monitoring.k8s.yaml",
+    "0008-sandbox.k8s.yaml",
+    "0009-queueing.k8s.yaml",
+    "0010-autoscaling.k8s.yaml",
 ]
 
 

@@ -58,3 +58,11 @@ def release(tmp_path_factory):
         return json.loads(out.read_text())
 
     return ask
+
+
+@pytest.fixture(scope="session")
+def sglang_source() -> Path:
+    """The pinned release's package directory (its source files, for tests that read them)."""
+    tool_python()
+    [package] = (TOOL_VENV / "lib").glob("python3*/site-packages/sglang")
+    return package

@@ -104,6 +104,26 @@ def io_struct_module(class_names: set[str]) -> types.ModuleType:
     return module
 
 
+def io_struct_dataclass(class_name: str) -> type:
+    """A @dataclass request class of io_struct.py (EmbeddingReqInput) compiled from its source,
+    as FastAPI validates it (pydantic over the dataclass). The multimodal alias its image/video/
+    audio fields use is taken as Any: its members need CUDA-importing modules, and the payload
+    sends no media."""
+    import dataclasses
+
+    tree = ast.parse(IO_STRUCT.read_text())
+    defs = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    if class_name not in defs:
+        raise SystemExit(f"io_struct.py has no class {class_name}")
+    module = types.ModuleType(f"sglang_release_{class_name}")
+    module.__dict__.update({name: getattr(typing, name) for name in typing.__all__})
+    module.__dict__.update(dataclass=dataclasses.dataclass, field=dataclasses.field, MultimodalDataInputFormat=typing.Any)
+    sys.modules[module.__name__] = module
+    exec(compile(ast.Module(body=[defs[class_name]], type_ignores=[]), str(IO_STRUCT), "exec",
+                 flags=annotations_flag()), module.__dict__)
+    return getattr(module, class_name)
+
+
 def annotations_flag() -> int:
     import __future__
 
@@ -150,7 +170,8 @@ def judge_requests(requests: list[dict]) -> list[dict]:
     from sglang.api.v1.api_types import GenerateRequest, JsonContractError
 
     routes = route_classes()
-    wanted = {routes[r["route"]] for r in requests if r["route"] in routes and routes[r["route"]] != "GenerateReqInput"}
+    dataclasses_ = {"GenerateReqInput", "EmbeddingReqInput"}
+    wanted = {routes[r["route"]] for r in requests if r["route"] in routes and routes[r["route"]] not in dataclasses_}
     module = io_struct_module(wanted)
     verdicts = []
     for request in requests:
@@ -166,6 +187,13 @@ def judge_requests(requests: list[dict]) -> list[dict]:
                 error = f"fields {sorted(unknown)} are not in GenerateReqInput" if unknown else None
             except JsonContractError as exc:
                 error = str(exc)
+        elif class_name == "EmbeddingReqInput":  # /encode, /classify: a @dataclass body
+            unknown = set(body) - dataclass_fields(class_name)
+            try:
+                pydantic.TypeAdapter(io_struct_dataclass(class_name)).validate_json(json.dumps(body))
+                error = f"fields {sorted(unknown)} are not in {class_name}" if unknown else None
+            except pydantic.ValidationError as exc:
+                error = " ".join(str(exc).split())
         else:
             cls = getattr(module, class_name)
             unknown = set(body) - {f.name for f in msgspec.structs.fields(cls)}

@@ -186,6 +186,8 @@ BAD_BODIES = [
     ("/update_weights_from_distributed", {"names": ["a"], "dtypes": ["bf16"], "shapes": [["x"]]}, "valid integer"),
     ("/pause_generation", {"mode": "drain"}, "'abort', 'retract' or 'in_place'"),
     ("/update_weights_from_disk", {"model_path": "/m", "version": "3"}, "fields ['version']"),
+    ("/classify", {"input_ids": [["a"]]}, "valid integer"),
+    ("/classify", {"input_ids": [[1]], "return_score": True}, "fields ['return_score']"),
 ]
 
 
@@ -295,3 +297,13 @@ def test_non_leader_nodes_serve_what_their_supervisor_asks(release):
     assert asked and asked <= served
     _, _, leader_requests = supervise(follower=False, queue=queue)
     assert {path for _, path in leader_requests} - served  # a leader's routes are not there
+
+
+def test_reward_model_requests_fit_the_release(release):
+    """The reward-model client's body (payload/rewards/model.py) is what 0.5.23's /classify
+    route parses (EmbeddingReqInput), with no field the release would drop."""
+    from payload.rewards.model import classify_body
+
+    body = classify_body([[1, 2, 3], [4, 5]])
+    [verdict] = release({"requests": [{"route": "/classify", "body": body}]})["requests"]
+    assert verdict == {"ok": True, "class": "EmbeddingReqInput", "error": None}

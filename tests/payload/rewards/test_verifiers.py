@@ -37,8 +37,8 @@ def test_math_verifier_works_off_the_main_thread():
 
 def test_unknown_verifier_is_a_one_line_error():
     # (verifiers a pool imported through verifier_modules join the list)
-    with pytest.raises(VerifierError, match=r"verifier 'code': not one of exact_match, (.+, )?math"):
-        get_verifier("code")
+    with pytest.raises(VerifierError, match=r"verifier 'lean': not one of code, exact_match, (.+, )?math"):
+        get_verifier("lean")
 
 
 def _group(texts, label, verifier="math"):

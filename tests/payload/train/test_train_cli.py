@@ -200,3 +200,13 @@ def test_sigterm_to_every_rank_stops_both_and_checkpoints(tmp_path, model_dir, r
             p.kill()
     assert [p.returncode for p in procs] == [0, 0], outs
     assert (tmp_path / "ckpt" / "step-00000002" / ".metadata").is_file()
+
+
+def test_a_publish_probe_interval_below_one_exits_2_naming_it(tmp_path, model_dir):
+    job = write_job(tmp_path / "job.yaml", model_dir, tmp_path / "ckpt")
+    result = subprocess.run([sys.executable, "-m", "payload", "train", "--job-config", str(job), "--queue-url", "memory",
+                             "--metrics-port", "0", "--publish-probe-interval", "0"],
+                            cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO)), capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert "--publish-probe-interval 0: must be at least 1" in result.stderr and "Traceback" not in result.stderr

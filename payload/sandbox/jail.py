@@ -1,0 +1,189 @@
+"""Runs untrusted Python in a jail: the executor behind the `code` verifier, the code tool and
+the sandbox pods' server.
+
+    jail = Jail.Config().build()
+    result = jail.run("print(1 + 1)")        # RunResult(exit_code=0, stdout=b"2\\n", ...)
+
+Two isolation modes, chosen explicitly (never a silent fallback to less):
+- `namespaces` (local runs, CI, any host that allows unprivileged or root `unshare`): the program
+  runs in new network (loopback only, down), PID, mount, IPC and UTS namespaces made by
+  util-linux `unshare`; every mount read-only, fresh tmpfs on /tmp (its working directory),
+  /var/tmp and /dev/shm, secret paths covered (payload/sandbox/jail_init.py). Killing the jail's
+  first process ends the PID namespace, so nothing it forked outlives the run.
+- `pod` (the sandbox pods): the pod is the boundary — its runtime (gVisor) for the kernel,
+  NetworkPolicy for the network, a read-only root file system, no service-account token, a
+  non-root user, its pids and memory limits (k8s/charts/sandbox.py). Container runtimes' default
+  seccomp profile refuses `unshare`, so the jail adds only what a process can give itself; each
+  run has its own directory, and afterwards every process the program left (reparented to the
+  server, its subreaper) is killed and reaped (one program runs per pod at a time). The pod's
+  user is the program's too, so its process limit counts the server's threads: size it with them.
+
+In both: CPU seconds, address space, processes, file size and open files as rlimits, a wall-clock
+limit (the process group, and in `namespaces` the whole PID namespace, is SIGKILLed), an empty
+environment, `python -I` (no user site, no PYTHON* variables), stdout/stderr capped, root dropped
+to `nobody` when the caller is root.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+INIT = Path(__file__).with_name("jail_init.py")
+NOBODY = 65534
+# jail_init.py's exit code when the jail itself could not be built (not the program's fault).
+SETUP_FAILED = 125
+ISOLATIONS = ("namespaces", "pod")
+PR_SET_CHILD_SUBREAPER = 36
+
+
+class SandboxError(RuntimeError):
+    """The jail could not be built (e.g. `unshare` refused): no program ran."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    wall_s: float = 10.0
+    cpu_s: int = 5
+    memory_bytes: int = 512 << 20
+    processes: int = 16
+    file_bytes: int = 16 << 20  # largest file, and the size of each scratch tmpfs
+    open_files: int = 64
+    output_bytes: int = 1 << 20  # stdout and stderr each, kept up to this
+
+    def __post_init__(self) -> None:
+        for name, value in asdict(self).items():
+            if not value > 0:
+                raise ValueError(f"sandbox limit {name}={value!r}: must be > 0")
+
+
+@dataclass(frozen=True)
+class RunResult:
+    exit_code: int  # negative: killed by that signal
+    stdout: bytes
+    stderr: bytes
+    timed_out: bool
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0 and not self.timed_out
+
+    def to_json(self) -> dict:
+        return {"exit_code": self.exit_code, "timed_out": self.timed_out,
+                "stdout": self.stdout.decode(errors="replace"), "stderr": self.stderr.decode(errors="replace")}
+
+
+class Jail:
+    @dataclass
+    class Config:
+        isolation: str = "namespaces"
+        limits: Limits = field(default_factory=Limits)
+        # The program's interpreter: a system one that the unprivileged user can execute (a
+        # virtualenv under /root is out of its reach); the image's is /usr/bin/python3.
+        python: str = "/usr/bin/python3"
+
+        def build(self) -> "Jail":
+            if self.isolation not in ISOLATIONS:
+                raise ValueError(f"sandbox isolation {self.isolation!r}: one of {', '.join(ISOLATIONS)}")
+            if not os.access(self.python, os.X_OK):
+                raise ValueError(f"sandbox python {self.python!r}: not an executable file")
+            return Jail(self)
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        if config.isolation == "pod":
+            # Orphans of a program are reparented here, where _kill_leftovers finds them.
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+    def _command(self, workdir: str | None) -> list[str]:
+        limits = self.config.limits
+        namespaces = self.config.isolation == "namespaces"
+        root = os.geteuid() == 0
+        settings = {"namespaces": namespaces, "workdir": workdir, "python": self.config.python, "uid": NOBODY if root else None,
+                    "cpu_s": limits.cpu_s, "memory_bytes": limits.memory_bytes, "processes": limits.processes,
+                    "file_bytes": limits.file_bytes, "open_files": limits.open_files}
+        init = [sys.executable, "-I", "-S", str(INIT), json.dumps(settings)]
+        if not namespaces:
+            return init
+        unshare = ["unshare", "--net", "--pid", "--fork", "--kill-child", "--mount", "--mount-proc", "--ipc", "--uts"]
+        # Not root: a user namespace in which the caller is root, enough to mount inside it.
+        return [*unshare, *([] if root else ["--user", "--map-root-user"]), "--", *init]
+
+    def run(self, source: str, stdin: bytes = b"") -> RunResult:
+        """Run `source` as a Python program; never raises for what the program does."""
+        limits = self.config.limits
+        workdir = None if self.config.isolation == "namespaces" else tempfile.mkdtemp(prefix="sandbox-")
+        program = source.encode()
+        try:
+            process = subprocess.Popen(self._command(workdir), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, env={}, cwd="/", start_new_session=True)
+            timed_out = False
+            try:
+                stdout, stderr = process.communicate(b"%d\n" % len(program) + program + stdin, timeout=limits.wall_s)
+            except subprocess.TimeoutExpired:
+                # Over time, or done but a process it left holds its output open.
+                timed_out = True
+                self._kill(process)
+                process.wait()
+                if self.config.isolation == "pod":
+                    _kill_leftovers()  # before reading on: they hold the pipes
+                stdout, stderr = process.communicate()
+            if self.config.isolation == "pod":
+                _kill_leftovers()
+        finally:
+            if workdir:
+                shutil.rmtree(workdir, ignore_errors=True)
+        if process.returncode == SETUP_FAILED and stderr.startswith(b"sandbox setup failed"):
+            raise SandboxError(stderr.decode(errors="replace").strip())
+        if process.returncode == 1 and stderr.startswith(b"unshare:"):
+            raise SandboxError(f"namespaces refused ({stderr.decode(errors='replace').strip()}); "
+                               "this host needs isolation=pod inside a sandbox pod")
+        return RunResult(process.returncode, stdout[: limits.output_bytes], stderr[: limits.output_bytes], timed_out)
+
+    @staticmethod
+    def _kill(process: subprocess.Popen) -> None:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def _kill_leftovers() -> None:
+    """In a sandbox pod, a program may leave processes that escaped its process group (setsid,
+    a double fork). The server is their subreaper (PID 1 of its container, or set in
+    Jail.__init__), so they are its descendants: kill and reap them until none is left."""
+    while pids := _descendants(os.getpid()):
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        try:
+            os.waitpid(-1, 0)  # each reaped orphan, or a child that killed orphans reparent to
+        except ChildProcessError:
+            pass
+
+
+def _descendants(root: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    found, todo = [], list(children.get(root, []))
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found

@@ -1,0 +1,63 @@
+"""dist/'s queueing objects fit its workloads: Kueue can admit the trainer and the rollout groups
+(every resource they request is quota'd or excluded, a flavor matches their pool, the trainer's
+required topology level exists) and the ScaledObject targets the LeaderWorkerSet within its pool."""
+
+from infra.environment import POOL_LABEL
+from infra.queueing import KUEUE_EXCLUDED_RESOURCE_PREFIXES
+from k8s.charts.queueing import (
+    LOCAL_QUEUE,
+    PRIORITY_CLASS_LABEL,
+    QUEUE_NAME_LABEL,
+    QUOTA_RESOURCES,
+    REQUIRED_TOPOLOGY_ANNOTATION,
+)
+
+
+def pod_templates(synthed):
+    (jobset,) = synthed.kind("JobSet")
+    (lws,) = synthed.kind("LeaderWorkerSet")
+    trainer = [job["template"]["spec"]["template"] for job in jobset["spec"]["replicatedJobs"]]
+    rollout = [t for t in (lws["spec"]["leaderWorkerTemplate"].get(k) for k in ("workerTemplate", "leaderTemplate")) if t]
+    return jobset, lws, trainer, rollout
+
+
+def test_queued_workloads_can_be_admitted(synthed):
+    jobset, lws, trainer, rollout = pod_templates(synthed)
+    (queue,) = synthed.kind("ClusterQueue")
+    (local,) = synthed.kind("LocalQueue")
+    (topology,) = synthed.kind("Topology")
+    flavors = {f["metadata"]["name"]: f["spec"] for f in synthed.kind("ResourceFlavor")}
+    priorities = {p["metadata"]["name"]: p["value"] for p in synthed.kind("WorkloadPriorityClass")}
+    assert local["metadata"]["name"] == LOCAL_QUEUE and local["spec"]["clusterQueue"] == queue["metadata"]["name"]
+    (group,) = queue["spec"]["resourceGroups"]
+    assert group["coveredResources"] == list(QUOTA_RESOURCES)
+    quota = {f["name"]: {r["name"] for r in f["resources"]} for f in group["flavors"]}
+    assert set(quota) == set(flavors) and all(names == set(QUOTA_RESOURCES) for names in quota.values())
+    for owner, templates in ((jobset, trainer), (lws, rollout)):
+        assert owner["metadata"]["labels"][QUEUE_NAME_LABEL] == LOCAL_QUEUE
+        assert owner["metadata"]["labels"][PRIORITY_CLASS_LABEL] in priorities
+        for template in templates:
+            spec = template["spec"]
+            pool = spec["nodeSelector"][POOL_LABEL]
+            (flavor,) = [f for f in flavors.values() if f["nodeLabels"][POOL_LABEL] == pool]
+            tolerated = {(t["key"], t["effect"]) for t in spec.get("tolerations", [])}
+            assert {(t["key"], t["effect"]) for t in flavor.get("nodeTaints", [])} <= tolerated
+            for container in spec["containers"]:
+                for resource in container["resources"]["requests"]:
+                    assert resource in QUOTA_RESOURCES or resource.startswith(KUEUE_EXCLUDED_RESOURCE_PREFIXES), resource
+    assert priorities[jobset["metadata"]["labels"][PRIORITY_CLASS_LABEL]] > priorities[lws["metadata"]["labels"][PRIORITY_CLASS_LABEL]]
+    levels = [level["nodeLabel"] for level in topology["spec"]["levels"]]
+    for template in trainer:
+        assert template["metadata"]["annotations"][REQUIRED_TOPOLOGY_ANNOTATION] in levels
+    assert flavors["rl-train"]["topologyName"] == topology["metadata"]["name"]
+
+
+def test_the_scaled_object_scales_the_rollout_servers_within_the_split(synthed):
+    (lws,) = synthed.kind("LeaderWorkerSet")
+    (scaled,) = synthed.kind("ScaledObject")
+    target = scaled["spec"]["scaleTargetRef"]
+    assert (target["apiVersion"], target["kind"], target["name"]) == (lws["apiVersion"], lws["kind"], lws["metadata"]["name"])
+    assert 1 <= scaled["spec"]["minReplicaCount"] <= scaled["spec"]["maxReplicaCount"] == lws["spec"]["replicas"]
+    formula = scaled["spec"]["advanced"]["scalingModifiers"]["formula"]
+    assert {t["name"] for t in scaled["spec"]["triggers"]} == {"replicas", "idle", "batches", "stale"}
+    assert all(name in formula for name in ("replicas", "idle", "batches", "stale"))

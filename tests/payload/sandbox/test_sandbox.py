@@ -1,0 +1,160 @@
+"""The sandbox: the real `python -m payload sandbox` server on loopback, scored through the
+`code` verifier, against programs that try to escape. Each attack is written so that it exits 0
+only if it succeeds: contained means scored 0, and the test also checks what it aimed at."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from k8s.charts.sandbox import sandbox_command
+from payload.queue.experience import ExperienceGroup, Sample
+from payload.rewards import RewardPool, get_verifier
+from payload.sandbox.client import SANDBOX_URL_ENV, SandboxClient
+from tests.payload.queue.redis_server import free_port
+
+REPO = Path(__file__).resolve().parents[3]
+CANARY_ENV = "RL_SANDBOX_CANARY"
+CANARY_VALUE = "do-not-leak"
+# The k8s chart's command line (k8s/charts/sandbox.py), with loopback and a free port.
+LIMITS = ("--wall-s", "4", "--cpu-s", "3", "--memory-mib", "256", "--processes", "16")
+
+
+def _without_port(args: list[str]) -> list[str]:
+    at = args.index("--port")
+    return args[:at] + args[at + 2:]
+
+
+class SandboxServer:
+    def __init__(self, *args: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        command = [sys.executable, "-m", "payload", "sandbox", *args, "--host", "127.0.0.1", "--port", str(self.port)]
+        env = {**os.environ, "PYTHONPATH": str(REPO), CANARY_ENV: CANARY_VALUE}
+        self.process = subprocess.Popen(command, env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, self.process.stderr.read().decode()
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        raise RuntimeError("sandbox server did not start")
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    server = SandboxServer("--isolation", "namespaces", *LIMITS)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def verifier(sandbox, monkeypatch):
+    monkeypatch.setenv(SANDBOX_URL_ENV, sandbox.url)
+    return get_verifier("code")
+
+
+def _sandbox_user_processes() -> list[str]:
+    """Live processes of the jail's user (`nobody`). A killed one may still be a zombie for a
+    moment, until its reparented parent reaps it: dead, holding nothing, not counted."""
+    out = subprocess.run(["ps", "-u", "65534", "-o", "stat=,pid=,cmd="], capture_output=True, text=True).stdout
+    return [line for line in out.splitlines() if line.strip() and not line.lstrip().startswith("Z")]
+
+
+def test_a_correct_program_passes_and_a_wrong_one_fails(verifier):
+    tests = "assert add(2, 3) == 5\nassert add(-1, 1) == 0"
+    right = "Here it is:\n```python\ndef add(a, b):\n    return a + b\n```"
+    wrong = "```python\ndef add(a, b):\n    return a - b\n```"
+    assert verifier.score(right, tests) == 1.0
+    assert verifier.score(wrong, tests) == 0.0
+
+
+def test_the_reward_pool_scores_code_groups_through_the_sandbox_pool(sandbox, monkeypatch):
+    monkeypatch.setenv(SANDBOX_URL_ENV, sandbox.url)  # inherited by the pool's spawned processes
+    samples = [Sample(token_ids_T=[1], logprobs_T=[0.0], finish_reason="stop", text=text)
+               for text in ("def f(x):\n    return x * 2", "def f(x):\n    return x + 2", "while True: pass")]
+    group = ExperienceGroup(task_id="t", prompt_id="p", policy_version=0, prompt_tokens_P=[1], samples=samples,
+                            label="assert f(5) == 10", verifier="code")
+    pool = RewardPool.Config(processes=1).build()
+    try:
+        pool.score_group(group)
+    finally:
+        pool.close()
+    assert [s.reward for s in group.samples] == [1.0, 0.0, 0.0]
+
+
+def _attacks(sandbox_port: int, canary_file: Path) -> dict[str, str]:
+    return {
+        "fork_bomb": "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass",
+        "infinite_loop": "while True:\n    pass",
+        "memory_hog": "x = bytearray(4 << 30)",
+        "network_to_the_sandbox_server": f"import socket\nsocket.create_connection(('127.0.0.1', {sandbox_port}), timeout=2)",
+        "network_to_the_internet": "import socket\nsocket.create_connection(('1.1.1.1', 53), timeout=2)",
+        "environment_variables": f"import os\nassert os.environ.get({CANARY_ENV!r}) == {CANARY_VALUE!r}",
+        "a_parents_environment": ("import os\nfound = False\nfor pid in os.listdir('/proc'):\n"
+                                  "    try:\n        found |= b'" + CANARY_VALUE + "' in open(f'/proc/{pid}/environ', 'rb').read()\n"
+                                  "    except (OSError, ValueError):\n        pass\nassert found"),
+        "service_account_token": "print(open('/var/run/secrets/kubernetes.io/serviceaccount/token').read())",
+        "read_a_file_outside": f"assert open({str(canary_file)!r}).read() == 'canary'",
+        "write_a_file_outside": f"open({str(canary_file)!r}, 'w').write('pwned')",
+        "write_the_payload": f"open({str(REPO / 'payload' / '__init__.py')!r}, 'a').write('pwned')",
+        "setsid_escape": "import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(600)\nraise SystemExit(1)",
+    }
+
+
+ATTACKS = list(_attacks(0, Path("/")))
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_an_escaping_program_is_contained_and_scored_a_failure(attack, sandbox, verifier, tmp_path):
+    canary_dir = tmp_path / "outside"
+    canary_dir.mkdir(mode=0o777)
+    canary_dir.chmod(0o777)  # the file system's permissions alone would not stop the program
+    canary = canary_dir / "canary.txt"
+    canary.write_text("canary")
+    canary.chmod(0o666)
+    payload_init = (REPO / "payload" / "__init__.py").read_bytes()
+
+    assert verifier.score(_attacks(sandbox.port, canary)[attack], "") == 0.0
+
+    assert canary.read_text() == "canary"
+    assert (REPO / "payload" / "__init__.py").read_bytes() == payload_init
+    assert _sandbox_user_processes() == []  # nothing it forked outlives the run
+    # The server took the next program as before.
+    assert SandboxClient(sandbox.url).run("print(6 * 7)").stdout == b"42\n"
+
+
+def test_dist_command_pod_isolation_applies_the_limits_and_cleans_up():
+    """The sandbox pods' command (k8s/charts/sandbox.py; tests/k8s holds dist/ to it), on
+    loopback: the pod spec provides the network and file system boundary (tests/k8s checks it);
+    the jail still bounds processes and memory and leaves nothing running, and a program that
+    outlives its run is timed out (the wall limit itself is the namespaces tests' infinite loop:
+    one code path)."""
+    python, _, _, subcommand, *args = sandbox_command()
+    assert (python, subcommand) == ("python", "sandbox")
+    server = SandboxServer(*_without_port(args))
+    try:
+        client = SandboxClient(server.url)
+        assert not client.run("x = bytearray(4 << 30)").ok
+        forked = client.run("import os\nfor _ in range(64):\n    os.fork()")
+        assert not forked.ok
+        # A process that escaped its group holds the output open: the run times out, scored a failure.
+        escaped = client.run("import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(600)")
+        assert escaped.timed_out and not escaped.ok
+        assert client.run("import os\nprint(sorted(os.environ))").stdout.strip() in (b"[]", b"['LC_CTYPE']")
+        assert _sandbox_user_processes() == []
+        assert client.run("print(6 * 7)").stdout == b"42\n"
+    finally:
+        server.stop()
