@@ -133,4 +133,4 @@ def test_what_is_known_without_reading_a_file_is_refused_with_the_job(tmp_path, 
                                        "directory\n")
     job = write_job(tmp_path, chat_model, tmp_path / "train.jsonl", verifier="judge")
     assert main(["data", "check", "--job-config", str(job)]) == 2
-    assert capsys.readouterr().err == f"error: {job}: job.data.verifier: verifier 'judge': not one of exact_match, math\n"
+    assert capsys.readouterr().err == f"error: {job}: job.data.verifier: verifier 'judge': not one of code, exact_match, math\n"
