@@ -15,7 +15,7 @@ export AWS_EC2_METADATA_DISABLED := true
 export CDK_DISABLE_VERSION_CHECK := true
 export CDK_DISABLE_CLI_TELEMETRY := true
 
-.PHONY: setup redis-server synth infra deploy manifests image scale test demo clean
+.PHONY: setup redis-server synth infra deploy manifests image scale test demo demo-plot clean
 
 setup: $(STAMPS)/python $(STAMPS)/node redis-server
 
@@ -88,6 +88,12 @@ test: setup
 ## make demo: the whole RL loop (engine, queue, workers, EP=2 trainer) on this machine, a few minutes on 2 CPU cores
 demo: setup
 	@$(PYTHON) -m payload local
+
+## make demo-plot: regenerate docs/demo.png from a fresh default demo run (seed 0), so the README shows what the code produces
+demo-plot: setup
+	@rm -rf out/demo-plot
+	@$(PYTHON) -m payload local --seed 0 --no-progress --output out/demo-plot
+	@cp out/demo-plot/reward.png docs/demo.png
 
 clean:
 	rm -rf cdk.out dist $(STAMPS)

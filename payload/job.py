@@ -232,6 +232,12 @@ class CheckpointSection(_Section):
     max_restarts: int = Field(default=3, ge=0)
 
 
+# The file types the feeder reads (payload.data.source); a path without a suffix is a
+# save_to_disk directory.
+PARQUET_SUFFIXES = (".parquet", ".pq")
+JSON_LINES_SUFFIXES = (".jsonl", ".json", ".ndjson")
+
+
 class DataSource(_Section):
     """A dataset on the shared filesystem: a Parquet file, a JSON Lines file (`.jsonl`/`.json`),
     or a directory written by Hugging Face `datasets`' `save_to_disk` (`split` picks one split
@@ -244,6 +250,16 @@ class DataSource(_Section):
     @classmethod
     def _from_string(cls, value: object) -> object:
         return {"path": value} if isinstance(value, str) else value
+
+    @field_validator("path")
+    @classmethod
+    def _known_type(cls, path: str) -> str:
+        # Known before any file is read (make manifests): a type the feeder cannot open.
+        suffix = Path(path).suffix.lower()
+        if suffix and suffix not in PARQUET_SUFFIXES + JSON_LINES_SUFFIXES:
+            raise ValueError(f"{path}: unsupported file type {suffix!r}: expected "
+                             f"{', '.join(PARQUET_SUFFIXES + JSON_LINES_SUFFIXES)} or a save_to_disk directory")
+        return path
 
 
 class DataColumns(_Section):
@@ -279,6 +295,17 @@ class DataSection(_Section):
     eval: DataSource | None = None
     columns: DataColumns = Field(default_factory=DataColumns)
     verifier: str = "math"
+
+    @field_validator("verifier")
+    @classmethod
+    def _known_verifier(cls, name: str) -> str:
+        from payload.rewards.base import VerifierError, get_verifier  # no torch: pure Python
+
+        try:
+            get_verifier(name)
+        except VerifierError as exc:
+            raise ValueError(str(exc)) from None
+        return name
     system_prompt: str | None = None
     # Render prompts with the model's own chat template (`apply_chat_template(...,
     # add_generation_prompt=True)`); false sends the text as it is.

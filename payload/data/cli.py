@@ -1,6 +1,8 @@
-"""`python -m payload feed`: the training set into the task queue (one replica per job).
+"""`python -m payload feed`: the training set into the task queue (one replica per job), and
+`python -m payload data check`: the same reading of the data, before anything starts.
 
     python -m payload feed --queue-url redis://buffer:6379/0 [--job-config job.yaml]
+    python -m payload data check --env NAME | --job-config job.yaml [--tokenizer DIR] [--train F] [--eval F]
 
 Reads `job.data` (the job config from --job-config, else $RL_JOB_CONFIG), checks every row,
 then submits tasks as the trainer's progress allows; signals the end of the data through the
@@ -42,6 +44,72 @@ def register(subparsers) -> None:
                    help="exit 0 after signalling the end of the data (default: stay up until SIGTERM)")
     p.add_argument("--log-level", default="INFO")
     p.set_defaults(run=run)
+
+    data = subparsers.add_parser("data", help="check a job's datasets before anything starts")
+    checks = data.add_subparsers(dest="data_command", required=True, metavar="SUBCOMMAND")
+    c = checks.add_parser(
+        "check", help="read every row as the feeder would: counts, filtered rows, duplicates, overlap, labels, lengths",
+        description="Read job.data's training and eval sets through the feeder's code with the model's tokenizer "
+        "(no Redis, no GPU) and report rows, filtered rows by reason, duplicate prompts, eval prompts also in "
+        "train, label coverage for the verifier and prompt-token percentiles. A file the job cannot use is one "
+        "line and exit code 2; nothing is written.")
+    where = c.add_mutually_exclusive_group()
+    where.add_argument("--env", help="environment name (environments/NAME.yaml) or a YAML path: its job section")
+    where.add_argument("--job-config", help="a job YAML (default: $RL_JOB_CONFIG or /etc/rl/job.yaml)")
+    c.add_argument("--tokenizer", help="the model's tokenizer directory, for a job whose job.model.path is on FSx")
+    c.add_argument("--train", help="a local copy of data.train (same split)")
+    c.add_argument("--eval", help="a local copy of data.eval (same split)")
+    c.add_argument("--json", action="store_true", help="the report as one JSON object")
+    c.set_defaults(run=run_check)
+
+
+def load_checked_job(env: str | None, job_config: str | None, tokenizer: str | None = None,
+                     train: str | None = None, evaluation: str | None = None):
+    """The job whose data is checked, with local overrides; raises DataError / JobConfigError."""
+    from payload.data import DataError
+    from payload.job import DataSource, load_job_config
+
+    if env is not None:
+        from infra.environment import EnvironmentError, load_environment
+
+        try:
+            job = load_environment(env).job
+        except EnvironmentError as exc:
+            raise DataError(str(exc)) from None
+    else:
+        job = load_job_config(job_config)
+    if job.data is None:
+        raise DataError(f"{env or job_config or 'job config'}: job.data is not set (name the training set)")
+    data = job.data
+    updates = {}
+    if train is not None:
+        updates["train"] = DataSource(path=train, split=data.train.split)
+    if evaluation is not None:
+        updates["eval"] = DataSource(path=evaluation, split=data.eval.split if data.eval else None)
+    job = job.model_copy(update={"data": data.model_copy(update=updates)})
+    if tokenizer is not None:
+        job = job.model_copy(update={"model": job.model.model_copy(update={"path": tokenizer})})
+    return job
+
+
+def run_check(args: argparse.Namespace) -> int:
+    import json
+    import tempfile
+
+    from payload.data import DataError
+    from payload.data.check import check_data
+    from payload.job import JobConfigError
+
+    try:
+        job = load_checked_job(args.env, args.job_config, args.tokenizer, args.train, args.eval)
+        # Parquet / JSON Lines are converted to Arrow to be read: into a folder removed afterwards.
+        with tempfile.TemporaryDirectory(prefix="data-check-") as cache:
+            report = check_data(job, cache)
+    except (DataError, JobConfigError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(report.as_dict()) if args.json else "\n".join(report.lines()))
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:

@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from payload.data import DataError
+from payload.job import JSON_LINES_SUFFIXES as _JSON_LINES
+from payload.job import PARQUET_SUFFIXES as _PARQUET
 from payload.job import DataSource
-
-_PARQUET = (".parquet", ".pq")
-_JSON_LINES = (".jsonl", ".json", ".ndjson")
 
 
 @dataclass
@@ -32,10 +31,19 @@ class OpenDataset:
     path: str
     table: object  # datasets.Dataset (imported lazily: `datasets` pulls in pandas)
     fingerprint: str
+    # JSON Lines: the 1-based line of each row (blank lines hold none), so errors name the line
+    # an editor shows; None for Parquet and save_to_disk (rows are named 1-based).
+    lines: object = None  # np.ndarray of int64
 
     @property
     def name(self) -> str:
         return Path(self.path).name
+
+    def where(self, row: int) -> str:
+        """`row` (0-based) as the user finds it: `path: line N` or `path: row N`, 1-based."""
+        if self.lines is not None:
+            return f"{self.path}: line {int(self.lines[row])}"
+        return f"{self.path}: row {row + 1}"
 
     def __len__(self) -> int:
         return len(self.table)
@@ -97,11 +105,58 @@ def open_dataset(source: DataSource, cache_dir: str | Path) -> OpenDataset:
                         f"{', '.join(_PARQUET + _JSON_LINES)} or a save_to_disk directory")
     if path.stat().st_size == 0:
         raise DataError(f"{path}: empty file (no rows)")
+    lines = _json_lines(path) if kind == "JSON Lines" else None
+    if kind == "Parquet":
+        _check_parquet(path)
     try:
         table = reader(str(path), cache_dir=str(cache_dir))
     except Exception as exc:  # noqa: BLE001
         raise DataError(f"{path}: not valid {kind}: {_first_line(exc)}") from None
-    return OpenDataset(str(path), table, content_hash([path]))
+    return OpenDataset(str(path), table, content_hash([path]), lines)
+
+
+def _json_lines(path: Path):
+    """Every line checked the way a user would fix it (UTF-8, one JSON object, 1-based line
+    numbers), before `datasets` reads the file: its errors name 0-based rows of non-blank lines,
+    and a bad byte escapes it as a bare UnicodeDecodeError. Returns the line of each row.
+    Python's json runs at ~100 MB/s: a 1 GB training set costs ~10 s once per feeder start."""
+    import json
+
+    import numpy as np
+
+    lines = []
+    with open(path, "rb") as f:
+        for number, raw in enumerate(f, start=1):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise DataError(f"{path}: line {number}: not UTF-8 (byte 0x{raw[exc.start]:02x} at column "
+                                f"{exc.start + 1}); re-encode the file as UTF-8") from None
+            if not text.strip():
+                continue
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise DataError(f"{path}: line {number}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+            if not isinstance(value, dict):
+                raise DataError(f"{path}: line {number}: a JSON {type(value).__name__}, expected an object "
+                                "({\"column\": value, ...})")
+            lines.append(number)
+    if not lines:
+        raise DataError(f"{path}: empty file (only blank lines, no rows)")
+    return np.asarray(lines, dtype=np.int64)
+
+
+def _check_parquet(path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    try:
+        metadata = pq.ParquetFile(path).metadata
+    except Exception as exc:  # noqa: BLE001 - pyarrow's ArrowInvalid and OSError alike
+        raise DataError(f"{path}: not valid Parquet: {_first_line(exc)}") from None
+    if metadata.num_rows == 0:
+        names = ", ".join(metadata.schema.names) or "none"
+        raise DataError(f"{path}: empty Parquet file (0 rows; columns: {names})")
 
 
 def _first_line(exc: BaseException) -> str:

@@ -19,9 +19,14 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, default=d.seed, help="model init, task order and sampling seed")
     p.add_argument("--output", help="output folder (default out/local/run-<UTC time>)")
     p.add_argument("--model", help="a local Qwen3-MoE checkpoint directory (default: a generated tiny policy)")
-    p.add_argument("--data", help="a JSON Lines training set with prompt and answer fields, scored by exact match "
-                   "(default: generated digit-sum problems, with a held-out eval split)")
-    p.add_argument("--eval-data", help="a JSON Lines eval set like --data, never trained on")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--job-config", help="a job YAML whose data: section (the cluster's: columns, nested label "
+                       "paths, chat messages, system prompt, split, verifier) this run uses")
+    where.add_argument("--env", help="an environment (environments/NAME.yaml or a path) whose job.data this run uses")
+    p.add_argument("--data", help="the training set (Parquet, JSON Lines or a save_to_disk folder): replaces the "
+                   "section's data.train; without a section, JSON Lines with prompt and answer fields, scored by "
+                   "exact match (default: generated digit-sum problems, with a held-out eval split)")
+    p.add_argument("--eval-data", help="the held-out eval set, never trained on (replaces data.eval)")
     p.add_argument("--redis", help="redis://host:port/db: queue and buffer on this Redis (default: in memory)")
     p.add_argument("--prompts-per-step", type=int, default=d.prompts_per_step)
     p.add_argument("--group-size", type=int, default=d.group_size, help="samples per prompt (GRPO group)")
@@ -49,10 +54,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         launcher = Launcher.Config(
             steps=args.steps, seed=args.seed, output=args.output, model=args.model, redis=args.redis,
-            data=args.data, eval_data=args.eval_data,
+            job_config=args.job_config, env=args.env, data=args.data, eval_data=args.eval_data,
             prompts_per_step=args.prompts_per_step, group_size=args.group_size, learning_rate=args.learning_rate,
             temperature=args.temperature, max_staleness=args.max_staleness, progress=args.progress,
         ).build()
+        # The data check first: a file the job cannot use is one line, and nothing is written.
+        for line in launcher.prepare():
+            print(line)
     except LocalError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -52,6 +52,7 @@ from pathlib import Path
 import httpx
 import numpy as np
 
+from payload.local.task import MAX_POSITIONS as TOY_MAX_POSITIONS
 from payload.local.task import write_policy, write_problems
 from payload.queue.url import redacted
 
@@ -157,8 +158,13 @@ class Launcher:
         model: str | None = None
         # redis://host:port/db: the queue and buffer on a real Redis; default: the memory backend.
         redis: str | None = None
-        # A JSON Lines training set with `prompt` and `answer` fields (exact-match verifier), and
-        # its held-out eval set; default: the generated digit-sum problems, split in two.
+        # The cluster's data section: a job YAML or an environment (name or file) whose `job.data`
+        # (columns, nested label paths, chat messages, system prompt, split, verifier) is used as
+        # it is; `data` / `eval_data` replace its train / eval paths. Without a section, `data` is a
+        # JSON Lines set with `prompt` and `answer` fields (exact match). Default: the generated
+        # digit-sum problems, split in two.
+        job_config: str | None = None
+        env: str | None = None
         data: str | None = None
         eval_data: str | None = None
         prompts_per_step: int = 16
@@ -186,10 +192,9 @@ class Launcher:
                 raise LocalError(f"--redis {redacted(self.redis)!r}: expected redis://host:port/db")
             if self.model is not None and not (Path(self.model) / "config.json").is_file():
                 raise LocalError(f"--model {self.model}: not a checkpoint directory (no config.json)")
-            for flag, path in (("--data", self.data), ("--eval-data", self.eval_data)):
-                if path is not None and not Path(path).is_file():
-                    raise LocalError(f"{flag} {path}: no such file")
-            if self.eval_data is not None and self.data is None:
+            if self.job_config is not None and self.env is not None:
+                raise LocalError("--job-config and --env both given: the data section comes from one of them")
+            if self.eval_data is not None and self.data is None and self.job_config is None and self.env is None:
                 raise LocalError("--eval-data needs --data (the generated problems come with their own eval split)")
 
         def build(self) -> "Launcher":
@@ -205,47 +210,114 @@ class Launcher:
         self.stop = threading.Event()
         self.records: list[dict] = []  # the trainer's train_step records
         self.evals: list[dict] = []  # its eval records (held-out set, before and after training)
+        self.warnings: list[str] = []  # said once, on the console and in the summary
         self._lines_read = 0
         self.engine_version: str | None = None
         self.ports: dict[str, int] = {}
         self.namespace = "rl"
         self.job_path = self.output / "job.yaml"
+        self.toy = config.model is None
+        self.data_report: dict | None = None
+        # Set by prepare(): the model's context, and the data's paths (None: the generated problems).
+        self._max_positions: int | None = None
+        self._data_paths: tuple[Path | None, Path | None] | None = None
 
     # -- set-up ------------------------------------------------------------------------------
 
-    def _write_job(self, model_path: Path, max_positions: int, train: Path, eval_set: Path | None) -> Path:
-        from payload.job import JobConfig
+    def _data_section(self) -> dict | None:
+        """The user's `job.data` (from --job-config / --env), its paths replaced by --data / --eval-data."""
+        from payload.data import DataError
+        from payload.data.cli import load_checked_job
+        from payload.job import JobConfigError
 
         c = self.config
-        chat_template = _has_chat_template(model_path)
-        job = JobConfig.model_validate({
-            "model": {"path": str(model_path), "dtype": "float32", "activation_checkpointing": False},
-            "parallel": {"expert_parallel_size": 2, "data_parallel_shard_size": 2, "ep_backend": "all_to_all",
-                         "rollout_tensor_parallel_size": 1, "rollout_expert_parallel_size": 1},
-            "algorithm": {"group_size": c.group_size, "learning_rate": c.learning_rate,
-                          # Every group trains (all-equal groups add nothing but keep steps in lock-step
-                          # with the feeder, which submits exactly one step's tasks at a time).
-                          "filter_equal_reward_groups": False, "max_grad_norm": 1.0},
-            "batch": {"prompts_per_step": c.prompts_per_step, "micro_batch_size": c.prompts_per_step * c.group_size,
-                      "max_prompt_tokens": max_positions - 1, "max_response_tokens": 1},
-            "rollout": {"temperature": c.temperature, "max_staleness": c.max_staleness, "inline_verifier": False,
-                        # One slot: groups reach the engine one at a time, so its sampling stream (one
-                        # seeded generator) and the buffer's order depend on --seed only.
-                        "worker_concurrency": 1, "buffer_high_water_groups": 4 * c.prompts_per_step,
-                        "visibility_timeout_s": VISIBILITY_TIMEOUT_S},
-            # The held-out set before the first step and after the last: group_size samples each
-            # at the training temperature (pass@1 and pass@group_size).
-            "eval": {"interval_steps": c.steps if eval_set else 0, "before_training": bool(eval_set),
-                     "temperature": c.temperature, "samples_per_prompt": c.group_size},
-            "checkpoint": {"directory": str(self.output / "checkpoints"), "interval_steps": c.steps,
-                           "export_interval_steps": c.steps + 1, "keep_last": 1},
-            "data": {"train": str(train), "eval": None if eval_set is None else str(eval_set),
-                     "columns": {"prompt": "prompt", "label": "answer"}, "verifier": "exact_match",
-                     "chat_template": chat_template, "total_steps": c.steps, "seed": c.seed},
-        })
-        path = self.output / "job.yaml"
+        if c.job_config is None and c.env is None:
+            return None
+        try:
+            job = load_checked_job(c.env, c.job_config, train=c.data, evaluation=c.eval_data)
+        except (DataError, JobConfigError) as exc:
+            raise LocalError(str(exc)) from None
+        return job.data.model_dump(mode="json", exclude={"epochs", "total_steps"})
+
+    def job(self, model_path: Path, max_positions: int, toy: bool, train: Path | None = None,
+            eval_set: Path | None = None):
+        """The job this run writes for its processes: the cluster's job shape with one machine's
+        sizes, and the user's data section as it is. The generated toy model's limits (a
+        character tokenizer, no chat template, one-token answers, 63-token prompts) apply to it
+        only; a --model checkpoint takes the job's response length and its own context."""
+        from payload.job import BatchSection, JobConfig, JobConfigError, parse_job_config
+
+        c = self.config
+        data = self._data_section()
+        if data is None:
+            data = {"train": str(train), "eval": None if eval_set is None else str(eval_set),
+                    "columns": {"prompt": "prompt", "label": "answer"}, "verifier": "exact_match",
+                    "chat_template": _has_chat_template(model_path)}
+        elif toy:
+            if data["columns"].get("messages"):
+                raise LocalError(f"data.columns.messages {data['columns']['messages']!r}: the generated toy model has "
+                                 "no chat template; pass --model with a chat-template checkpoint for chat data")
+            # The toy model's limit only: a --model is held to the section as the cluster is.
+            data["chat_template"] = False
+        data |= {"total_steps": c.steps, "seed": c.seed}
+        response_tokens = 1 if toy else BatchSection().max_response_tokens
+        response_tokens = min(response_tokens, max_positions // 2)
+        has_eval = data.get("eval") is not None
+        try:
+            return parse_job_config({
+                "model": {"path": str(model_path), "dtype": "float32", "activation_checkpointing": False},
+                "parallel": {"expert_parallel_size": 2, "data_parallel_shard_size": 2, "ep_backend": "all_to_all",
+                             "rollout_tensor_parallel_size": 1, "rollout_expert_parallel_size": 1},
+                "algorithm": {"group_size": c.group_size, "learning_rate": c.learning_rate,
+                              # Every group trains (all-equal groups add nothing but keep steps in lock-step
+                              # with the feeder, which submits exactly one step's tasks at a time).
+                              "filter_equal_reward_groups": False, "max_grad_norm": 1.0},
+                "batch": {"prompts_per_step": c.prompts_per_step, "micro_batch_size": c.prompts_per_step * c.group_size,
+                          "max_prompt_tokens": max_positions - response_tokens, "max_response_tokens": response_tokens},
+                "rollout": {"temperature": c.temperature, "max_staleness": c.max_staleness, "inline_verifier": False,
+                            # One slot: groups reach the engine one at a time, so its sampling stream (one
+                            # seeded generator) and the buffer's order depend on --seed only.
+                            "worker_concurrency": 1, "buffer_high_water_groups": 4 * c.prompts_per_step,
+                            "visibility_timeout_s": VISIBILITY_TIMEOUT_S},
+                # The held-out set before the first step and after the last: group_size samples each
+                # at the training temperature (pass@1 and pass@group_size).
+                "eval": {"interval_steps": c.steps if has_eval else 0, "before_training": has_eval,
+                         "temperature": c.temperature, "samples_per_prompt": c.group_size},
+                "checkpoint": {"directory": str(self.output / "checkpoints"), "interval_steps": c.steps,
+                               "export_interval_steps": c.steps + 1, "keep_last": 1},
+                "data": data,
+            }, "the local job")
+        except JobConfigError as exc:
+            raise LocalError(str(exc)) from None
+
+    def check_data(self, job, toy: bool) -> list[str]:
+        """The data check (`python -m payload data check`) before anything starts: LocalError with
+        one line if a file cannot be used; else the report's lines."""
+        import tempfile
+
+        from payload.data import DataError
+        from payload.data.check import check_data
+
+        try:
+            with tempfile.TemporaryDirectory(prefix="data-check-") as cache:
+                report = check_data(job, cache)
+        except DataError as exc:
+            message = str(exc)
+            if toy and "longer than batch.max_prompt_tokens" in message:
+                message += (f" (the generated toy model's limit: a {TOY_MAX_POSITIONS}-character context; "
+                            "pass --model for your own data)")
+            raise LocalError(message) from None
+        self.data_report = report.as_dict()
+        lines = report.lines()
+        if toy:
+            lines.append("note: the generated toy model reads only the characters 0-9 + = and answers with one "
+                         "token (others become '?'); these limits are the toy model's: pass --model for your own")
+        return lines
+
+    def _write_job(self, job) -> Path:
         import yaml
 
+        path = self.output / "job.yaml"
         path.write_text(yaml.safe_dump(job.model_dump(mode="json"), sort_keys=False))
         return path
 
@@ -286,7 +358,9 @@ class Launcher:
         job's ConfigMap there, the run's job.yaml here)."""
         return self._spawn(name, [sys.executable, "-m", "payload", *args], RL_JOB_CONFIG=str(self.job_path), **env)
 
-    def _wait_engine(self, child: Child, metrics_port: int, timeout_s: float = 120.0) -> None:
+    def _wait_engine(self, child: Child, metrics_port: int, timeout_s: float = 600.0) -> None:
+        # An engine that dies is seen at once (alive()); the bound only catches a hung one, and a
+        # loaded 2-core machine took over 120 s to start it (import torch, build the model).
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline and not self.stop.is_set():
             if not child.alive():
@@ -302,24 +376,52 @@ class Launcher:
 
     # -- the run -----------------------------------------------------------------------------
 
-    def run(self) -> dict:
+    def prepare(self) -> list[str]:
+        """The job and the data check, before anything is written; the check's report lines."""
+        import tempfile
+
+        from payload.local.task import write_tokenizer
         from payload.model import ModelConfigError, Qwen3MoeConfig
 
         c = self.config
+        self.toy = c.model is None
+        if self.toy:
+            max_positions = TOY_MAX_POSITIONS
+        else:
+            model_path = Path(c.model).resolve()
+            try:
+                model = Qwen3MoeConfig.from_pretrained(model_path)
+            except ModelConfigError as exc:
+                raise LocalError(f"--model {model_path}: {exc}") from None
+            if model.num_experts % 2:
+                raise LocalError(f"--model {model_path}: {model.num_experts} experts cannot be split over EP = 2")
+            max_positions = model.max_position_embeddings
+        self._max_positions = max_positions
+        if c.data is None and self._data_section() is None:
+            self._data_paths = None  # the generated problems: written with the run
+            return []
+        with tempfile.TemporaryDirectory(prefix="toy-tokenizer-") as scratch:
+            if self.toy:
+                model_path = Path(scratch)
+                write_tokenizer(model_path)
+            train = Path(c.data).resolve() if c.data else None
+            eval_set = Path(c.eval_data).resolve() if c.eval_data else None
+            job = self.job(model_path, max_positions, self.toy, train, eval_set)
+            lines = self.check_data(job, self.toy)
+        self._data_paths = (train, eval_set)
+        return lines
+
+    def run(self) -> dict:
+        c = self.config
+        if self._max_positions is None:
+            self.prepare()
         (self.output / "logs").mkdir(parents=True, exist_ok=True)
         started = time.monotonic()
         model_path = Path(c.model).resolve() if c.model else write_policy(self.output / "model", c.seed)
-        try:
-            model = Qwen3MoeConfig.from_pretrained(model_path)
-        except ModelConfigError as exc:
-            raise LocalError(f"--model {model_path}: {exc}") from None
-        if model.num_experts % 2:
-            raise LocalError(f"--model {model_path}: {model.num_experts} experts cannot be split over EP = 2")
-        if c.data is None:
-            train, eval_set = write_problems(self.output / "data", c.seed)
-        else:
-            train, eval_set = Path(c.data).resolve(), c.eval_data and Path(c.eval_data).resolve()
-        self.job_path = self._write_job(model_path, model.max_position_embeddings, train, eval_set)
+        train, eval_set = self._data_paths or write_problems(self.output / "data", c.seed)
+        self.job_path = self._write_job(self.job(model_path, self._max_positions, self.toy, train, eval_set))
+        if self.data_report is not None:
+            (self.output / "data-check.json").write_text(json.dumps(self.data_report, indent=1))
         queue, queue_args = self._queue()
         try:
             # Every process is a command of dist/ (k8s/charts/), with addresses and sizes for one
@@ -356,7 +458,7 @@ class Launcher:
         return summary
 
     def _loop(self, queue, trainers: list[Child], started: float) -> None:
-        from payload.local.report import ProgressView
+        from payload.local.report import ProgressView, zero_reward_warning
 
         c = self.config
         view = ProgressView(c.steps, enabled=c.progress)
@@ -366,6 +468,9 @@ class Launcher:
                 done = self._read_records()
                 if done:
                     step_started = max(step_started, self.records[-1]["_seen"])
+                if not self.warnings and (warning := zero_reward_warning(self.records)):
+                    self.warnings.append(warning)
+                    log.warning("warning: %s", warning)
                 view.update(self.records, queue.stats(), time.monotonic() - started)
                 if not any(t.alive() for t in trainers):
                     failed = [t for t in trainers if t.process.returncode != 0]
@@ -460,11 +565,15 @@ class Launcher:
                                    "command": [redacted(a) if "://" in a else a for a in ch.command]}
                          for ch in self.children if ch.process is not None},
             "restarts": dict(self.restarts),
+            # The data check's report (rows, filtered by reason, duplicates, overlap, labels); None
+            # for the generated problems.
+            "data_check": self.data_report,
+            "warnings": list(self.warnings),
             "namespace": self.namespace,
             "ports": self.ports,
             "config": asdict(c) | {"redis": c.redis and redacted(c.redis)},
         }
         if rewards:
-            write_plot(self.records, self.output / "reward.png")
+            write_plot(self.records, self.output / "reward.png", self.evals)
         (self.output / "summary.json").write_text(json.dumps(summary, indent=1))
         return summary

@@ -40,6 +40,20 @@ class ProgressView:
         self._progress.update(self._task, completed=len(records), **fields)
 
 
+# Steps of nothing but zero rewards after which a run says so: GRPO learns nothing from groups
+# whose samples all score the same, so such a run is almost always a data or verifier mismatch.
+ZERO_REWARD_STEPS = 5
+
+
+def zero_reward_warning(records: list[dict]) -> str | None:
+    """The warning for a run whose first ZERO_REWARD_STEPS steps all had mean reward 0, else None."""
+    first = records[:ZERO_REWARD_STEPS]
+    if len(first) < ZERO_REWARD_STEPS or any(r["mean_reward"] != 0 for r in first):
+        return None
+    return (f"mean reward 0 on each of the first {ZERO_REWARD_STEPS} steps: no sample has scored, so nothing is "
+            "learned; check the data check's 'labels that can score 1', the verifier, and max_response_tokens")
+
+
 def summary_table(summary: dict) -> Table:
     table = Table(title="python -m payload local", show_header=False)
     table.add_column(style="bold")
@@ -51,23 +65,34 @@ def summary_table(summary: dict) -> Table:
         ("best step reward", _num(summary["best_reward"])),
         ("eval reward (held out), before → after",
          f"{_num(summary['eval_before'])} → {_num(summary['eval_after'])}"),
+        *_data_rows(summary.get("data_check")),
         ("wall time", f"{summary['wall_s']:.0f} s"),
         ("trained response tokens / s (wall)", f"{summary['tokens_per_s']:.1f}"),
         ("tasks submitted / groups trained", f"{summary['tasks_submitted']} / {summary['groups_trained']}"),
         ("left in queue", ", ".join(f"{k}={v}" for k, v in summary["queue_left"].items() if v) or "nothing"),
         ("output", summary["output"]),
     ]
+    rows += [("warning", w) for w in summary.get("warnings", [])]
     for name, value in rows:
         table.add_row(name, value)
     return table
+
+
+def _data_rows(report: dict | None) -> list[tuple[str, str]]:
+    if report is None:
+        return []
+    train = report["train"]
+    filtered = ", ".join(f"{n} {reason}" for reason, n in train["filtered"].items() if n) or "none"
+    return [("training rows: kept / filtered", f"{train['kept']} / {filtered}")]
 
 
 def _num(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def write_plot(records: list[dict], path: Path) -> Path:
-    """Mean reward and trainer throughput per step, as a PNG."""
+def reward_figure(records: list[dict], evals: list[dict] = ()):
+    """Mean training reward per step with the held-out eval's mean reward at the steps it ran
+    (step 0: the initial policy), and trainer throughput per step."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -75,9 +100,12 @@ def write_plot(records: list[dict], path: Path) -> Path:
 
     steps = [r["step"] for r in records]
     fig, (reward_ax, speed_ax) = plt.subplots(2, 1, figsize=(7, 5.5), sharex=True)
-    reward_ax.plot(steps, [r["mean_reward"] for r in records], marker="o", markersize=3)
+    reward_ax.plot(steps, [r["mean_reward"] for r in records], marker="o", markersize=3, label="training groups")
+    if evals:
+        reward_ax.plot([e["step"] for e in evals], [e["mean_reward"] for e in evals], color="tab:red", marker="D",
+                       markersize=6, linestyle="--", label="held-out eval")
     reward_ax.axhline(records[0]["mean_reward"], color="grey", linestyle="--", linewidth=1, label="step 1 (initial policy)")
-    reward_ax.set_ylabel("mean reward (exact match)")
+    reward_ax.set_ylabel("mean reward")
     reward_ax.set_ylim(-0.02, 1.02)
     reward_ax.legend(loc="lower right")
     reward_ax.grid(alpha=0.3)
@@ -87,6 +115,14 @@ def write_plot(records: list[dict], path: Path) -> Path:
     speed_ax.grid(alpha=0.3)
     fig.suptitle("GRPO on a tiny Qwen3-MoE, whole loop on one CPU machine (EP = 2)")
     fig.tight_layout()
+    return fig
+
+
+def write_plot(records: list[dict], path: Path, evals: list[dict] = ()) -> Path:
+    """The reward figure as a PNG."""
+    import matplotlib.pyplot as plt
+
+    fig = reward_figure(records, evals)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path

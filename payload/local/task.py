@@ -44,6 +44,10 @@ def write_tokenizer(directory: Path) -> None:
     fast.save_pretrained(str(directory))
 
 
+# The toy policy's context: prompts of at most 63 characters plus the one-token answer.
+MAX_POSITIONS = 64
+
+
 def write_policy(directory: Path, seed: int) -> Path:
     """A randomly initialised tiny Qwen3-MoE (2 layers, 8 experts, top-2) plus its tokenizer."""
     import torch
@@ -52,7 +56,7 @@ def write_policy(directory: Path, seed: int) -> Path:
 
     torch.manual_seed(seed)
     config = tiny_config(vocab_size=len(VOCAB), eos_token_id=VOCAB.index("<eos>"),
-                         max_position_embeddings=64)
+                         max_position_embeddings=MAX_POSITIONS)
     save_pretrained(Qwen3MoeForCausalLM(config), directory)
     write_tokenizer(directory)
     return directory

@@ -123,6 +123,10 @@ def _environment_with(tmp_path: Path, **job_overrides) -> Path:
         ({"images__payload": "{ecr}:latest"}, EnvironmentError, "job.images.payload"),
         ({"images__router": "lmsysorg/sgl-model-gateway"}, EnvironmentError, "job.images.router"),
         ({"rollout__workers": 0}, EnvironmentError, "job.rollout.workers"),
+        # What the data check can know without reading a file: make manifests refuses it.
+        ({"data__verifier": "judge"}, EnvironmentError, "job.data.verifier: verifier 'judge': not one of code, exact_match, math"),
+        ({"data__train": "/fsx/datasets/math/train.csv"}, EnvironmentError,
+         "job.data.train.path: /fsx/datasets/math/train.csv: unsupported file type '.csv'"),
         ({"checkpoint__max_restarts": -1}, EnvironmentError, "job.checkpoint.max_restarts"),
         ({"rollout__replicas": 3}, EnvironmentError, "job.rollout.replicas"),
         ({"parallel__expert_parallel_size": 5, "parallel__data_parallel_shard_size": None}, EnvironmentError,

@@ -102,14 +102,23 @@ def test_plan_is_deterministic_and_covers_every_kept_row_each_epoch():
 
 @pytest.mark.parametrize("content, columns, message", [
     ("", None, "r.jsonl: empty file (no rows)"),
-    ('{"question": "what is one ?", "answer": "1"}\n{"question": oops}\n', None, "r.jsonl: not valid JSON Lines: "),
+    ('{"question": "what is one ?", "answer": "1"}\n{"question": oops}\n', None,
+     "r.jsonl: line 2: not valid JSON (Expecting value at column 14)"),
+    ('{"question": "what is one ?", "answer": "1"}\n{"question": "one", "answer": "1"', None,
+     "r.jsonl: line 2: not valid JSON (Expecting ',' delimiter at column 34)"),
+    ('{"question": "what is one ?", "answer": "1"}\n[1, 2]\n', None,
+     "r.jsonl: line 2: a JSON list, expected an object"),
+    ("\n\n", None, "r.jsonl: empty file (only blank lines, no rows)"),
+    # Blank lines hold no row: the line named is the one an editor shows.
+    ('{"question": "what is one ?", "answer": "1"}\n\n{"question": "", "answer": "1"}\n', None,
+     "r.jsonl: line 3: column 'question' must be a non-empty string, got empty"),
     ('{"prompt": "what is one ?", "answer": "1"}\n', None, "r.jsonl: no prompt column 'question' (columns: prompt, answer)"),
     ('{"question": "what is one ?", "label": "1"}\n', None, "r.jsonl: no column 'answer' (columns: question, label)"),
     ('{"question": "what is one ?", "answer": "1"}\n{"question": 7, "answer": "1"}\n', None,
-     "r.jsonl: row 1: column 'question' must be a non-empty string, got a int"),
-    ('{"question": "what is one ?", "answer": null}\n', None, "r.jsonl: row 0: column 'answer' must be a string or a number"),
+     "r.jsonl: line 2: column 'question' must be a non-empty string, got a int"),
+    ('{"question": "what is one ?", "answer": null}\n', None, "r.jsonl: line 1: column 'answer' must be a string or a number"),
     ('{"question": "what is one ?", "answer": "1", "check": "nope"}\n', DataColumns(prompt="question", verifier="check"),
-     "r.jsonl: row 0: column 'check': verifier 'nope': not one of"),
+     "r.jsonl: line 1: column 'check': verifier 'nope': not one of"),
     ('{"question": "what is one plus two ? ? ? ? ?", "answer": "3"}\n', None,
      "r.jsonl: all 1 prompts are longer than batch.max_prompt_tokens 8 (the shortest has 10 tokens)"),
 ])
@@ -124,12 +133,55 @@ def test_bad_input_is_one_line_naming_file_column_or_row(tmp_path, content, colu
     assert message in text and "\n" not in text, text
 
 
+def test_non_utf8_byte_names_its_line(tmp_path):
+    path = tmp_path / "latin1.jsonl"
+    path.write_bytes(b'{"question": "what is one ?", "answer": "1"}\n{"question": "caf\xe9", "answer": "2"}\n')
+    with pytest.raises(DataError) as error:
+        open_dataset(DataSource(path=str(path)), tmp_path / "cache")
+    assert str(error.value) == f"{path}: line 2: not UTF-8 (byte 0xe9 at column 18); re-encode the file as UTF-8"
+
+
+def test_parquet_that_is_empty_or_not_parquet(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"question": pa.array([], pa.string()), "answer": pa.array([], pa.string())}),
+                   tmp_path / "empty.parquet")
+    with pytest.raises(DataError) as error:
+        open_dataset(DataSource(path=str(tmp_path / "empty.parquet")), tmp_path / "cache")
+    assert str(error.value) == f"{tmp_path / 'empty.parquet'}: empty Parquet file (0 rows; columns: question, answer)"
+    (tmp_path / "bad.parquet").write_bytes(b"PAR1 not really")
+    with pytest.raises(DataError, match=r"bad.parquet: not valid Parquet: "):
+        open_dataset(DataSource(path=str(tmp_path / "bad.parquet")), tmp_path / "cache")
+
+
+def test_nested_label_path_and_chat_prompt_of_verl_style_parquet(tmp_path, tokenizer_dir):
+    rows = [{"data_source": "openai/gsm8k", "prompt": [{"role": "user", "content": "what is one plus two ?"}],
+             "reward_model": {"style": "rule", "ground_truth": "3"}, "extra_info": {"index": 0}}]
+    datasets.Dataset.from_list(rows).to_parquet(str(tmp_path / "verl.parquet"))
+    dataset = open_dataset(DataSource(path=str(tmp_path / "verl.parquet")), tmp_path / "cache")
+    columns = DataColumns(messages="prompt", label="reward_model.ground_truth", data_source="data_source")
+    prompts = builder(tokenizer_dir, columns, verifier="math")
+    assert prompts.scan(dataset).kept.tolist() == [0]
+    prompt = prompts.prompt(dataset, 0)
+    assert (prompt.label, prompt.data_source) == ("3", "openai/gsm8k")
+    with pytest.raises(DataError) as error:
+        builder(tokenizer_dir, DataColumns(messages="prompt", label="reward_model.answer")).scan(dataset)
+    assert str(error.value) == (f"{tmp_path / 'verl.parquet'}: row 1: column 'reward_model.answer': 'reward_model' "
+                                "has no field 'answer' (fields style, ground_truth)")
+    with pytest.raises(DataError, match=r"no column 'reward' \(columns: data_source, prompt, reward_model, extra_info\)"):
+        builder(tokenizer_dir, DataColumns(messages="prompt", label="reward.ground_truth")).scan(dataset)
+
+
 def test_bad_paths_and_settings(tmp_path, tokenizer_dir):
     with pytest.raises(DataError, match="nothing.jsonl: no such file"):
         open_dataset(DataSource(path=str(tmp_path / "nothing.jsonl")), tmp_path)
-    (tmp_path / "data.csv").write_text("a,b\n")
-    with pytest.raises(DataError, match=r"data.csv: unknown format '.csv'"):
-        open_dataset(DataSource(path=str(tmp_path / "data.csv")), tmp_path)
+    # A file type the job section refuses (make manifests), and a file with no suffix at all.
+    with pytest.raises(ValueError, match=r"data.csv: unsupported file type '.csv': expected .parquet, .pq, .jsonl"):
+        DataSource(path=str(tmp_path / "data.csv"))
+    (tmp_path / "data").write_text("a,b\n")
+    with pytest.raises(DataError, match=r"data: unknown format '\(no suffix\)'"):
+        open_dataset(DataSource(path=str(tmp_path / "data")), tmp_path)
     datasets.DatasetDict({"train": datasets.Dataset.from_list(ROWS)}).save_to_disk(str(tmp_path / "dict"))
     with pytest.raises(DataError, match="a DatasetDict with splits train: set split"):
         open_dataset(DataSource(path=str(tmp_path / "dict")), tmp_path)

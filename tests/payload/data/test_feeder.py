@@ -117,7 +117,7 @@ def test_bad_dataset_exits_2_with_one_line_and_submits_nothing(tmp_path, redis_u
     assert proc.returncode == 2
     # One error line, after the JSON log lines of the health endpoint it serves while reading.
     *logs, line = err.strip().splitlines()
-    assert line == f"error: {train}: row 1: column 'question' must be a non-empty string, got a list"
+    assert line == f"error: {train}: line 2: column 'question' must be a non-empty string, got a list"
     assert all(json.loads(log)["service"] == "feeder" for log in logs) and "Traceback" not in err
     queue = RolloutQueue.Config(backend="redis", url=redis_url, namespace="bad").build()
     assert queue.feed_cursor() is None and queue.stats().tasks_waiting == 0
