@@ -5,7 +5,7 @@ One publish (sglang/srt/entrypoints/http_server.py routes, io_struct.py request 
     probe every server (GET /model_info, seconds): every one that answers takes part, whatever
         version it serves (a server that missed publishes gets this one in full: no disk load)
     a weight-update group per server, formed once and kept (its own name, its own port)
-    POST /pause_generation {mode: retract}                 the servers taking part
+    POST /pause_generation {mode: retract | in_place}      the servers taking part
     POST /begin_weight_update {}                            (0.5.23 refuses updates outside a session)
     per bucket of <= bucket_bytes of HF-named tensors, packed bf16 into one flat byte tensor:
         POST /update_weights_from_distributed {names, dtypes, shapes, group_name,
@@ -13,8 +13,31 @@ One publish (sglang/srt/entrypoints/http_server.py routes, io_struct.py request 
              (on a thread per server: it allocates the bucket, joins ONE broadcast, loads)
         broadcast the flat bucket on every server's group (async), and meanwhile gather and
         pack a later bucket (three rotating buffers); wait at most bucket_timeout_s
-    the last bucket carries weight_version and flush_cache=True
+    the last bucket carries weight_version; flush_cache=True on it in retract mode, never in in_place
     POST /end_weight_update {}, check weight_version == the version, POST /continue_generation
+
+Pause modes (sglang/srt/managers/scheduler.py, scheduler_components/weight_updater.py of 0.5.23).
+`retract` (the default) moves running requests back to the waiting queue and frees their KV
+cache; the flush on the last bucket then empties the radix cache (flush_cache ignores the waiting
+queue while paused), so after the publish every token is computed from the new weights, at the
+cost of re-prefilling every running request's context. `in_place` only sets the paused flag:
+running requests keep their KV cache and go on decoding with the new weights after
+/continue_generation. A flush cannot go with it: 0.5.23's flush_cache refuses while any request
+is running, and the update then answers success false ("Weights were updated, but the cache was
+not flushed"), so in_place sends flush_cache=False on every bucket. The radix cache then keeps
+prefixes computed with the old weights (the requests paused in place put theirs in when they
+finish), and new requests that share a prefix reuse them: a hot prefix (the chat template, a
+group's prompt) can keep a version's KV for as long as it stays cached. 0.5.23 offers no way to
+flush it later under load (/flush_cache, deferred or not, needs a scheduler with nothing running
+or waiting, which a fed server never is), and the sample's version (the oldest of SGLang's
+per-token weight_versions spans, payload/rollout/client.py) covers only its output tokens, so
+that KV's age is not bounded by max_staleness. That is why retract stays the default: use
+in_place on servers launched with --disable-radix-cache (no prefix outlives its request; each
+of a group's samples then prefills the prompt itself).
+Mixed-version samples are still trained correctly: the loss weights each token by truncated
+importance sampling against the logprob the server reported for it (payload/train/loss.py TIS,
+rollout logprobs carried per token by payload/train/batch.py), and that logprob is the one of
+the distribution the token was actually sampled from, whatever weights computed its KV.
 
 Why a group per server. SGLang 0.5.23 forms its side with `init_custom_process_group` and no
 timeout (InitWeightsUpdateGroupReqInput has no such field: torch's default, 30 minutes), and its
@@ -126,6 +149,8 @@ class WeightPublisher:
         # SGLang allocates a bucket on every TP rank while it receives: 4 GiB of an H200's 141 GB
         # (NeMo-RL's refit size); 470 GB of 235B is 110 buckets, 5 ms of overhead each.
         bucket_bytes: int = 4 << 30
+        # retract: running requests re-prefill on the new weights; in_place: they keep their KV
+        # cache and no flush is sent (see the module docstring for what that leaves stale).
         pause_mode: PauseMode = "retract"
         group_name: str = "rl-weights"
         master_address: str = ""
@@ -273,7 +298,8 @@ class WeightPublisher:
         for c in members:
             link = self._links[c.url]
             meta = dict(names=bucket.names, dtypes=bucket.dtypes, shapes=bucket.shapes, group_name=link.name,
-                        load_format=LOAD_FORMAT, flush_cache=last, weight_version=str(version) if last else None)
+                        load_format=LOAD_FORMAT, flush_cache=last and self.config.pause_mode != "in_place",
+                        weight_version=str(version) if last else None)
             future = self._pool.submit(c.update_weights_from_distributed, **meta)
             in_flight[c.url] = (future, dist.broadcast(bucket.flat, src=0, group=link.group, async_op=True))
         return in_flight
@@ -361,8 +387,8 @@ class WeightPublisher:
         return [c.url for c in done]
 
     def _send(self, iterator, members, version: int, failed: dict[str, str]) -> list[RolloutServerClient]:
-        # One bucket is held back so that the last, and only it, carries the version and the
-        # cache flush; while bucket i-1 is broadcast, bucket i is gathered and packed. The
+        # One bucket is held back so that the last, and only it, carries the version and (unless
+        # paused in place) the cache flush; while bucket i-1 is broadcast, bucket i is gathered and packed. The
         # servers still in after each bucket get the next one.
         live = list(members)
         held: FlatBucket | None = None

@@ -227,8 +227,9 @@ def test_router_arguments_parse_in_the_router_release(dists, release):
 
 
 def test_a_real_publish_sends_only_bodies_the_release_accepts(release, tmp_path, monkeypatch):
-    """The publisher's own calls (group per server, pause, sessions, bucketed distributed
-    updates, continue, a failed bucket, the rollback pause, teardown), recorded by the
+    """The publisher's own calls (group per server, pause in both modes, sessions, bucketed
+    distributed updates with and without the flush, continue, a failed bucket, the rollback
+    pause, teardown), recorded by the
     SGLang-semantics receiver of the publisher tests."""
     import httpx
     import torch
@@ -251,10 +252,15 @@ def test_a_real_publish_sends_only_bodies_the_release_accepts(release, tmp_path,
         with pytest.raises(PublishError):
             publisher.publish(bad, version=2)  # fails a bucket: the server is held paused
         publisher.roll_back([server.url])
+        publisher.close()
+        publisher = make_publisher([server], pause_mode="in_place")  # pauses in place, sends no flush
+        publisher.publish(weights(3).items(), version=3)
         recorded = httpx.get(f"{server.url}/debug/requests").json()
     finally:
         publisher.close()
         server.stop()
+    assert {(r["body"]["mode"]) for r in recorded if r["route"] == "/pause_generation"} == {"retract", "in_place"}
+    assert {r["body"]["flush_cache"] for r in recorded if r["route"] == "/update_weights_from_distributed"} == {True, False}
     assert {"/init_weights_update_group", "/pause_generation", "/begin_weight_update", "/update_weights_from_distributed",
             "/end_weight_update", "/continue_generation", "/destroy_weights_update_group"} <= {r["route"] for r in recorded}
     verdicts = release({"requests": recorded})["requests"]

@@ -22,6 +22,15 @@ the release's own request classes. POST /debug/fault {"bucket": N, "how": "exit"
 the N-th bucket from then on (1-based) kill the process or hang forever inside its receive,
 before joining the broadcast: a member that dies or wedges mid-publish.
 
+Running requests and the cache flush, as 0.5.23's scheduler has them (scheduler.py
+`pause_generation`, `flush_cache`; weight_updater.py `flush_cache_after_weight_update`): a
+`retract` pause moves running requests back to the waiting queue (their KV freed), an `in_place`
+pause only sets the paused flag, so they stay running with their KV. An update with flush_cache
+true then loads the weights but fails ("Weights were updated, but the cache was not flushed")
+while a request is running, which the tokenizer side reports as success false without moving the
+version. POST /debug/hold {"hold": true} keeps a /generate that started running from finishing
+until {"hold": false}: a request in flight across a publish (GET /debug/running counts them).
+
     python sglang_protocol_server.py PORT INITIAL.safetensors
 """
 
@@ -43,7 +52,7 @@ from payload.sync.group import destroy_weights_update_group, init_weights_update
 torch.set_num_threads(1)
 app = FastAPI()
 state = {"weights": {}, "version": "default", "groups": {}, "events": [], "session": False, "paused": False,
-         "requests": [], "fault": None}
+         "requests": [], "fault": None, "pause_mode": None, "running": 0, "hold": False}
 lock = threading.Lock()
 
 
@@ -138,6 +147,10 @@ async def update_from_distributed(request: Request):
         return None
 
     error = await anyio.to_thread.run_sync(receive)
+    # SGLang's flush_cache field defaults to true; a retract pause leaves nothing running.
+    if error is None and body.get("flush_cache", True) and state["running"] and state["pause_mode"] != "retract":
+        error = ("Weights were updated, but the cache was not flushed because requests are still running or "
+                 "queued. Retract or finish them, then call /flush_cache.")
     state["events"].append("bucket" if error is None else "bucket-failed")
     return fail(error) if error else ok(updated(body))
 
@@ -179,13 +192,14 @@ async def update_from_disk(request: Request):
 @app.post("/pause_generation")
 async def pause(request: Request):
     state["paused"] = True
-    state["events"].append(f"pause:{(await request.json()).get('mode', 'abort')}")
+    state["pause_mode"] = (await request.json()).get("mode", "abort")
+    state["events"].append(f"pause:{state['pause_mode']}")
     return JSONResponse({"message": "Generation paused successfully.", "status": "ok"})
 
 
 @app.post("/continue_generation")
 async def resume():
-    state["paused"] = False
+    state["paused"], state["pause_mode"] = False, None
     state["events"].append("continue")
     return JSONResponse({"message": "Generation continued successfully.", "status": "ok"})
 
@@ -196,6 +210,12 @@ async def generate(request: Request):
     body = await request.json()
     while state["paused"]:  # the real server holds new requests until continue_generation
         await asyncio.sleep(0.05)
+    state["running"] += 1
+    try:
+        while state["hold"] or state["paused"]:  # a paused running request makes no progress
+            await asyncio.sleep(0.05)
+    finally:
+        state["running"] -= 1
     return [{"text": "", "output_ids": [0], "meta_info": {
         "finish_reason": {"type": "length", "length": 1}, "weight_version": state["version"],
         "output_token_logprobs": [[0.0, 0, None]]}} for _ in body["input_ids"]]
@@ -210,6 +230,17 @@ async def model_info():
 async def fault(request: Request):
     state["fault"] = await request.json()
     return ok()
+
+
+@app.post("/debug/hold")
+async def hold(request: Request):
+    state["hold"] = (await request.json())["hold"]
+    return ok()
+
+
+@app.get("/debug/running")
+async def running():
+    return state["running"]
 
 
 @app.get("/debug/requests")

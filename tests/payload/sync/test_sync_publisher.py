@@ -255,6 +255,77 @@ def test_roll_back_pauses_until_the_next_publish(initial):
         server.stop()
 
 
+@pytest.mark.parametrize("mode, flushes", [("retract", [False, False, True]), ("in_place", [False, False, False])])
+def test_a_request_running_across_a_publish_keeps_going_in_either_pause_mode(initial, mode, flushes):
+    """0.5.23 refuses a cache flush while a request runs, and an in_place pause leaves it
+    running: the publisher sends flush_cache only when it retracts, and in both modes the
+    request in flight finishes after the publish, on the new version."""
+    import threading
+
+    server = Server(initial)
+    publisher = make_publisher([server], pause_mode=mode)
+    answers = []
+    try:
+        httpx.post(f"{server.url}/debug/hold", json={"hold": True}).raise_for_status()
+        body = {"input_ids": [[1, 2]], "sampling_params": {"max_new_tokens": 1}}
+        client = threading.Thread(target=lambda: answers.extend(httpx.post(f"{server.url}/generate", json=body,
+                                                                           timeout=60).json()))
+        client.start()
+        deadline = time.monotonic() + 30
+        while httpx.get(f"{server.url}/debug/running").json() != 1:
+            assert time.monotonic() < deadline, "the request never started running"
+            time.sleep(0.05)
+        assert publisher.publish(weights(1).items(), version=1) == [server.url]
+        assert_serves(server, weights(1), "1")
+        assert server.events() == ["init", f"pause:{mode}", "begin", "bucket", "bucket", "bucket", "end", "continue"]
+        updates = [r["body"] for r in httpx.get(f"{server.url}/debug/requests").json()
+                   if r["route"] == "/update_weights_from_distributed"]
+        assert [u["flush_cache"] for u in updates] == flushes
+        assert [u.get("weight_version") for u in updates] == [None, None, "1"]
+        httpx.post(f"{server.url}/debug/hold", json={"hold": False}).raise_for_status()
+        client.join(timeout=60)
+        assert [a["meta_info"]["weight_version"] for a in answers] == ["1"]
+    finally:
+        httpx.post(f"{server.url}/debug/hold", json={"hold": False})
+        publisher.close()
+        server.stop()
+
+
+def test_a_flush_while_a_request_runs_in_place_fails_the_update_like_sglang(initial):
+    """Why in_place sends no flush: with a request still running, 0.5.23 loads the bucket but
+    answers success false (the flush was refused) and the version does not move. The
+    publisher's own calls, driven by hand: pause in place, then a last bucket with the flush."""
+    import threading
+
+    server = Server(initial)
+    publisher = make_publisher([server])  # retract mode: its last bucket carries the flush
+    try:
+        httpx.post(f"{server.url}/debug/hold", json={"hold": True}).raise_for_status()
+        client = threading.Thread(target=lambda: httpx.post(f"{server.url}/generate", json={"input_ids": [[1]]}, timeout=60))
+        client.start()
+        deadline = time.monotonic() + 30
+        while httpx.get(f"{server.url}/debug/running").json() != 1:
+            assert time.monotonic() < deadline, "the request never started running"
+            time.sleep(0.05)
+        [c] = publisher.participants()
+        publisher._connect(c)
+        c.pause_generation("in_place")
+        c.begin_weight_update()
+        bucket = next(publisher._packed(weights(1).items()))
+        failed = {}
+        publisher._finish_bucket(publisher._start_bucket(bucket, [c], True, 1), failed)
+        assert "the cache was not flushed" in failed[server.url]
+        assert server.version() == "default"
+        c.end_weight_update()
+        c.continue_generation()
+        httpx.post(f"{server.url}/debug/hold", json={"hold": False}).raise_for_status()
+        client.join(timeout=60)  # the request finishes once resumed
+    finally:
+        httpx.post(f"{server.url}/debug/hold", json={"hold": False})
+        publisher.close()
+        server.stop()
+
+
 def test_update_outside_a_session_is_refused_like_sglang(initial):
     """The fake holds 0.5.23's session rule (what made the old publisher fail on that release)."""
     server = Server(initial)
