@@ -124,6 +124,10 @@ class TrainStepRecord:
     staleness_max: int
     groups_dropped_stale: int = 0  # groups dropped since the previous step for staleness
     policy_version: int = 0  # version published at the end of this step
+    # The architecture trained (job.model.architecture, else the model directory's name: the key
+    # payload.train.costs.architecture_of reads), which `plan --from-metrics` compares with the
+    # environment's before it trusts these rates.
+    model: str = ""
     kind: str = KIND_TRAIN_STEP
 
     def to_json(self) -> str:

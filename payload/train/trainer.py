@@ -577,6 +577,7 @@ class Trainer:
             staleness_max=int(max(staleness)),
             groups_dropped_stale=batch.stale,
             policy_version=step,
+            model=self.config.job.model.architecture or self.config.job.model.path.rstrip("/").rsplit("/", 1)[-1],
         )
         line = asdict(record) | {k: v for k, v in extra.items() if k not in asdict(record)}
         with open(self.config.metrics_jsonl, "a") as f:

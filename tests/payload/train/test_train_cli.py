@@ -140,6 +140,9 @@ def test_kill_and_resume_auto_continue_bitwise(tmp_path, model_dir, redis_url):
     assert all(r["groups"] == PROMPTS_PER_STEP and r["kind"] == "train_step" for r in records)
     assert sum(r["groups_dropped_filtered"] for r in records) == equal_groups == 2
     assert all(r["tokens"] > 0 and r["tokens_per_s"] > 0 and "clip_fraction" in r and "grad_norm" in r for r in records)
+    # Each names the model it trained (no job.model.architecture: the model directory's name, the
+    # key architecture_of reads), which `plan --from-metrics` checks against the environment's.
+    assert {r["model"] for r in records} == {model_dir.name}
     # The HF export of step 4 loads as the trained model.
     from payload.model import load_pretrained
 
