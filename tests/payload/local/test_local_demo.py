@@ -47,7 +47,7 @@ def test_short_demo_learns_publishes_loses_nothing_and_leaves_no_process(tmp_pat
     run = tmp_path / "run"
     steps = 30
     done = subprocess.run(local("--steps", str(steps), "--seed", "0", "--output", str(run)), cwd=REPO, env=ENV,
-                          capture_output=True, text=True, timeout=240)
+                          capture_output=True, text=True, timeout=540)
     assert done.returncode == 0, done.stdout + done.stderr
     assert str(run) in done.stdout  # the output folder is printed
     summary = json.loads((run / "summary.json").read_text())
@@ -180,7 +180,8 @@ def test_ctrl_c_on_redis_with_overlap_stops_everything_and_loses_no_task(tmp_pat
                                           "--model", str(model), "--output", str(run)),
                                     cwd=REPO, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         metrics = run / "metrics.jsonl"
-        deadline = time.monotonic() + 120
+        # A bound on a hang, not a speed check: under `make test` other test files share the cores.
+        deadline = time.monotonic() + 360
         while not metrics.is_file() or metrics.read_text().count("\n") < 4:  # the eval before training + 3 steps
             assert launcher.poll() is None and time.monotonic() < deadline, launcher.communicate()[0]
             time.sleep(0.1)

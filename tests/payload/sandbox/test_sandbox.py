@@ -66,11 +66,24 @@ def verifier(sandbox, monkeypatch):
     return get_verifier("code")
 
 
-def _sandbox_user_processes() -> list[str]:
-    """Live processes of the jail's user (`nobody`). A killed one may still be a zombie for a
-    moment, until its reparented parent reaps it: dead, holding nothing, not counted."""
-    out = subprocess.run(["ps", "-u", "65534", "-o", "stat=,pid=,cmd="], capture_output=True, text=True).stdout
-    return [line for line in out.splitlines() if line.strip() and not line.lstrip().startswith("Z")]
+def _sandbox_user_processes(server: "SandboxServer") -> list[str]:
+    """Live processes of the jail's user (`nobody`) under this server: the server is their
+    subreaper (payload/sandbox/jail.py), so whatever a program left, even after setsid, is its
+    descendant. (Other sandboxes on the machine, e.g. another test process's, are not this one's.)
+    A killed one may still be a zombie for a moment, until its reparented parent reaps it: dead,
+    holding nothing, not counted."""
+    out = subprocess.run(["ps", "-e", "-o", "pid=,ppid=,uid=,stat=,cmd="], capture_output=True, text=True).stdout
+    rows = [line.split(None, 4) for line in out.splitlines() if line.strip()]
+    children: dict[int, list[list[str]]] = {}
+    for row in rows:
+        children.setdefault(int(row[1]), []).append(row)
+    found, todo = [], [server.process.pid]
+    while todo:
+        for row in children.get(todo.pop(), []):
+            todo.append(int(row[0]))
+            if row[2] == "65534" and not row[3].startswith("Z"):
+                found.append(" ".join(row))
+    return found
 
 
 def test_a_correct_program_passes_and_a_wrong_one_fails(verifier):
@@ -131,7 +144,7 @@ def test_an_escaping_program_is_contained_and_scored_a_failure(attack, sandbox, 
 
     assert canary.read_text() == "canary"
     assert (REPO / "payload" / "__init__.py").read_bytes() == payload_init
-    assert _sandbox_user_processes() == []  # nothing it forked outlives the run
+    assert _sandbox_user_processes(sandbox) == []  # nothing it forked outlives the run
     # The server took the next program as before.
     assert SandboxClient(sandbox.url).run("print(6 * 7)").stdout == b"42\n"
 
@@ -154,7 +167,7 @@ def test_dist_command_pod_isolation_applies_the_limits_and_cleans_up():
         escaped = client.run("import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(600)")
         assert escaped.timed_out and not escaped.ok
         assert client.run("import os\nprint(sorted(os.environ))").stdout.strip() in (b"[]", b"['LC_CTYPE']")
-        assert _sandbox_user_processes() == []
+        assert _sandbox_user_processes(server) == []
         assert client.run("print(6 * 7)").stdout == b"42\n"
     finally:
         server.stop()
