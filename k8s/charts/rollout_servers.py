@@ -25,6 +25,7 @@ from k8s.pods import (
     METRICS_PORT,
     REDIS_PORT,
     NAMESPACE,
+    NOT_SAFE_TO_EVICT,
     PRIORITY_ROLLOUT,
     ROLLOUT_SERVER,
     ROUTER,
@@ -124,6 +125,10 @@ class RolloutServersChart(cdk8s.Chart):
                 # Long enough for in-flight generations to finish on a spot notice, so the
                 # rollout workers get their answers instead of retrying the whole group.
                 grace_seconds=SPOT_GRACE_SECONDS,
+                # The Cluster Autoscaler removes a rollout node only once it is empty: a server
+                # leaves through KEDA's scale-down and its drain, never one pod of a group
+                # evicted to consolidate nodes (infra/node_autoscaler.py).
+                annotations=NOT_SAFE_TO_EVICT,
             )
 
         leader_template = None
