@@ -163,7 +163,7 @@ def _helm_chart(scope: Construct, cluster: eks.Cluster, kubernetes_version: str,
         version=version,
         namespace=NAMESPACE,
         create_namespace=False,
-        # The chart names its objects after a release that contains its name: cluster-autoscaler.
+        # A readable release name (the chart then names its Deployment cluster-autoscaler-aws-cluster-autoscaler).
         release=chart,
         values={
             "cloudProvider": "aws",
