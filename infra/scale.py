@@ -25,7 +25,7 @@ whichever is lower, up to N). The desired size only moves into the new bounds if
 them. It then waits for the floor's nodes to be Ready and for any above the ceiling to leave.
 NODES=0 empties the pool: EKS keeps a max of at least 1, so the bounds are 0..1 and the
 autoscaler adds that one node only while a rollout server is pending (delete or pause the
-rollout servers first, README "Rollout autoscaling").
+rollout servers first, README "Rollout node autoscaling").
 
 Capacity Block pools: EC2 launches instances only while the block is active, and the block's
 instances are reclaimed at its end, so scaling up checks that the block is active and prints
