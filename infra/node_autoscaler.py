@@ -5,10 +5,12 @@ template this project owns (infra/gpu_node_group.py): one ENA plus efa-only inte
 network card, a cluster placement group, a capacity reservation or Capacity Block, the gdrdrv and
 huge-page user data, node auto repair, `make scale` and `make deploy`'s guard. Cluster Autoscaler
 only moves the desired size of that group's Auto Scaling group, so every node it adds is built
-exactly as `make scale` builds one. Karpenter launches instances itself from an EC2NodeClass:
-it takes no launch template of ours, builds its own network interfaces, and gained placement
-group support only in 2026 (aws/karpenter-provider-aws#9030, for #3324); adopting it would mean a
-second way to build a p5en node next to the node groups the train pool keeps.
+exactly as `make scale` builds one. Karpenter launches instances itself from an EC2NodeClass,
+not from a launch template of ours; until recently it gave every interface of a pod requesting
+EFA the `efa` type (each taking a VPC address) and supported no placement groups (EKS User Guide,
+"Manage EFA devices", earlier text); per-interface settings in the NodeClass and placement groups
+arrived only in 2026 (aws/karpenter-provider-aws#9030, for #3324). Adopting it would mean a second
+way to build a p5en node beside the node groups the train pool keeps (and its Capacity Block).
 
 What it scales: only the rollout node group (pools.<name>.autoscale, infra/environment.py
 AUTOSCALED_POOLS). Auto-discovery matches the tags EKS puts on a managed node group's Auto
@@ -24,10 +26,11 @@ autoscaler, so the two never fight.
 Scale up from zero: with no node to copy, the autoscaler builds a template node from the
 instance type (vCPUs, memory, 8 GPUs from its own table), the node group's labels and taints
 (EKS DescribeNodegroup) and the node group's `k8s.io/cluster-autoscaler/node-template/resources/`
-tags, which it also reads through DescribeNodegroup (managed_nodegroup_cache.go,
-extractAllocatableResourcesFromTags): the EFA devices and 2 MiB huge pages every SGLang pod
-requests (infra/gpu_node_group.py node_template_tags). EKS does not copy node group tags onto the Auto Scaling group,
-so they are read from the node group itself.
+tags, which it also reads through DescribeNodegroup (aws_wrapper.go getManagedNodegroupInfo,
+aws_manager.go buildNodeFromTemplate): the EFA devices and 2 MiB huge pages every SGLang pod
+requests (infra/gpu_node_group.py node_template_tags). EKS does not copy node group tags onto
+the Auto Scaling group (aws/containers-roadmap#608), so no custom resource has to: the
+autoscaler reads them from the node group itself.
 
 Scale down and draining: every SGLang pod carries cluster-autoscaler.kubernetes.io/safe-to-evict:
 "false" (k8s/charts/rollout_servers.py), so the autoscaler never evicts a server or one member of
