@@ -6,10 +6,10 @@ rollout pods request, so a scale-up from zero picks the right group."""
 import json
 
 from infra import versions
-from infra.environment import load_environment
+from cluster.environment import load_environment
+from cluster.layout import gpu_pods_per_node
+from cluster.placement import EFA_HUGEPAGES_GIB
 from infra.node_autoscaler import DESCRIBE_ACTIONS, SCALING_ACTIONS, SERVICE_ACCOUNT
-from k8s.layout import gpu_pods_per_node
-from k8s.placement import EFA_HUGEPAGES_GIB
 
 TEMPLATE_TAG = "k8s.io/cluster-autoscaler/node-template/resources/"
 
