@@ -69,13 +69,14 @@ def test_the_node_autoscaler_removes_a_rollout_node_only_once_it_is_empty(synthe
     grace period; and the most replicas KEDA asks for fit the node group's ceiling."""
     from infra.node_autoscaler import autoscaler_args
 
-    _, lws, _, rollout = pod_templates(synthed)
+    docs = synthed.docs  # parsed once
+    (lws,) = [d for d in docs if d["kind"] == "LeaderWorkerSet"]
+    (scaled,) = [d for d in docs if d["kind"] == "ScaledObject"]
+    group = lws["spec"]["leaderWorkerTemplate"]
     max_grace = int(autoscaler_args()["max-graceful-termination-sec"])
-    for template in rollout:
+    for template in (group[k] for k in ("workerTemplate", "leaderTemplate") if group.get(k)):
         assert template["metadata"]["annotations"]["cluster-autoscaler.kubernetes.io/safe-to-evict"] == "false"
         assert template["spec"]["terminationGracePeriodSeconds"] <= max_grace
-    (scaled,) = synthed.kind("ScaledObject")
-    group = lws["spec"]["leaderWorkerTemplate"]
     group_gpus = sum(
         int(c["resources"]["requests"].get("nvidia.com/gpu", 0))
         for c in group["workerTemplate"]["spec"]["containers"]
