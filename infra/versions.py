@@ -31,7 +31,7 @@ KUEUE = ("oci://registry.k8s.io/kueue/charts", "kueue", "0.19.2")
 KEDA = ("https://kedacore.github.io/charts", "keda", "2.20.2")
 # kubernetes/autoscaler tag cluster-autoscaler-chart-9.52.1: cluster-autoscaler/charts/cluster-autoscaler/
 # Chart.yaml version 9.52.1 (appVersion 1.34.1), published in the repository's index
-# (kubernetes.github.io/autoscaler). The image follows the cluster's minor version, as
+# (kubernetes.github.io/autoscaler, gh-pages index.yaml: created 2025-10-20, digest e4746b4e). The image follows the cluster's minor version, as
 # cluster-autoscaler/README.md recommends (the release made for the control plane's version):
 # the newest cluster-autoscaler-X.Y.Z tag of each minor in the same repository.
 CLUSTER_AUTOSCALER = ("https://kubernetes.github.io/autoscaler", "cluster-autoscaler", "9.52.1")
