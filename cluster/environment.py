@@ -28,6 +28,9 @@ from payload.train.costs import ARCHITECTURES, GB, GIB, Costs, architecture_of, 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent.parent / "environments"
 POOL_NAMES = ("train", "rollout", "cpu", "memory", "system")
 GPU_POOLS = ("train", "rollout")
+# Pools the Cluster Autoscaler may size. Not train: the trainer is one gang that needs all its
+# nodes at once (a Capacity Block or a fixed on-demand set), sized by `make scale`.
+AUTOSCALED_POOLS = ("rollout",)
 # The label every node carries with its pool name; the charts select on it.
 POOL_LABEL = "rl.aws/pool"
 # One CloudFormation stack per environment, MoeRl-<name>; `cdk deploy --outputs-file` writes its
@@ -81,6 +84,9 @@ class NodePool(_Strict):
     root_volume_gib: int = Field(default=200, ge=20, le=16384)
     labels: dict[str, str] = Field(default_factory=dict)
     taints: list[Taint] = Field(default_factory=list)
+    # The Cluster Autoscaler sizes the node group between min_size and max_size (infra/node_autoscaler.py);
+    # only the rollout pool (AUTOSCALED_POOLS), and never a Capacity Block.
+    autoscale: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -129,6 +135,11 @@ class NodePool(_Strict):
             )
         if POOL_LABEL in self.labels:
             raise ValueError(f"label {POOL_LABEL} is set by the app; remove it")
+        if self.autoscale and self.capacity_type is CapacityType.CAPACITY_BLOCK:
+            raise ValueError(
+                "autoscale cannot be used with capacity_type CAPACITY_BLOCK: EC2 launches a block's instances only "
+                "inside its window and reclaims them at its end; size it with make scale"
+            )
         return self
 
     @property
@@ -229,6 +240,16 @@ class Environment(_Strict):
         train = self.pools.train
         if train.desired_size and (error := self.job.parallel.layout_error(train.desired_size, train.spec.gpus)):
             raise ValueError(error)
+        return self
+
+    @model_validator(mode="after")
+    def _autoscaled_pools(self) -> "Environment":
+        for name, pool in self.pools.items():
+            if pool.autoscale and name not in AUTOSCALED_POOLS:
+                raise ValueError(
+                    f"pools.{name}.autoscale: only the {' and '.join(AUTOSCALED_POOLS)} pool may be autoscaled "
+                    "(the trainer is one gang that needs all its nodes at once)"
+                )
         return self
 
     @model_validator(mode="after")

@@ -24,6 +24,11 @@ NODE_SHARE = 0.85
 EFA_HUGEPAGES_2MI = "5120Mi"
 EFA_HUGEPAGES_GIB = 5
 
+# On a pod, cluster-autoscaler 1.33 (utils/drain/drain.go PodSafeToEvictKey) never scales its
+# node down while it runs: the SGLang servers carry it, so the rollout pool's autoscaler
+# (infra/node_autoscaler.py) removes only nodes that KEDA's scale-down has emptied.
+NOT_SAFE_TO_EVICT = {"cluster-autoscaler.kubernetes.io/safe-to-evict": "false"}
+
 
 class LayoutError(Exception):
     """The job does not fit the environment (one line naming the field, no traceback)."""

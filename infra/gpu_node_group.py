@@ -17,6 +17,7 @@ from aws_cdk import Fn, aws_ec2 as ec2, aws_eks_v2 as eks, aws_iam as iam
 from constructs import Construct
 
 from cluster.environment import POOL_LABEL, CapacityType, NodePool
+from infra.node_autoscaler import GPU_LABEL, NODE_TEMPLATE_RESOURCE_TAG
 from infra.node_group import pool_props
 from cluster.placement import EFA_HUGEPAGES_GIB
 
@@ -50,6 +51,16 @@ def hugepages_2mi(pods_per_node: int) -> int:
     EFA_HUGEPAGES_GIB (libfabric bounce buffers, k8s/placement.py), plus headroom. With
     rollout tensor parallelism below a node's GPUs, several SGLang pods share a node."""
     return (pods_per_node * EFA_HUGEPAGES_GIB + HUGEPAGES_HEADROOM_GIB) * 1024 // 2
+
+
+def node_template_tags(pool: NodePool, pods_per_node: int) -> dict[str, str]:
+    """Node group tags that tell the Cluster Autoscaler what a node it has never seen offers
+    beyond its instance type (infra/node_autoscaler.py): the EFA devices and the huge pages
+    that the device plugin and kubelet advertise once the node has booted."""
+    return {
+        f"{NODE_TEMPLATE_RESOURCE_TAG}vpc.amazonaws.com/efa": str(pool.spec.efa_interfaces),
+        f"{NODE_TEMPLATE_RESOURCE_TAG}hugepages-2Mi": f"{hugepages_2mi(pods_per_node) * 2}Mi",
+    }
 
 
 def hugepages_script(pages: int) -> str:
@@ -222,10 +233,12 @@ class GpuNodeGroup(Construct):
             node_role=node_role,
             # Replace GPU nodes one at a time: a training job cannot lose several at once.
             max_unavailable=1,
+            # What the Cluster Autoscaler cannot learn from the instance type (infra/node_autoscaler.py).
+            tags=node_template_tags(pool, pods_per_node) if pool.autoscale else None,
             **pool_props(
                 name,
                 pool,
-                device_labels={**GPU_NODE_LABELS, **(EFA_NODE_LABELS if pool.efa else {})},
+                device_labels={**GPU_NODE_LABELS, **(EFA_NODE_LABELS if pool.efa else {}), **(GPU_LABEL if pool.autoscale else {})},
                 # Created empty: a capacity or quota miss then fails `make scale`, not the stack
                 # (and a Capacity Block node group must be at 0 to be created before the block
                 # starts, and to be upgraded). README: "Scaling the GPU pools". `make deploy`

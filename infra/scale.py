@@ -18,6 +18,15 @@ from launch to a Ready node (boot, NVIDIA and EFA drivers, RAID0 of 8 NVMe disks
 a capacity or quota miss shows up as a failed scaling activity within minutes. On a miss the node
 group keeps its desired size and Auto Scaling keeps retrying: NODES=0 stops it.
 
+Autoscaled pools (`autoscale: true`, the rollout pool: infra/node_autoscaler.py): the Cluster
+Autoscaler owns the desired size, so this command sets the bounds it scales within instead of a
+size it would undo: min/max from the environment file, or NODES=N as the ceiling (min_size or N,
+whichever is lower, up to N). The desired size only moves into the new bounds if it lies outside
+them. It then waits for the floor's nodes to be Ready and for any above the ceiling to leave.
+NODES=0 empties the pool: EKS keeps a max of at least 1, so the bounds are 0..1 and the
+autoscaler adds that one node only while a rollout server is pending (delete or pause the
+rollout servers first, README "Rollout node autoscaling").
+
 Capacity Block pools: EC2 launches instances only while the block is active, and the block's
 instances are reclaimed at its end, so scaling up checks that the block is active and prints
 when it ends: scale back to 0 (NODES=0) at least 30 minutes before that to drain the pods.
@@ -86,12 +95,38 @@ def read_names(outputs_path: Path, environment_name: str, pool: str) -> tuple[st
     return values["ClusterName"], values[key]
 
 
-def scaling_config(pool: NodePool, nodes: int | None) -> dict[str, int]:
-    if nodes is None:
-        return {"minSize": pool.min_size, "maxSize": pool.max_size, "desiredSize": pool.desired_size}
-    if not 0 <= nodes <= pool.max_size:
+@dataclass(frozen=True)
+class Target:
+    """The node group's new scaling config, and the node counts that mean it is reached."""
+
+    config: dict[str, int]
+    ready_at_least: int
+    joined_at_most: int
+
+
+def check_nodes(pool: NodePool, nodes: int | None) -> None:
+    if nodes is not None and not 0 <= nodes <= pool.max_size:
         raise ScaleError(f"NODES={nodes}: must be between 0 and the pool's max_size {pool.max_size}")
-    return {"minSize": min(pool.min_size, nodes), "maxSize": pool.max_size, "desiredSize": nodes}
+
+
+def fixed_target(pool: NodePool, nodes: int | None) -> Target:
+    """A pool `make scale` sizes: exactly `nodes`, or the file's desired_size."""
+    check_nodes(pool, nodes)
+    desired = pool.desired_size if nodes is None else nodes
+    minimum = pool.min_size if nodes is None else min(pool.min_size, nodes)
+    return Target({"minSize": minimum, "maxSize": pool.max_size, "desiredSize": desired}, desired, desired)
+
+
+def autoscaled_target(pool: NodePool, nodes: int | None, current_desired: int) -> Target:
+    """A pool the Cluster Autoscaler sizes: new bounds, the autoscaler's desired size kept inside them."""
+    check_nodes(pool, nodes)
+    if nodes == 0:
+        # EKS refuses a maxSize below 1 (UpdateNodegroupConfig); nothing pending, nothing added.
+        return Target({"minSize": 0, "maxSize": 1, "desiredSize": 0}, 0, 0)
+    ceiling = pool.max_size if nodes is None else nodes
+    floor = min(pool.min_size, ceiling)
+    desired = max(floor, min(current_desired, ceiling))
+    return Target({"minSize": floor, "maxSize": ceiling, "desiredSize": desired}, floor, ceiling)
 
 
 def check_capacity_block(ec2, pool_name: str, reservation_id: str) -> str:
@@ -179,12 +214,18 @@ class Scaler:
     sleep: Callable[[float], None] = time.sleep
     poll_seconds: float = POLL_SECONDS
 
+    def desired_size(self) -> int:
+        group = self.eks.describe_nodegroup(clusterName=self.cluster, nodegroupName=self.nodegroup)["nodegroup"]
+        return group["scalingConfig"]["desiredSize"]
+
     def start(self, config: dict[str, int]) -> dict:
         return self.eks.update_nodegroup_config(
             clusterName=self.cluster, nodegroupName=self.nodegroup, scalingConfig=config
         )["update"]
 
-    def wait(self, update: dict, desired: int, timeout_s: float) -> None:
+    def wait(self, update: dict, ready_at_least: int, joined_at_most: int, timeout_s: float) -> None:
+        """Until the update succeeded with at least `ready_at_least` nodes Ready and at most
+        `joined_at_most` joined (equal for a pool of a fixed size), or a recorded failure."""
         deadline = self.clock() + timeout_s
         while True:
             status = self.eks.describe_update(name=self.cluster, nodegroupName=self.nodegroup, updateId=update["id"])["update"]
@@ -203,14 +244,16 @@ class Scaler:
                 issues = "; ".join(f"{i['code']}: {i['message']}" for i in group.get("health", {}).get("issues", []))
                 raise ScaleError(f"node group {self.nodegroup} is DEGRADED: {issues or 'no health issue recorded'}")
             ready, joined = self.nodes.count(self.nodegroup)
-            if status["status"] == "Successful" and ready == desired and joined == desired:
+            if status["status"] == "Successful" and ready >= ready_at_least and joined <= joined_at_most:
                 return
+            wanted = (f"{ready_at_least}" if ready_at_least == joined_at_most
+                      else f"at least {ready_at_least} and at most {joined_at_most}")
             if self.clock() >= deadline:
                 raise ScaleError(
-                    f"node group {self.nodegroup}: {ready} of {desired} nodes Ready ({joined} joined) after "
+                    f"node group {self.nodegroup}: {ready} of {wanted} nodes Ready ({joined} joined) after "
                     f"{timeout_s / 60:.0f} minutes; no launch failure recorded (TIMEOUT_MINUTES waits longer)"
                 )
-            print(f"{self.nodegroup}: {ready}/{desired} nodes Ready ({joined} joined), EKS update {status['status']}",
+            print(f"{self.nodegroup}: {ready}/{wanted} nodes Ready ({joined} joined), EKS update {status['status']}",
                   file=sys.stderr, flush=True)
             self.sleep(self.poll_seconds)
 
@@ -229,25 +272,39 @@ def main(argv: list[str] | None = None) -> int:
             raise ScaleError(f"TIMEOUT_MINUTES={args.timeout_minutes:g}: must be positive")
         environment = load_environment(args.env)
         pool = getattr(environment.pools, args.pool)
-        config = scaling_config(pool, args.nodes)
+        check_nodes(pool, args.nodes)  # before any AWS call
         cluster, nodegroup = read_names(args.outputs, environment.name, args.pool)
         scaler, ec2 = _aws_scaler(environment.region, cluster, nodegroup)
+        if pool.autoscale:
+            target = autoscaled_target(pool, args.nodes, scaler.desired_size())
+        else:
+            target = fixed_target(pool, args.nodes)
+        config = target.config
         if pool.capacity_type is CapacityType.CAPACITY_BLOCK and config["desiredSize"] > 0:
             end = check_capacity_block(ec2, args.pool, pool.capacity_reservation_id)
             print(f"Capacity Block {pool.capacity_reservation_id} is active until {end}: scale {args.pool} to 0 "
                   f"(make scale POOL={args.pool} NODES=0) at least 30 minutes before then", file=sys.stderr)
         update = scaler.start(config)
-        print(f"{STACK_PREFIX}{environment.name}: {args.pool} -> {config['desiredSize']} nodes; waiting up to "
-              f"{args.timeout_minutes:g} minutes for them to be Ready", file=sys.stderr, flush=True)
-        scaler.wait(update, config["desiredSize"], args.timeout_minutes * 60)
+        if pool.autoscale:
+            print(f"{STACK_PREFIX}{environment.name}: {args.pool} autoscaled between {config['minSize']} and "
+                  f"{config['maxSize'] if args.nodes != 0 else 0} nodes (now {config['desiredSize']}); waiting up to "
+                  f"{args.timeout_minutes:g} minutes for the bounds to hold", file=sys.stderr, flush=True)
+        else:
+            print(f"{STACK_PREFIX}{environment.name}: {args.pool} -> {config['desiredSize']} nodes; waiting up to "
+                  f"{args.timeout_minutes:g} minutes for them to be Ready", file=sys.stderr, flush=True)
+        scaler.wait(update, target.ready_at_least, target.joined_at_most, args.timeout_minutes * 60)
     except (EnvironmentError, ScaleError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except (BotoCoreError, ClientError) as error:  # no credentials, access denied, unknown node group
         print(f"error: AWS: {error}", file=sys.stderr)
         return 2
-    print(f"{args.pool}: {config['desiredSize']} nodes Ready in node group {nodegroup} "
-          f"(kubectl get nodes -l rl.aws/pool={args.pool})", file=sys.stderr)
+    if pool.autoscale:
+        print(f"{args.pool}: node group {nodegroup} within {target.ready_at_least}..{target.joined_at_most} nodes; the "
+              f"Cluster Autoscaler sizes it from here (kubectl get nodes -l rl.aws/pool={args.pool})", file=sys.stderr)
+    else:
+        print(f"{args.pool}: {config['desiredSize']} nodes Ready in node group {nodegroup} "
+              f"(kubectl get nodes -l rl.aws/pool={args.pool})", file=sys.stderr)
     return 0
 
 

@@ -2,7 +2,8 @@
 
 Creation order (the template's dependency graph; tests/infra/test_ordering.py reads it):
 network -> control plane -> core add-ons (vpc-cni, Pod Identity agent, kube-proxy, CoreDNS)
--> node groups (GPU ones empty) -> Helm charts, after the system nodes. The other managed
+-> node groups (GPU ones empty) -> Helm charts and the rollout pool's Cluster Autoscaler, after
+the system nodes. The other managed
 add-ons (EBS CSI, node monitoring agent) follow the control plane only.
 """
 
@@ -12,13 +13,14 @@ from aws_cdk import CfnOutput, Stack, Tags
 from aws_cdk import Environment as CdkEnvironment
 from constructs import Construct
 
-from infra.addons import HelmCharts, ManagedAddons
+from infra.addons import ON_SYSTEM_NODES, HelmCharts, ManagedAddons
 from infra.capacity import check_capacity_reservations
 from infra.cluster import Cluster
 from infra.efa import EfaSecurityGroup
 from cluster.environment import GPU_POOLS, Environment
 from infra.gpu_node_group import GpuNodeGroup
 from infra.network import Network
+from infra.node_autoscaler import NodeAutoscaler
 from infra.node_group import NodeGroup
 from infra.storage import Storage
 from cluster.layout import gpu_pods_per_node
@@ -69,6 +71,19 @@ class MoeRlStack(Stack):
         # Helm releases need somewhere to run: install them once the system nodes exist.
         self.charts = HelmCharts(self, "Charts", cluster=cluster, ebs_csi_driver=self.addons.addons["aws-ebs-csi-driver"])
         self.charts.node.add_dependency(self.node_groups["system"].nodegroup)
+        # The rollout pool's Cluster Autoscaler, a controller like the charts: on the system nodes.
+        autoscaled = [name for name, pool in environment.pools.items() if pool.autoscale]
+        if autoscaled:
+            (name,) = autoscaled  # AUTOSCALED_POOLS
+            self.node_autoscaler = NodeAutoscaler(
+                self,
+                "NodeAutoscaler",
+                cluster=cluster,
+                kubernetes_version=environment.kubernetes_version,
+                nodegroup=self.node_groups[name].nodegroup,
+                system={"nodeSelector": ON_SYSTEM_NODES},
+            )
+            self.node_autoscaler.node.add_dependency(self.node_groups["system"].nodegroup)
         self.storage = Storage(self, "Storage", environment=environment, network=self.network)
 
         outputs = {

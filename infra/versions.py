@@ -29,6 +29,13 @@ KUEUE = ("oci://registry.k8s.io/kueue/charts", "kueue", "0.19.2")
 # kedacore/charts tag v2.20.2 (commit cbb9bb8, "prepare v2.20.2 release"): keda/Chart.yaml version
 # 2.20.2, appVersion 2.20.2; published in the repository's index (kedacore.github.io/charts).
 KEDA = ("https://kedacore.github.io/charts", "keda", "2.20.2")
+# kubernetes/autoscaler tag cluster-autoscaler-chart-9.52.1: cluster-autoscaler/charts/cluster-autoscaler/
+# Chart.yaml version 9.52.1 (appVersion 1.34.1), published in the repository's index
+# (kubernetes.github.io/autoscaler, gh-pages index.yaml: created 2025-10-20, digest e4746b4e). The image follows the cluster's minor version, as
+# cluster-autoscaler/README.md recommends (the release made for the control plane's version):
+# the newest cluster-autoscaler-X.Y.Z tag of each minor in the same repository.
+CLUSTER_AUTOSCALER = ("https://kubernetes.github.io/autoscaler", "cluster-autoscaler", "9.52.1")
+CLUSTER_AUTOSCALER_IMAGES = {"1.32": "v1.32.7", "1.33": "v1.33.6", "1.34": "v1.34.5"}
 # Release tag kube-prometheus-stack-79.4.1 of prometheus-community/helm-charts (chart-releaser
 # publishes each tag as a GitHub release the index points at).
 KUBE_PROMETHEUS_STACK = ("https://prometheus-community.github.io/helm-charts", "kube-prometheus-stack", "79.4.1")

@@ -33,7 +33,13 @@ WORKLOAD_CHARTS = (
     ("monitoring", MonitoringChart),
     ("sandbox", SandboxChart),
     # After the workloads so no file before them is renumbered: Kueue suspends a labelled JobSet
-    # or LWS group on creation and admits it once its LocalQueue and priority class exist.
+    # or LWS group on creation and admits it once its LocalQueue and priority class exist. Read in
+    # v0.19.2: the webhooks suspend (JobSet) or gate (LWS pods) on the queue-name label alone
+    # (jobframework.WorkloadShouldBeSuspended); a Workload whose LocalQueue is missing stays
+    # QuotaReserved=False "LocalQueue rl doesn't exist" (core/workload_controller.go), and
+    # queue.Manager.AddLocalQueue takes in the Workloads already waiting for it; a missing
+    # WorkloadPriorityClass fails the Workload's creation (jobframework.ExtractPriority), retried
+    # while the job stays suspended.
     ("queueing", QueueingChart),
     ("autoscaling", AutoscalingChart),
 )

@@ -81,8 +81,8 @@ def metadata(name: str, component: str | None = None) -> k8s.ObjectMeta:
     return k8s.ObjectMeta(name=name, labels=labels(component or name))
 
 
-def pod_metadata(component: str, digest: str) -> k8s.ObjectMeta:
-    return k8s.ObjectMeta(labels=labels(component), annotations={"rl.aws/job-config": digest})
+def pod_metadata(component: str, digest: str, annotations: dict[str, str] | None = None) -> k8s.ObjectMeta:
+    return k8s.ObjectMeta(labels=labels(component), annotations={"rl.aws/job-config": digest, **(annotations or {})})
 
 
 def port(name: str, number: int) -> k8s.ContainerPort:
@@ -252,6 +252,7 @@ def pod_template(
     grace_seconds: int | None = None,
     restart_policy: str | None = None,
     service_links: bool | None = None,
+    annotations: dict[str, str] | None = None,
 ) -> k8s.PodTemplateSpec:
     """A pod of `component` on its pool: labels, identity, priority, placement and security.
 
@@ -260,7 +261,7 @@ def pod_template(
     container (gpu_security).
     """
     return k8s.PodTemplateSpec(
-        metadata=pod_metadata(component, job_digest),
+        metadata=pod_metadata(component, job_digest, annotations),
         spec=k8s.PodSpec(
             containers=containers,
             restart_policy=restart_policy,

@@ -13,6 +13,7 @@ from cdk8s_plus_33 import k8s
 from constructs import Construct
 
 from cluster.identities import ROLLOUT_SERVICE_ACCOUNT
+from cluster.placement import NOT_SAFE_TO_EVICT
 from k8s.charts.efa import efa_env, sglang_deepep_env
 from k8s.context import Context
 from k8s.imports.io.x_k8s import leaderworkerset as lws
@@ -125,6 +126,10 @@ class RolloutServersChart(cdk8s.Chart):
                 # Long enough for in-flight generations to finish on a spot notice, so the
                 # rollout workers get their answers instead of retrying the whole group.
                 grace_seconds=SPOT_GRACE_SECONDS,
+                # The Cluster Autoscaler removes a rollout node only once it is empty: a server
+                # leaves through KEDA's scale-down and its drain, never one pod of a group
+                # evicted to consolidate nodes (infra/node_autoscaler.py).
+                annotations=NOT_SAFE_TO_EVICT,
             )
 
         leader_template = None

@@ -50,6 +50,17 @@ CASES = {
         "pools.train: placement_group cannot be used with capacity_type CAPACITY_BLOCK: a Capacity Block's instances "
         "are already co-located; set placement_group: false",
     ),
+    # The trainer is one gang on all its nodes: only the rollout pool follows its replicas.
+    "autoscaled train pool": (
+        lambda d: d["pools"]["train"].update(autoscale=True),
+        "default.yaml: pools.train.autoscale: only the rollout pool may be autoscaled (the trainer is one gang that "
+        "needs all its nodes at once)",
+    ),
+    "autoscaled capacity block": (
+        lambda d: d["pools"]["rollout"].update(capacity_type="CAPACITY_BLOCK", capacity_reservation_id="cr-0f3a9c1e5b7d24680"),
+        "pools.rollout: autoscale cannot be used with capacity_type CAPACITY_BLOCK: EC2 launches a block's instances "
+        "only inside its window and reclaims them at its end; size it with make scale",
+    ),
     "root volume sized for images on an nvme node": (
         lambda d: d["pools"]["train"].update(root_volume_gib=1000),
         "pools.train: root_volume_gib 1000: on p5en.48xlarge images, pod volumes and pod logs live on the local NVMe "

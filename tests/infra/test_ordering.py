@@ -44,7 +44,8 @@ def test_charts_install_after_the_system_nodes(synthesized, name):
     synth = synthesized[name]
     system, _ = synth.one("AWS::EKS::Nodegroup", "/SystemNodes/")
     installed = charts(synth)
-    assert len(synth.resources("Custom::AWSCDK-EKS-HelmChart")) == 9  # the FSx CSI node plugin, Kueue and KEDA among them
+    # The FSx CSI node plugin, Kueue, KEDA and the rollout pool's Cluster Autoscaler among them.
+    assert len(synth.resources("Custom::AWSCDK-EKS-HelmChart")) == 10
     for chart in installed:
         assert system in synth.created_before(chart), synth.path(chart)
     # ... and no node group waits for a chart (a chart failure cannot block compute).

@@ -17,7 +17,16 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
-from infra.scale import KubernetesNodes, Scaler, ScaleError, check_capacity_block, main as scale
+from cluster.environment import load_environment
+from infra.scale import (
+    KubernetesNodes,
+    Scaler,
+    ScaleError,
+    autoscaled_target,
+    check_capacity_block,
+    fixed_target,
+    main as scale,
+)
 
 CLUSTER, NODEGROUP, GROUP = "rl-p5en-48", "TrainNodesNodegroup-abc123", "eks-TrainNodesNodegroup-abc123-58c9"
 UPDATE_AT = datetime(2026, 12, 3, 15, 0, tzinfo=timezone.utc)
@@ -88,9 +97,9 @@ def update(status, errors=()):
                        "params": [{"type": "DesiredSize", "value": "2"}], "errors": list(errors)}}
 
 
-def nodegroup(status, issues=()):
+def nodegroup(status, issues=(), scaling=None):
     return {"nodegroup": {"nodegroupName": NODEGROUP, "clusterName": CLUSTER, "status": status,
-                          "scalingConfig": {"minSize": 0, "maxSize": 2, "desiredSize": 2},
+                          "scalingConfig": scaling or {"minSize": 0, "maxSize": 2, "desiredSize": 2},
                           "resources": {"autoScalingGroups": [{"name": GROUP}]},
                           "health": {"issues": [{"code": c, "message": m, "resourceIds": [GROUP]} for c, m in issues]}}}
 
@@ -127,11 +136,11 @@ class Recorded:
         self.asg_stub.add_response("describe_scaling_activities", {"Activities": activities},
                                    {"AutoScalingGroupName": GROUP, "MaxRecords": 20})
 
-    def run(self, desired, timeout_s=1800):
-        config = {"minSize": 0, "maxSize": 2, "desiredSize": desired}
+    def run(self, desired, timeout_s=1800, config=None, joined_at_most=None):
+        config = config or {"minSize": 0, "maxSize": 2, "desiredSize": desired}
         with self.eks_stub, self.asg_stub:
             started = self.scaler.start(config)
-            self.scaler.wait(started, desired, timeout_s)
+            self.scaler.wait(started, desired, desired if joined_at_most is None else joined_at_most, timeout_s)
             self.eks_stub.assert_no_pending_responses()
             self.asg_stub.assert_no_pending_responses()
 
@@ -302,3 +311,59 @@ def test_make_scale_checks_the_block_then_scales_and_waits(kubernetes, tmp_path,
     else:
         assert err.strip() == ("error: pools.train: Capacity Block cr-0123456789abcdef0 is payment-pending (starts "
                                "2026-12-03T11:30:00+00:00); EC2 launches its instances only while it is active")
+
+
+def test_an_autoscaled_pool_gets_bounds_and_keeps_the_autoscalers_size():
+    """The rollout pool (autoscale: true): the file's min/max, or NODES as the ceiling; the
+    desired size is the one the Cluster Autoscaler set, moved only into the new bounds."""
+    rollout = load_environment("p5en-48").pools.rollout  # min 1, desired 32, max 32
+    assert rollout.autoscale
+    at = autoscaled_target
+    assert at(rollout, None, 20).config == {"minSize": 1, "maxSize": 32, "desiredSize": 20}
+    assert (at(rollout, None, 20).ready_at_least, at(rollout, None, 20).joined_at_most) == (1, 32)
+    assert at(rollout, None, 0).config == {"minSize": 1, "maxSize": 32, "desiredSize": 1}
+    assert at(rollout, 8, 20).config == {"minSize": 1, "maxSize": 8, "desiredSize": 8}
+    # Empty: EKS takes no maxSize below 1; the wait is for every node to leave.
+    empty = at(rollout, 0, 20)
+    assert empty.config == {"minSize": 0, "maxSize": 1, "desiredSize": 0} and empty.joined_at_most == 0
+    with pytest.raises(ScaleError, match="NODES=33: must be between 0 and the pool's max_size 32"):
+        at(rollout, 33, 20)
+    # The train pool keeps its exact size.
+    train = load_environment("p5en-48").pools.train
+    assert fixed_target(train, None).config == {"minSize": 16, "maxSize": 16, "desiredSize": 16}
+
+
+def test_a_lowered_ceiling_waits_for_the_nodes_above_it_to_leave(kubernetes):
+    aws = Recorded(kubernetes)
+    config = {"minSize": 0, "maxSize": 2, "desiredSize": 2}
+    aws.started(config)
+    aws.poll("Successful", nodegroup("ACTIVE"), [])
+    aws.poll("Successful", nodegroup("ACTIVE"), [])
+    polls = iter([[node(f"ip-10-0-1-{i}", True) for i in range(4)], [node("ip-10-0-1-0", True), node("ip-10-0-1-1", True)]])
+    original = aws.scaler.nodes.count
+    aws.scaler.nodes.count = lambda group: (kubernetes.update(nodes=next(polls)), original(group))[1]
+    aws.run(desired=0, config=config, joined_at_most=2)
+    assert aws.clock.now == 20  # 4 joined above the ceiling of 2: one more poll
+
+
+def test_make_scale_on_the_rollout_pool_sets_bounds_not_a_size(kubernetes, tmp_path, capsys, monkeypatch):
+    """`python -m infra.scale rollout --env default` while the autoscaler holds 3 nodes: the
+    update carries the file's bounds (0..4) and the autoscaler's 3, not the file's desired 2."""
+    import infra.scale as scale_module
+
+    aws = Recorded(kubernetes)
+    aws.eks_stub.add_response("describe_nodegroup", nodegroup("ACTIVE", scaling={"minSize": 0, "maxSize": 4, "desiredSize": 3}),
+                              {"clusterName": CLUSTER, "nodegroupName": NODEGROUP})
+    aws.started({"minSize": 0, "maxSize": 4, "desiredSize": 3})
+    aws.poll("Successful", nodegroup("ACTIVE"), [])
+    kubernetes["nodes"] = [node(f"ip-10-0-2-{i}", True) for i in range(3)]
+    monkeypatch.setattr(scale_module, "_aws_scaler", lambda region, cluster, group: (aws.scaler, None))
+    outputs = tmp_path / "cdk-outputs.json"
+    outputs.write_text(json.dumps({"MoeRl-default": {"ClusterName": CLUSTER, "TrainNodegroupName": "t",
+                                                     "RolloutNodegroupName": NODEGROUP}}))
+    with aws.eks_stub, aws.asg_stub:
+        assert scale(["rollout", "--env", "default", "--outputs", str(outputs)]) == 0
+        aws.eks_stub.assert_no_pending_responses()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[0] == "MoeRl-default: rollout autoscaled between 0 and 4 nodes (now 3); waiting up to 30 minutes for the bounds to hold"
+    assert err[-1].startswith(f"rollout: node group {NODEGROUP} within 0..4 nodes; the Cluster Autoscaler sizes it from here")

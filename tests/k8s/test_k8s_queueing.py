@@ -61,3 +61,26 @@ def test_the_scaled_object_scales_the_rollout_servers_within_the_split(synthed):
     formula = scaled["spec"]["advanced"]["scalingModifiers"]["formula"]
     assert {t["name"] for t in scaled["spec"]["triggers"]} == {"replicas", "idle", "batches", "stale"}
     assert all(name in formula for name in ("replicas", "idle", "batches", "stale"))
+
+
+def test_the_node_autoscaler_removes_a_rollout_node_only_once_it_is_empty(synthed):
+    """The Cluster Autoscaler (infra/node_autoscaler.py) never evicts an SGLang pod: a server
+    leaves through KEDA's scale-down and its drain; a pod it did drain would get its whole
+    grace period; and the most replicas KEDA asks for fit the node group's ceiling."""
+    from infra.node_autoscaler import autoscaler_args
+
+    docs = synthed.docs  # parsed once
+    (lws,) = [d for d in docs if d["kind"] == "LeaderWorkerSet"]
+    (scaled,) = [d for d in docs if d["kind"] == "ScaledObject"]
+    group = lws["spec"]["leaderWorkerTemplate"]
+    max_grace = int(autoscaler_args()["max-graceful-termination-sec"])
+    for template in (group[k] for k in ("workerTemplate", "leaderTemplate") if group.get(k)):
+        assert template["metadata"]["annotations"]["cluster-autoscaler.kubernetes.io/safe-to-evict"] == "false"
+        assert template["spec"]["terminationGracePeriodSeconds"] <= max_grace
+    group_gpus = sum(
+        int(c["resources"]["requests"].get("nvidia.com/gpu", 0))
+        for c in group["workerTemplate"]["spec"]["containers"]
+    ) * group["size"]
+    pool = synthed.environment.pools.rollout
+    assert pool.autoscale
+    assert scaled["spec"]["maxReplicaCount"] * group_gpus <= pool.max_size * pool.spec.gpus
