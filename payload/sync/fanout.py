@@ -49,9 +49,10 @@ from dataclasses import dataclass
 import torch
 import torch.distributed as dist
 
-from payload.sync.bucket import FlatBucket, pack, packed_bytes
+from payload.sync.bucket import FlatBucket
 from payload.sync.client import RolloutServerClient, RolloutServerError
 from payload.sync.publisher import PublishError, WeightPublisher, buckets
+from payload.sync.wire import WireFormat
 
 log = logging.getLogger(__name__)
 
@@ -137,15 +138,16 @@ class FanOutPublisher:
             return
         manifest = Manifest([], [], [], [])
         pinned = self.device.type == "cuda"
-        for i, bucket in enumerate(buckets(named_tensors, self.config.publisher.bucket_bytes, self.dtype.itemsize)):
-            total = packed_bytes((t for _, t in bucket), self.dtype)
+        wire = WireFormat(self.dtype, self.config.publisher.precision)
+        for i, bucket in enumerate(buckets(named_tensors, self.config.publisher.bucket_bytes, wire_bytes=wire.nbytes)):
+            total = wire.packed_bytes(bucket)
             if i == len(self._staged):
                 self._staged.append(torch.empty(max(total, self.config.publisher.bucket_bytes), dtype=torch.uint8,
                                                 pin_memory=pinned))
             elif self._staged[i].numel() < total:
                 self._staged[i] = torch.empty(total, dtype=torch.uint8, pin_memory=pinned)
             # Packed on the tensors' own device, then one copy to host (the stall).
-            packed = pack(bucket, self.dtype)
+            packed = wire.pack(bucket)
             self._staged[i][:total].copy_(packed.flat)
             manifest.names.append(packed.names)
             manifest.dtypes.append(packed.dtypes)
