@@ -31,7 +31,7 @@ from typing import Literal
 import torch
 
 from payload.sync import fp8
-from payload.sync.bucket import FlatBucket, pack
+from payload.sync.bucket import FlatBucket, _follows, pack
 
 Precision = Literal["bf16", "fp8"]
 PRECISIONS: tuple[str, ...] = ("bf16", "fp8")
@@ -57,14 +57,31 @@ class WireFormat:
         """The bucket's wire tensors and their dtypes, widest first (aligned offsets)."""
         if self.precision == "bf16":
             return bucket, [self.dtype] * len(bucket)
-        out = [(name, tensor, self._wire_dtype(name, tensor)) for name, tensor in fp8.quantize_named(bucket)]
+        out: list[tuple[str, torch.Tensor, torch.dtype]] = []
+        i = 0
+        while i < len(bucket):
+            name, tensor = bucket[i]
+            if not fp8.is_quantized(name):
+                out.append((name, tensor, self.dtype))
+                i += 1
+                continue
+            if tensor.dim() != 2:
+                raise ValueError(f"{name}: shape {tuple(tensor.shape)}, a linear weight must be 2-D [out, in]")
+            # A run of same-shaped weights back to back in one storage (the experts split from a
+            # stacked [E, F, D] parameter) is quantized in one call: per tensor, the ~10 kernels
+            # of quantize_block on a 3 MB expert are launch-bound.
+            j = i + 1
+            while (j < len(bucket) and fp8.is_quantized(bucket[j][0]) and bucket[j][1].shape == tensor.shape
+                   and _follows(bucket[j - 1][1], bucket[j][1])):
+                j += 1
+            stacked = tensor.as_strided((j - i, *tensor.shape), (tensor.numel(), *tensor.stride()), tensor.storage_offset())
+            q, scale_inv = fp8.quantize_block(stacked)
+            for k, (run_name, _) in enumerate(bucket[i:j]):
+                out.append((run_name, q[k], fp8.FP8_DTYPE))
+                out.append((run_name[: -len("weight")] + fp8.SCALE_SUFFIX, scale_inv[k], torch.float32))
+            i = j
         out.sort(key=lambda entry: -entry[2].itemsize)  # stable: names keep their order within a dtype
         return [(name, tensor) for name, tensor, _ in out], [dtype for _, _, dtype in out]
-
-    def _wire_dtype(self, name: str, tensor: torch.Tensor) -> torch.dtype:
-        if tensor.dtype == fp8.FP8_DTYPE or name.endswith(fp8.SCALE_SUFFIX):
-            return tensor.dtype  # fp8 weights and their fp32 scales go as they are
-        return self.dtype
 
     def pack(self, bucket: list[tuple[str, torch.Tensor]], buffer: torch.Tensor | None = None) -> FlatBucket:
         tensors, dtypes = self.encode(bucket)

@@ -65,6 +65,9 @@ def test_release_receives_an_fp8_bucket_and_recovers_every_weight(release_bucket
         if fp8.is_quantized(name):
             weight, scale_inv = got[name], got[name.removesuffix("weight") + fp8.SCALE_SUFFIX]
             assert weight.dtype == torch.float8_e4m3fn and scale_inv.dtype == torch.float32
+            # The experts, quantized a run at a time, are bit-equal to each one quantized alone.
+            alone, alone_scale = fp8.quantize_block(tensor)
+            assert torch.equal(weight.view(torch.uint8), alone.view(torch.uint8)) and torch.equal(scale_inv, alone_scale)
             back = block_quant_dequant(weight, scale_inv, [128, 128], torch.float32)
             assert ((back - tensor).norm() / tensor.norm()).item() < 3e-2, name
         else:
