@@ -134,8 +134,8 @@ ARCHITECTURES: dict[str, Architecture] = dict(sorted(  # smallest first
 
 
 # WireFormat("fp8").pack of Qwen3-30B-A3B layer tensors on one H200, bf16 bytes read a second
-# (bench/fp8_quantize.py --pack, bench/README.md).
-FP8_PACK_GB_S = 135.0
+# (bench/fp8_quantize.py publish_pack, bench/README.md).
+FP8_PACK_GB_S = 128.0
 
 
 @dataclass(frozen=True)
