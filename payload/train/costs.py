@@ -18,6 +18,8 @@ FSDP over a stage's 32 GPUs, one replica of 128 GPUs):
                   + load_weights          0.38 s                 0.74 s   (20 us a tensor)
       = each server paused                5.34 s                 38.9 s   (targets 1 s / 5 s: not met)
       whole publish (stall + pause)       8.2 s                  61.0 s   (rank 0 alone: 52 s / 401 s of transfer)
+    publish, job.rollout.precision fp8    31 GB: 2.9 s paused,   236 GB: 19.9 s paused,
+      (block FP8, quantized while packed) 5.6 s whole            40.8 s whole
     checkpoint (fp32 + Adam m, v)         366 GB                 2.82 TB  (12 bytes a parameter)
       staged by replica 0 only            23 GB a node on 16     176 GB a node on 16 (2 TiB RAM)
       step blocked (device-to-host)       0.11 s                 0.88 s   (its shard at 25 GB/s a GPU)
@@ -155,7 +157,7 @@ class Hardware:
     # an H200 (bench/publish_pack.py, bench/README.md; half its copy rate).
     pack_gb_s: float = 1000.0
     # The same into an FP8 bucket (block quantization while packed, payload/sync/wire.py), bf16
-    # bytes read a second: FP8_PACK_GB_S below, measured on an H200.
+    # bytes read a second (FP8_PACK_GB_S, measured on an H200).
     fp8_pack_gb_s: float = FP8_PACK_GB_S
     # Device-to-host into pinned memory, per GPU: 55 measured on one H200 alone (PCIe Gen5
     # x16); halved for 8 GPUs sharing the host's memory bandwidth.
