@@ -14,7 +14,8 @@ alone (one GPU's ~37.5 GB/s) that is 52 s / 400 s. Here:
                  sources once (a ring crosses each node's NICs once: B per node, 1.6 s / 12.5
                  s at 37.5 GB/s), while the bucket before it goes out to the servers.
     staging      rank 0 gathers the bf16 weights (payload/train/parallel.py full_hf_tensors,
-                 collective) and packs them into 4 GiB buckets in pinned host memory: one
+                 collective) and packs them (in the servers' precision, bf16 or block FP8:
+                 payload/sync/wire.py) into 4 GiB buckets in pinned host memory: one
                  staged copy, B bytes of host RAM on node 0 (61 GB / 470 GB of its 2 TiB, beside
                  a checkpoint's 366 / 353 GB), never GPU memory, which goes back to training.
                  The trainer stalls for this gather and device-to-host copy only (at ~55 GB/s

@@ -7,7 +7,8 @@ One publish (sglang/srt/entrypoints/http_server.py routes, io_struct.py request 
     a weight-update group per server, formed once and kept (its own name, its own port)
     POST /pause_generation {mode: retract | in_place}      the servers taking part
     POST /begin_weight_update {}                            (0.5.23 refuses updates outside a session)
-    per bucket of <= bucket_bytes of HF-named tensors, packed bf16 into one flat byte tensor:
+    per bucket of <= bucket_bytes of HF-named tensors, packed into one flat byte tensor (bf16, or
+        with precision fp8 SGLang's block FP8 + weight_scale_inv: payload/sync/wire.py):
         POST /update_weights_from_distributed {names, dtypes, shapes, group_name,
              load_format: "flattened_bucket", flush_cache, weight_version}
              (on a thread per server: it allocates the bucket, joins ONE broadcast, loads)
