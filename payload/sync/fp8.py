@@ -67,7 +67,9 @@ def _quantize_block_torch(w_OI: torch.Tensor) -> tuple[torch.Tensor, torch.Tenso
     padded = torch.nn.functional.pad(w_OI.float(), (0, bi * BLOCK - i, 0, bo * BLOCK - o))
     blocks = padded.reshape(*lead, bo, BLOCK, bi, BLOCK)
     amax = blocks.abs().amax(dim=(-3, -1), keepdim=True)
-    scale_inv = torch.where(amax > 0, amax / FP8_MAX, torch.ones_like(amax))
+    # A true division by a same-shaped tensor: torch on CUDA turns `tensor / python_float` into
+    # a multiply by the reciprocal, one ulp off IEEE amax / 448 for some blocks.
+    scale_inv = torch.where(amax > 0, amax / torch.full_like(amax, FP8_MAX), torch.ones_like(amax))
     q = (blocks / scale_inv).clamp(-FP8_MAX, FP8_MAX).to(FP8_DTYPE)
     q = q.reshape(*lead, bo * BLOCK, bi * BLOCK)[..., :o, :i].contiguous()
     return q, scale_inv.reshape(*lead, bo, bi)

@@ -19,7 +19,7 @@ FSDP over a stage's 32 GPUs, one replica of 128 GPUs):
       = each server paused                5.34 s                 38.9 s   (targets 1 s / 5 s: not met)
       whole publish (stall + pause)       8.2 s                  61.0 s   (rank 0 alone: 52 s / 401 s of transfer)
     publish, job.rollout.precision fp8    31 GB: 2.9 s paused,   236 GB: 19.9 s paused,
-      (block FP8, quantized while packed) 5.6 s whole            40.8 s whole
+      (block FP8, quantized while packed) 5.4 s whole            38.9 s whole
     checkpoint (fp32 + Adam m, v)         366 GB                 2.82 TB  (12 bytes a parameter)
       staged by replica 0 only            23 GB a node on 16     176 GB a node on 16 (2 TiB RAM)
       step blocked (device-to-host)       0.11 s                 0.88 s   (its shard at 25 GB/s a GPU)
@@ -135,9 +135,10 @@ ARCHITECTURES: dict[str, Architecture] = dict(sorted(  # smallest first
 ))
 
 
-# WireFormat("fp8").pack of Qwen3-30B-A3B layer tensors on one H200, bf16 bytes read a second
+# WireFormat("fp8").pack of Qwen3-30B-A3B layer tensors on one H200 (the Triton quantizer at
+# 1,762 GB/s, then the bucket copy and ~10 us of Python a tensor), bf16 bytes read a second
 # (bench/fp8_quantize.py publish_pack, bench/README.md).
-FP8_PACK_GB_S = 128.0
+FP8_PACK_GB_S = 290.0
 
 
 @dataclass(frozen=True)
