@@ -330,6 +330,7 @@ class Environment(_Strict):
             fsx_storage_gib=self.storage.fsx_storage_gib,
             fsx_mb_s_per_tib=self.storage.fsx_throughput_mb_s_per_tib,
             keep_last=self.job.checkpoint.keep_last,
+            rollout_precision=self.job.rollout.precision,
         )
 
     @property

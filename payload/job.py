@@ -219,6 +219,22 @@ class RolloutSection(_Section):
     max_deliveries: int = Field(default=3, ge=1)
     # Ask the servers for every token's experts, for routing replay in the trainer.
     return_routed_experts: bool = False
+    # The weights the rollout servers serve: bf16 (the trainer's), or fp8 (SGLang's 128 x 128
+    # block FP8 of every attention and expert linear, payload/sync/wire.py): half the bytes of
+    # every publish and of the served weights (more KV cache), at the cost of a larger
+    # train-rollout logprob gap (the trainer's rollout_kl / rollout_logprob_diff metrics, TIS).
+    precision: Literal["bf16", "fp8"] = "bf16"
+    # The checkpoint the servers start from (the trainer's exports replace it as they come):
+    # default model.path. fp8 needs a block-FP8 checkpoint of the same weights here (config.json
+    # quantization_config, e.g. Qwen's own Qwen3-30B-A3B-FP8).
+    model_path: str | None = None
+
+    @model_validator(mode="after")
+    def _fp8_start(self) -> "RolloutSection":
+        if self.precision == "fp8" and self.model_path is None:
+            raise ValueError("rollout.precision fp8 needs rollout.model_path: a block-FP8 checkpoint of the "
+                             "model the servers start from (config.json quantization_config)")
+        return self
 
 
 class CheckpointSection(_Section):
@@ -381,8 +397,15 @@ class JobConfig(_Section):
     data: DataSection | None = None
     eval: EvalSection = Field(default_factory=EvalSection)
 
+    @property
+    def rollout_model_path(self) -> str:
+        """The checkpoint the rollout servers start from (rollout.model_path, else model.path)."""
+        return self.rollout.model_path or self.model.path
+
     @model_validator(mode="after")
     def _consistent(self) -> "JobConfig":
+        if self.rollout.precision == "fp8" and self.model.dtype != "bfloat16":
+            raise ValueError("rollout.precision fp8 needs model.dtype bfloat16 (the unquantized tensors go in it)")
         if self.batch.prompts_per_step * self.algorithm.group_size % self.batch.micro_batch_size:
             raise ValueError(
                 f"batch.micro_batch_size {self.batch.micro_batch_size} must divide prompts_per_step × group_size "

@@ -71,7 +71,7 @@ class RolloutServersChart(cdk8s.Chart):
         layout = ctx.rollout
         placement = layout.share.placement
         sglang_args = server_args(
-            ctx.job, model_path=ctx.job.model.path, host="0.0.0.0", port=SGLANG_PORT, nodes=layout.group_size
+            ctx.job, model_path=ctx.job.rollout_model_path, host="0.0.0.0", port=SGLANG_PORT, nodes=layout.group_size
         )
         if layout.group_size > 1:
             # LeaderWorkerSet injects the leader's address and each pod's index in the group.

@@ -154,7 +154,8 @@ def modeled_costs(env, architecture: str | None):
                        shard_gpus=layout.shard_size(train.spec.gpus), pipeline=layout.pipeline_parallel_size,
                        servers=rollout.desired_size * rollout.spec.gpus // env.job.parallel.rollout_tensor_parallel_size or None,
                        fsx_storage_gib=env.storage.fsx_storage_gib,
-                       fsx_mb_s_per_tib=env.storage.fsx_throughput_mb_s_per_tib, keep_last=env.job.checkpoint.keep_last)
+                       fsx_mb_s_per_tib=env.storage.fsx_throughput_mb_s_per_tib, keep_last=env.job.checkpoint.keep_last,
+                       rollout_precision=env.job.rollout.precision)
 
 
 def _user_errors():

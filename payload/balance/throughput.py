@@ -246,7 +246,8 @@ def estimate_rates(config, env, model: str, architecture, *, response_mean: floa
     costs = model_costs(architecture, train_nodes=env.pools.train.desired_size, shard_gpus=trainer.layout.shard, pipeline=trainer.layout.pipeline,
                         servers=rollout.desired_size * engine.replicas_per_node,
                         fsx_storage_gib=env.storage.fsx_storage_gib,
-                        fsx_mb_s_per_tib=env.storage.fsx_throughput_mb_s_per_tib, keep_last=job.checkpoint.keep_last)
+                        fsx_mb_s_per_tib=env.storage.fsx_throughput_mb_s_per_tib, keep_last=job.checkpoint.keep_last,
+                        rollout_precision=job.rollout.precision)
     pause = costs.publish.pause_s + engine.reprefill_s
     return Estimate(
         model=model, trainer=trainer, engines=engines, engine=engine,

@@ -204,7 +204,9 @@ def run_serve(args) -> int:
     queue = _queue(args, job, required=False)
     if args.engine == "local" and args.sglang_args:
         raise CliError("arguments after `--` are for --engine sglang")
-    base_path = args.model_path or flag_value(args.sglang_args, "--model-path") or job.model.path
+    if args.engine == "local" and job.rollout.precision == "fp8":
+        raise CliError("job.rollout.precision fp8 needs --engine sglang (the embedded engine serves the trainer's dtype)")
+    base_path = args.model_path or flag_value(args.sglang_args, "--model-path") or job.rollout_model_path
     nodes, node_rank = replica_nodes(args.sglang_args)
     model_path, version = launch_start_weights(base_path, queue, nodes=nodes)
     if args.engine == "local":

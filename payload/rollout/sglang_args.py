@@ -62,6 +62,12 @@ def server_args(job: JobConfig, *, model_path: str, host: str, port: int, nodes:
     backend = moe_a2a_backend(tp, ep, nodes)
     if backend == "deepep_v2":
         args += ["--moe-a2a-backend", backend, "--deepep-v2-mode", DEEPEP_V2_MULTI_NODE_MODE]
+    if job.rollout.precision == "fp8":
+        # Block FP8 (payload/sync/wire.py): the checkpoint's config.json quantization_config
+        # makes the release build Fp8Config layers with weight_scale_inv beside each weight, the
+        # names and dtypes each publish then sends; the flag makes a bf16 start checkpoint an
+        # error at launch instead of per-tensor online quantization the publishes cannot update.
+        args += ["--quantization", "fp8"]
     if job.rollout.return_routed_experts:
         # Routing replay: each response carries the experts every token was routed to.
         args.append("--enable-return-routed-experts")

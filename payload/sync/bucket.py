@@ -10,7 +10,7 @@ i at byte offset `sum of the sizes before it`, rejecting an offset not aligned t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import torch
@@ -45,14 +45,23 @@ def _follows(a: torch.Tensor, b: torch.Tensor) -> bool:
             and a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr())
 
 
-def packed_bytes(tensors: Iterable[torch.Tensor], dtype: torch.dtype) -> int:
-    return sum(t.numel() * dtype.itemsize for t in tensors)
+def _wire_dtypes(dtype: torch.dtype | Sequence[torch.dtype], count: int) -> list[torch.dtype]:
+    return [dtype] * count if isinstance(dtype, torch.dtype) else list(dtype)
 
 
-def pack(bucket: list[tuple[str, torch.Tensor]], dtype: torch.dtype, buffer: torch.Tensor | None = None) -> FlatBucket:
+def packed_bytes(tensors: Iterable[torch.Tensor], dtype: torch.dtype | Sequence[torch.dtype]) -> int:
+    tensors = list(tensors)
+    return sum(t.numel() * d.itemsize for t, d in zip(tensors, _wire_dtypes(dtype, len(tensors))))
+
+
+def pack(bucket: list[tuple[str, torch.Tensor]], dtype: torch.dtype | Sequence[torch.dtype],
+         buffer: torch.Tensor | None = None) -> FlatBucket:
     """Cast-and-copy `bucket` into `buffer` (uint8, large enough; allocated on the first
-    tensor's device if None). Mixed wire dtypes are not needed: every tensor goes as `dtype`."""
-    total = packed_bytes((t for _, t in bucket), dtype)
+    tensor's device if None). `dtype`: every tensor's wire dtype, or one per tensor (an FP8
+    bucket mixes fp32 scales, bf16 and fp8: payload/sync/wire.py orders them so that each
+    offset is aligned to its dtype, which FlattenedTensorBucket.empty checks)."""
+    dtypes = _wire_dtypes(dtype, len(bucket))
+    total = packed_bytes((t for _, t in bucket), dtypes)
     if buffer is None or buffer.numel() < total:
         device = bucket[0][1].device if bucket else "cpu"
         buffer = torch.empty(total, dtype=torch.uint8, device=device)
@@ -63,13 +72,15 @@ def pack(bucket: list[tuple[str, torch.Tensor]], dtype: torch.dtype, buffer: tor
         # stacked [E, 2F, D] expert parameter) is packed with one copy: per-tensor copies are
         # launch-bound (~20 µs each, bench/README.md).
         j = i + 1
-        while j < len(bucket) and _follows(bucket[j - 1][1], bucket[j][1]):
+        while j < len(bucket) and dtypes[j] == dtypes[i] and _follows(bucket[j - 1][1], bucket[j][1]):
             j += 1
-        first = bucket[i][1]
+        first, wire = bucket[i][1], dtypes[i]
         numel = sum(t.numel() for _, t in bucket[i:j])
         source = first.as_strided((numel,), (1,), first.storage_offset()) if j - i > 1 else first.reshape(-1)
-        flat[offset : offset + numel * dtype.itemsize].view(dtype).copy_(source)
-        offset += numel * dtype.itemsize
+        if offset % wire.itemsize:
+            raise ValueError(f"{bucket[i][0]}: byte offset {offset} is not aligned to {wire} (SGLang refuses it)")
+        flat[offset : offset + numel * wire.itemsize].view(wire).copy_(source)
+        offset += numel * wire.itemsize
         i = j
-    name_dtype = str(dtype).removeprefix("torch.")
-    return FlatBucket([n for n, _ in bucket], [name_dtype] * len(bucket), [list(t.shape) for _, t in bucket], flat)
+    names = [str(d).removeprefix("torch.") for d in dtypes]
+    return FlatBucket([n for n, _ in bucket], names, [list(t.shape) for _, t in bucket], flat)

@@ -14,7 +14,8 @@ alone (one GPU's ~37.5 GB/s) that is 52 s / 400 s. Here:
                  sources once (a ring crosses each node's NICs once: B per node, 1.6 s / 12.5
                  s at 37.5 GB/s), while the bucket before it goes out to the servers.
     staging      rank 0 gathers the bf16 weights (payload/train/parallel.py full_hf_tensors,
-                 collective) and packs them into 4 GiB buckets in pinned host memory: one
+                 collective) and packs them (in the servers' precision, bf16 or block FP8:
+                 payload/sync/wire.py) into 4 GiB buckets in pinned host memory: one
                  staged copy, B bytes of host RAM on node 0 (61 GB / 470 GB of its 2 TiB, beside
                  a checkpoint's 366 / 353 GB), never GPU memory, which goes back to training.
                  The trainer stalls for this gather and device-to-host copy only (at ~55 GB/s
@@ -49,9 +50,10 @@ from dataclasses import dataclass
 import torch
 import torch.distributed as dist
 
-from payload.sync.bucket import FlatBucket, pack, packed_bytes
+from payload.sync.bucket import FlatBucket
 from payload.sync.client import RolloutServerClient, RolloutServerError
 from payload.sync.publisher import PublishError, WeightPublisher, buckets
+from payload.sync.wire import WireFormat
 
 log = logging.getLogger(__name__)
 
@@ -137,15 +139,16 @@ class FanOutPublisher:
             return
         manifest = Manifest([], [], [], [])
         pinned = self.device.type == "cuda"
-        for i, bucket in enumerate(buckets(named_tensors, self.config.publisher.bucket_bytes, self.dtype.itemsize)):
-            total = packed_bytes((t for _, t in bucket), self.dtype)
+        wire = WireFormat(self.dtype, self.config.publisher.precision)
+        for i, bucket in enumerate(buckets(named_tensors, self.config.publisher.bucket_bytes, wire_bytes=wire.nbytes)):
+            total = wire.packed_bytes(bucket)
             if i == len(self._staged):
                 self._staged.append(torch.empty(max(total, self.config.publisher.bucket_bytes), dtype=torch.uint8,
                                                 pin_memory=pinned))
             elif self._staged[i].numel() < total:
                 self._staged[i] = torch.empty(total, dtype=torch.uint8, pin_memory=pinned)
             # Packed on the tensors' own device, then one copy to host (the stall).
-            packed = pack(bucket, self.dtype)
+            packed = wire.pack(bucket)
             self._staged[i][:total].copy_(packed.flat)
             manifest.names.append(packed.names)
             manifest.dtypes.append(packed.dtypes)

@@ -14,14 +14,13 @@ Fp8LinearMethod.create_weights; fp8_utils.block_quant_dequant):
   builds its ReplicatedLinear with quant_config=None), embeddings, lm_head, norms.
 
 So a rollout server started from an FP8 checkpoint accepts the same names over
-update_weights_from_distributed, and the trainer publishes `quantize_named(named_tensors)`
-instead of bf16 tensors. Wiring it into the publisher (its flat bucket packs one dtype) is a
-follow-up (bench/README.md).
+update_weights_from_distributed; the publisher sends them when job.rollout.precision is fp8
+(payload/sync/wire.py, where a bucket is packed).
 
 Bytes at 235B parameters: bf16 470 GB per publish; FP8 235 GB of weights + 4 B per 16,384
 parameters of scales (57 MB), so every byte moved per publish halves. The quantization is
 one read of bf16 and one write of FP8 per parameter on the trainer's GPUs (rate:
-bench/publish_pack.py --fp8, measured on an H200 in bench/README.md).
+bench/fp8_quantize.py, measured on an H200 in bench/README.md).
 """
 
 from __future__ import annotations
@@ -52,13 +51,25 @@ def quantize_block(w_OI: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """(fp8 [O, I], scale_inv fp32 [ceil(O/128), ceil(I/128)]) with w ≈ fp8 * scale_inv per block.
 
     Each block's largest magnitude maps to 448 (e4m3's largest finite value), so nothing
-    saturates; an all-zero block gets scale 1. Works on any leading dims ([E, O, I] experts too)."""
+    saturates; an all-zero block gets scale 1. Works on any leading dims ([E, O, I] experts too).
+    On CUDA one Triton pass (payload/sync/fp8_triton.py, bit-equal to the torch version)."""
+    if w_OI.is_cuda:
+        from payload.sync import fp8_triton
+
+        return fp8_triton.quantize_block(w_OI, BLOCK, FP8_DTYPE, FP8_MAX)
+    return _quantize_block_torch(w_OI)
+
+
+def _quantize_block_torch(w_OI: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """quantize_block in torch ops: the CPU path and the Triton kernel's reference."""
     *lead, o, i = w_OI.shape
     bo, bi = -(-o // BLOCK), -(-i // BLOCK)
     padded = torch.nn.functional.pad(w_OI.float(), (0, bi * BLOCK - i, 0, bo * BLOCK - o))
     blocks = padded.reshape(*lead, bo, BLOCK, bi, BLOCK)
     amax = blocks.abs().amax(dim=(-3, -1), keepdim=True)
-    scale_inv = torch.where(amax > 0, amax / FP8_MAX, torch.ones_like(amax))
+    # A true division by a same-shaped tensor: torch on CUDA turns `tensor / python_float` into
+    # a multiply by the reciprocal, one ulp off IEEE amax / 448 for some blocks.
+    scale_inv = torch.where(amax > 0, amax / torch.full_like(amax, FP8_MAX), torch.ones_like(amax))
     q = (blocks / scale_inv).clamp(-FP8_MAX, FP8_MAX).to(FP8_DTYPE)
     q = q.reshape(*lead, bo * BLOCK, bi * BLOCK)[..., :o, :i].contiguous()
     return q, scale_inv.reshape(*lead, bo, bi)

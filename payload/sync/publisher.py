@@ -7,7 +7,8 @@ One publish (sglang/srt/entrypoints/http_server.py routes, io_struct.py request 
     a weight-update group per server, formed once and kept (its own name, its own port)
     POST /pause_generation {mode: retract | in_place}      the servers taking part
     POST /begin_weight_update {}                            (0.5.23 refuses updates outside a session)
-    per bucket of <= bucket_bytes of HF-named tensors, packed bf16 into one flat byte tensor:
+    per bucket of <= bucket_bytes of HF-named tensors, packed into one flat byte tensor (bf16, or
+        with precision fp8 SGLang's block FP8 + weight_scale_inv: payload/sync/wire.py):
         POST /update_weights_from_distributed {names, dtypes, shapes, group_name,
              load_format: "flattened_bucket", flush_cache, weight_version}
              (on a thread per server: it allocates the bucket, joins ONE broadcast, loads)
@@ -76,7 +77,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -84,9 +85,10 @@ from datetime import timedelta
 import torch
 import torch.distributed as dist
 
-from payload.sync.bucket import FlatBucket, pack, packed_bytes
+from payload.sync.bucket import FlatBucket
 from payload.sync.client import PauseMode, RolloutServerClient, RolloutServerError
 from payload.sync.group import destroy_weights_update_group, init_weights_update_group
+from payload.sync.wire import Precision, WireFormat
 
 log = logging.getLogger(__name__)
 
@@ -111,14 +113,15 @@ def _own_address() -> str:
     return os.environ.get("POD_IP") or socket.gethostbyname(socket.gethostname())
 
 
-def buckets(named_tensors: Iterable[tuple[str, torch.Tensor]], bucket_bytes: int, itemsize: int | None = None
-            ) -> Iterator[list[tuple[str, torch.Tensor]]]:
+def buckets(named_tensors: Iterable[tuple[str, torch.Tensor]], bucket_bytes: int, itemsize: int | None = None,
+            wire_bytes: Callable[[str, torch.Tensor], int] | None = None) -> Iterator[list[tuple[str, torch.Tensor]]]:
     """Group tensors in order into buckets of at most `bucket_bytes` (a larger tensor goes alone);
-    `itemsize`: bytes an element takes on the wire (default: the tensor's own)."""
+    `itemsize`: bytes an element takes on the wire (default: the tensor's own); `wire_bytes`:
+    bytes a tensor takes on the wire, where that is not numel x itemsize (WireFormat.nbytes)."""
     bucket: list[tuple[str, torch.Tensor]] = []
     size = 0
     for name, tensor in named_tensors:
-        nbytes = tensor.numel() * (itemsize or tensor.element_size())
+        nbytes = wire_bytes(name, tensor) if wire_bytes else tensor.numel() * (itemsize or tensor.element_size())
         if bucket and size + nbytes > bucket_bytes:
             yield bucket
             bucket, size = [], 0
@@ -146,6 +149,9 @@ class WeightPublisher:
         backend: str = "nccl"
         # Tensors go out in the rollout engine's dtype, cast while packed.
         dtype: str = "bfloat16"
+        # fp8: linear weights go as SGLang's block FP8 (+ weight_scale_inv), quantized while
+        # packed (payload/sync/wire.py); the servers must serve a block-FP8 checkpoint.
+        precision: Precision = "bf16"
         # SGLang allocates a bucket on every TP rank while it receives: 4 GiB of an H200's 141 GB
         # (NeMo-RL's refit size); 470 GB of 235B is 110 buckets, 5 ms of overhead each.
         bucket_bytes: int = 4 << 30
@@ -170,6 +176,7 @@ class WeightPublisher:
         self.clients = [RolloutServerClient(url, config.timeout_s) for url in config.servers]
         self.device = torch.device("cuda", torch.cuda.current_device()) if config.backend == "nccl" else torch.device("cpu")
         self.dtype = getattr(torch, config.dtype)
+        self.wire = WireFormat(self.dtype, config.precision)
         self.version: int | None = None  # the last version published
         self._links: dict[str, _Link] = {}
         # Servers left paused with partly updated (or wrong) weights until a publish completes on them.
@@ -284,13 +291,13 @@ class WeightPublisher:
     def _packed(self, named_tensors: Iterable[tuple[str, torch.Tensor]]) -> Iterator[FlatBucket]:
         """Buckets gathered (by pulling the iterator) and packed into three rotating buffers:
         bucket i reuses bucket i-3's buffer, whose broadcasts `_send` has finished by then."""
-        for i, bucket in enumerate(buckets(named_tensors, self.config.bucket_bytes, self.dtype.itemsize)):
+        for i, bucket in enumerate(buckets(named_tensors, self.config.bucket_bytes, wire_bytes=self.wire.nbytes)):
             moved = [(n, t.detach().to(self.device)) for n, t in bucket]
-            total = packed_bytes((t for _, t in moved), self.dtype)
+            total = self.wire.packed_bytes(moved)
             slot = i % len(self._buffers)
             if self._buffers[slot] is None or self._buffers[slot].numel() < total:
                 self._buffers[slot] = torch.empty(max(total, self.config.bucket_bytes), dtype=torch.uint8, device=self.device)
-            yield pack(moved, self.dtype, self._buffers[slot])
+            yield self.wire.pack(moved, self._buffers[slot])
 
     def _start_bucket(self, bucket: FlatBucket, members, last: bool, version: int) -> dict:
         """Per server: (its HTTP call, our side of its broadcast), both in flight."""

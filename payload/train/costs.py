@@ -18,6 +18,8 @@ FSDP over a stage's 32 GPUs, one replica of 128 GPUs):
                   + load_weights          0.38 s                 0.74 s   (20 us a tensor)
       = each server paused                5.34 s                 38.9 s   (targets 1 s / 5 s: not met)
       whole publish (stall + pause)       8.2 s                  61.0 s   (rank 0 alone: 52 s / 401 s of transfer)
+    publish, job.rollout.precision fp8    31 GB: 2.9 s paused,   236 GB: 19.9 s paused,
+      (block FP8, quantized while packed) 5.4 s whole            38.9 s whole
     checkpoint (fp32 + Adam m, v)         366 GB                 2.82 TB  (12 bytes a parameter)
       staged by replica 0 only            23 GB a node on 16     176 GB a node on 16 (2 TiB RAM)
       step blocked (device-to-host)       0.11 s                 0.88 s   (its shard at 25 GB/s a GPU)
@@ -97,6 +99,24 @@ class Architecture:
         embeddings = self.vocab_size * d * (1 if self.tie_word_embeddings else 2)
         return self.num_hidden_layers * layer + embeddings + d
 
+    def quantized_linears(self) -> list[tuple[int, int, int]]:
+        """(count, out, in) of the linears SGLang serves as block FP8 (payload/sync/fp8.py):
+        attention q/k/v/o and every expert's gate/up/down; not the router, norms, embeddings."""
+        d, f, e, layers = self.hidden_size, self.moe_intermediate_size, self.num_experts, self.num_hidden_layers
+        q, kv = self.num_attention_heads * self.head_dim, self.num_key_value_heads * self.head_dim
+        return [(layers, q, d), (2 * layers, kv, d), (layers, d, q), (2 * layers * e, f, d), (layers * e, d, f)]
+
+    def publish_bytes(self, precision: str = "bf16") -> int:
+        """Bytes one publish moves to each server: bf16, or fp8 (the quantized linears' one byte
+        a parameter plus a float32 scale a 128 x 128 block; the rest bf16)."""
+        if precision == "bf16":
+            return 2 * self.parameters
+        if precision != "fp8":
+            raise ValueError(f"rollout precision {precision!r}: expected bf16 or fp8")
+        quantized = sum(n * o * i for n, o, i in self.quantized_linears())
+        scales = sum(n * -(-o // 128) * -(-i // 128) for n, o, i in self.quantized_linears())
+        return 2 * (self.parameters - quantized) + quantized + 4 * scales
+
     @property
     def tensors(self) -> int:
         """HF-named tensors (experts one by one): what a per-tensor publish or load walks."""
@@ -115,6 +135,12 @@ ARCHITECTURES: dict[str, Architecture] = dict(sorted(  # smallest first
 ))
 
 
+# WireFormat("fp8").pack of Qwen3-30B-A3B layer tensors on one H200 (the Triton quantizer at
+# 1,762 GB/s, then the bucket copy and ~10 us of Python a tensor), bf16 bytes read a second
+# (bench/fp8_quantize.py publish_pack, bench/README.md).
+FP8_PACK_GB_S = 290.0
+
+
 @dataclass(frozen=True)
 class Hardware:
     """Rates of one training node (p5en.48xlarge) and the links the trainer uses.
@@ -131,6 +157,9 @@ class Hardware:
     # bf16 tensors -> one flat bucket on the GPU, bf16 bytes out a second: measured 1,025 on
     # an H200 (bench/publish_pack.py, bench/README.md; half its copy rate).
     pack_gb_s: float = 1000.0
+    # The same into an FP8 bucket (block quantization while packed, payload/sync/wire.py), bf16
+    # bytes read a second (FP8_PACK_GB_S, measured on an H200).
+    fp8_pack_gb_s: float = FP8_PACK_GB_S
     # Device-to-host into pinned memory, per GPU: 55 measured on one H200 alone (PCIe Gen5
     # x16); halved for 8 GPUs sharing the host's memory bandwidth.
     d2h_gb_s: float = 25.0
@@ -243,34 +272,38 @@ def model_costs(
     servers: int | None = None,
     bucket_bytes: int = 4 * GIB,
     hardware: Hardware = Hardware(),
+    rollout_precision: str = "bf16",
 ) -> Costs:
     """Under the trainer's layout (job.parallel.for_model, what `plan --model-config` picks):
     `pipeline` stages of whole nodes, each sharding its layers over `shard_gpus` (FSDP) and
     replicated over the rest of the stage (HSDP). A replica is one shard group of every stage:
     its `pipeline × shard_gpus` GPUs hold the model once. `servers`: rollout replicas (default
-    one per training node)."""
+    one per training node). `rollout_precision` (job.rollout.precision): fp8 publishes block FP8,
+    quantized while packed, so every byte after the gather (staging, relay, each server) halves."""
     params = architecture.parameters
     bf16 = 2 * params
+    wire = architecture.publish_bytes(rollout_precision)
+    pack_gb_s = hardware.pack_gb_s if rollout_precision == "bf16" else hardware.fp8_pack_gb_s
     gpus = train_nodes * hardware.gpus_per_node
     shard = min(shard_gpus, gpus // pipeline)
     holders = shard * pipeline  # the GPUs of one replica, each holding 1/holders of the model
     replicas = max(gpus // holders, 1)
-    buckets = math.ceil(bf16 / bucket_bytes)
+    buckets = math.ceil(wire / bucket_bytes)
     # full_hf_tensors gathers onto rank 0: NVLink inside node 0; the rest of a replica of several
     # nodes comes in through rank 0's own NICs. Then the pack on the GPU and the copy to host.
     across = max(0.0, 1 - hardware.gpus_per_node / holders)  # a replica spans every stage
     gather_s = (bf16 / (hardware.nvlink_gather_gb_s * GB) + across * bf16 / (hardware.broadcast_gb_s * GB)
-                + bf16 / (hardware.pack_gb_s * GB))
+                + bf16 / (pack_gb_s * GB))
     servers_per_source = math.ceil((servers or train_nodes) / train_nodes)
     # A source GPU's NICs carry the relay ring onward (B, none for the last) and B to each server.
     relay = 1 if train_nodes > 1 else 0
     publish = PublishCost(
-        bytes=bf16,
+        bytes=wire,
         buckets=buckets,
         servers_per_source=servers_per_source,
-        stall_s=gather_s + bf16 / (STAGE_D2H_GB_S * GB),
+        stall_s=gather_s + wire / (STAGE_D2H_GB_S * GB),
         gather_s=gather_s,
-        transfer_s=(relay + servers_per_source) * bf16 / (hardware.broadcast_gb_s * GB),
+        transfer_s=(relay + servers_per_source) * wire / (hardware.broadcast_gb_s * GB),
         overhead_s=buckets * BUCKET_OVERHEAD_S,
         load_s=architecture.tensors * LOAD_S_PER_TENSOR,
     )
@@ -284,15 +317,18 @@ def model_costs(
         base_read_s=replicas * bf16 / (throughput * GB),
         broadcast_s=0.0 if replicas == 1 else ckpt_bytes / holders / (hardware.broadcast_gb_s * GB),
     )
-    # keep_last complete ones plus the one being written, of each; and the base model.
-    needed = int(((keep_last + 1) * (ckpt_bytes + bf16) + bf16) * FSX_HEADROOM)
+    # keep_last complete ones plus the one being written, of each (exports in the rollout
+    # servers' precision, payload/train/export.py); and the base model (and its FP8 copy the
+    # servers start from, rollout.model_path).
+    base = bf16 + (wire if rollout_precision == "fp8" else 0)
+    needed = int(((keep_last + 1) * (ckpt_bytes + wire) + base) * FSX_HEADROOM)
     return Costs(
         architecture=architecture,
         train_nodes=train_nodes,
         publish=publish,
         checkpoint=checkpoint,
-        export_bytes=bf16,
-        export_s=bf16 / (throughput * GB),
+        export_bytes=wire,
+        export_s=wire / (throughput * GB),
         fsx_throughput_gb_s=throughput,
         fsx_needed_bytes=needed,
     )

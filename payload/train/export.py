@@ -11,6 +11,10 @@ writes it as soon as it is full. Rank 0 then names the files model-0000i-of-0000
 index and renames the directory from `.partial` into place: rollout servers may load it at any
 moment, so it appears complete or not at all.
 
+With job.rollout.precision fp8 the export is what those servers load: the attention and expert
+linears as SGLang's 128 x 128 block FP8 with their weight_scale_inv (each pair in one shard
+file) and config.json's quantization_config (payload/sync/wire.py); half the bytes.
+
 At p5en-48's scale (payload/train/costs.py): Qwen3-30B-A3B is 61 GB bf16, 13 s at FSx's
 4.7 GB/s with 128 writers; Qwen3-235B-A22B 470 GB, 100 s (33 s at 14 GB/s). Host memory: one
 shard a rank (2 GiB by default) instead of the model (470 GB for 235B).
@@ -30,6 +34,8 @@ from torch.distributed.tensor import DTensor
 
 from payload.model import Qwen3MoeConfig
 from payload.model.checkpoint import EXPERT_PARAM, hf_expert_tensors
+from payload.sync import fp8
+from payload.sync.wire import Precision, WireFormat
 
 SHARD_BYTES = 2 * 2**30
 INDEX = "model.safetensors.index.json"
@@ -40,8 +46,12 @@ class ShardWriter:
     """Streams named tensors into safetensors files of at most `shard_bytes` (a larger tensor
     goes alone): only the file being filled is held in host memory."""
 
-    def __init__(self, directory: Path, prefix: str, shard_bytes: int = SHARD_BYTES, dtype: torch.dtype = torch.bfloat16):
+    def __init__(self, directory: Path, prefix: str, shard_bytes: int = SHARD_BYTES, dtype: torch.dtype = torch.bfloat16,
+                 precision: Precision = "bf16"):
         self.directory, self.prefix, self.shard_bytes, self.dtype = directory, prefix, shard_bytes, dtype
+        # fp8: the linears as SGLang's block FP8 + weight_scale_inv (payload/sync/wire.py), what
+        # servers started with rollout.precision fp8 load; everything else in `dtype`.
+        self.wire = WireFormat(dtype, precision)
         self.files: list[str] = []
         self.weight_map: dict[str, str] = {}
         self.total_bytes = 0
@@ -50,11 +60,13 @@ class ShardWriter:
         self._held = 0
 
     def add(self, name: str, tensor: torch.Tensor) -> None:
-        nbytes = tensor.numel() * self.dtype.itemsize
+        nbytes = self.wire.nbytes(name, tensor)
         if self._shard and self._held + nbytes > self.shard_bytes:
             self.flush()
         # A copy in host memory (safetensors refuses views sharing storage), cast on the way.
-        self._shard[name] = tensor.detach().to("cpu", dtype=self.dtype, copy=True).contiguous()
+        tensors, dtypes = self.wire.encode([(name, tensor.detach())])
+        for (wire_name, wire_tensor), wire_dtype in zip(tensors, dtypes):
+            self._shard[wire_name] = wire_tensor.to("cpu", dtype=wire_dtype, copy=True).contiguous()
         self._held += nbytes
         self.total_bytes += nbytes
         self.peak_held_bytes = max(self.peak_held_bytes, self._held)
@@ -70,7 +82,8 @@ class ShardWriter:
 
 
 def _finish(partial: Path, path: Path, files: list[str], weight_map: dict[str, str], total: int,
-            config: Qwen3MoeConfig, base_model: str | Path | None, dtype: torch.dtype) -> Path:
+            config: Qwen3MoeConfig, base_model: str | Path | None, dtype: torch.dtype,
+            precision: Precision = "bf16") -> Path:
     """Name the shards as Hugging Face does, write the index, config and tokenizer files, and
     move the directory into place."""
     final = ["model.safetensors"] if len(files) == 1 else [
@@ -83,6 +96,8 @@ def _finish(partial: Path, path: Path, files: list[str], weight_map: dict[str, s
         (partial / INDEX).write_text(json.dumps(index, indent=2) + "\n")
     hf = config.to_hf_dict()
     hf["torch_dtype"] = str(dtype).removeprefix("torch.")
+    if precision == "fp8":
+        hf["quantization_config"] = fp8.quantization_config()
     (partial / "config.json").write_text(json.dumps(hf, indent=2) + "\n")
     if base_model is not None:
         for extra in Path(base_model).iterdir():
@@ -107,15 +122,17 @@ def write_hf_directory(
     base_model: str | Path | None = None,
     dtype: torch.dtype = torch.bfloat16,
     shard_bytes: int = SHARD_BYTES,
+    precision: Precision = "bf16",
 ) -> Path:
     """One process: write HF-named `tensors` as a checkpoint directory at `path`, streaming."""
     path = Path(path)
     partial = _fresh(path)
-    writer = ShardWriter(partial, "part", shard_bytes, dtype)
+    writer = ShardWriter(partial, "part", shard_bytes, dtype, precision)
     for name, tensor in tensors:
         writer.add(name, tensor)
     writer.flush()
-    return _finish(partial, path, writer.files, writer.weight_map, writer.total_bytes, config, base_model, dtype)
+    return _finish(partial, path, writer.files, writer.weight_map, writer.total_bytes, config, base_model, dtype,
+                   precision)
 
 
 @torch.no_grad()
@@ -151,6 +168,7 @@ def export_hf(
     base_model: str | Path | None = None,
     dtype: torch.dtype = torch.bfloat16,
     shard_bytes: int = SHARD_BYTES,
+    precision: Precision = "bf16",
 ) -> ShardWriter:
     """Every rank writes its shards of the model at `path` (collective); returns this rank's
     writer (its files, bytes and peak host memory)."""
@@ -159,7 +177,7 @@ def export_hf(
     if world.is_main:
         _fresh(path)
     dist.barrier()
-    writer = ShardWriter(partial, f"rank{world.rank:05d}", shard_bytes, dtype)
+    writer = ShardWriter(partial, f"rank{world.rank:05d}", shard_bytes, dtype, precision)
     for name, tensor in owned_hf_tensors(model, world, dtype):
         writer.add(name, tensor)
     writer.flush()
@@ -168,6 +186,7 @@ def export_hf(
     if world.is_main:
         files = [f for rank_files, _, _ in written for f in rank_files]
         weight_map = {n: f for _, rank_map, _ in written for n, f in rank_map.items()}
-        _finish(partial, path, files, weight_map, sum(t for _, _, t in written), model.config, base_model, dtype)
+        _finish(partial, path, files, weight_map, sum(t for _, _, t in written), model.config, base_model, dtype,
+                precision)
     dist.barrier()
     return writer

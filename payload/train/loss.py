@@ -9,6 +9,11 @@ Per token (PPO / DAPO clip-higher, Schulman's k3 KL estimator, verl's TIS):
     kl     = exp(ref − logp) − (ref − logp) − 1   (k3, unbiased and ≥ 0)
     loss_t = pg + kl_coef · kl
 
+Reported beside them, the train-rollout gap (no gradient): rollout_logprob_diff = |old_logp −
+rollout_logp| and rollout_kl = k3 of KL(rollout ‖ trainer) = exp(g) − g − 1, g = old_logp −
+rollout_logp, means over the sampled tokens: what the rollout engine's kernels and precision
+(job.rollout.precision fp8) cost, and what TIS corrects.
+
 Aggregations over the *global* batch (every data-parallel rank's micro-batches together),
 with m the token mask and S the number of sequences that have at least one token:
 
@@ -144,6 +149,12 @@ def grpo_loss(
         dual_BT = (advantages_B1 < 0) & (pg_BT > bound_BT)
         pg_BT = torch.where(dual_BT, bound_BT.expand_as(pg_BT), pg_BT)
         metrics["dual_clip_fraction"] = _masked_mean(dual_BT.to(pg_BT.dtype), mask_BT)
+    if rollout_logprobs_BT is not None:
+        # The train-rollout gap (what an FP8 or otherwise different rollout engine costs): the
+        # mean |old_logp - rollout_logp| and k3's KL(rollout || trainer) over the sampled tokens.
+        gap_BT = (old_logprobs_BT - rollout_logprobs_BT).clamp(-_MAX_LOG_RATIO, _MAX_LOG_RATIO).detach()
+        metrics["rollout_logprob_diff"] = _masked_mean(gap_BT.abs(), mask_BT)
+        metrics["rollout_kl"] = _masked_mean(torch.exp(gap_BT) - 1.0 - gap_BT, mask_BT)
     if tis_cap is not None:
         if rollout_logprobs_BT is None:
             raise ValueError("tis_cap is set but no rollout logprobs were given")

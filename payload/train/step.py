@@ -24,7 +24,8 @@ from payload.train.loss import Aggregation, grpo_loss, loss_denominator
 from payload.train.parallel import clip_grad_norm_
 
 _SHARES = ("loss", "policy_loss", "kl_loss", "aux_loss")
-_MEANS = ("clip_fraction", "dual_clip_fraction", "tis_clip_fraction", "tis_weight_mean", "ref_kl", "approx_kl", "ratio_mean")
+_MEANS = ("clip_fraction", "dual_clip_fraction", "tis_clip_fraction", "tis_weight_mean", "ref_kl", "approx_kl", "ratio_mean",
+          "rollout_logprob_diff", "rollout_kl")
 
 
 @dataclass

@@ -65,7 +65,7 @@ log = logging.getLogger(__name__)
 _DTYPES = {"bfloat16": torch.bfloat16, "float32": torch.float32}
 # Per-step numbers that also go to Prometheus as gauges (rl_trainer_<name>).
 _STEP_GAUGES = ("loss", "policy_loss", "kl_loss", "clip_fraction", "approx_kl", "grad_norm", "mean_reward",
-                "response_length_mean", "tis_weight_mean")
+                "response_length_mean", "tis_weight_mean", "rollout_logprob_diff", "rollout_kl")
 
 
 class TrainerConfigError(ValueError):
@@ -233,6 +233,7 @@ class Trainer:
                     ranks_per_server=job.parallel.rollout_tensor_parallel_size,
                     backend="nccl" if world.device.type == "cuda" else "gloo",
                     dtype=job.model.dtype,
+                    precision=job.rollout.precision,
                     bucket_bytes=config.publish_bucket_mb << 20,
                     # A dead server fails the publish (which rolls back) well before the phase
                     # watchdog would call the trainer stuck.
@@ -441,7 +442,9 @@ class Trainer:
     def _export(self, step: int) -> None:
         path = self.export_dir / f"step-{step:08d}"
         # Every rank writes its own shards, streaming (payload/train/export.py).
-        export_hf(self.model, self.world, path, self.config.job.model.path, _DTYPES[self.config.job.model.dtype])
+        # In the rollout servers' precision: a restarted server loads it as it loads the base.
+        export_hf(self.model, self.world, path, self.config.job.model.path, _DTYPES[self.config.job.model.dtype],
+                  precision=self.config.job.rollout.precision)
         if self.world.is_main:
             self.queue.publish_policy(PolicyPointer(step, str(path)))
             exports = sorted(p for p in self.export_dir.glob("step-*") if p.name[5:].isdigit())

@@ -94,6 +94,10 @@ def test_every_generated_sglang_command_parses_in_the_release(dists, release):
         *server_args(multi_node, model_path="/fsx/m", host="0.0.0.0", port=30000, nodes=2),
         "--nnodes", "2", "--node-rank", "1", "--dist-init-addr", "10.0.0.1:5757", "--weight-version", "3"]))
 
+    fp8 = JobConfig.model_validate({"rollout": {"precision": "fp8", "model_path": "/fsx/models/Qwen3-30B-A3B-FP8"}})
+    cases.append(("fp8 rollout", fp8, sglang_command(fp8, model_path=fp8.rollout_model_path, host="0.0.0.0", port=30000,
+                                                     weight_version="0")[3:]))
+
     verdicts = release({"server_args": [args for _, _, args in cases]})["server_args"]
     for (label, job, args), verdict in zip(cases, verdicts):
         assert verdict["ok"], f"{label}: {verdict['error']}"
@@ -105,7 +109,11 @@ def test_every_generated_sglang_command_parses_in_the_release(dists, release):
         assert parsed["enable_return_routed_experts"] == job.rollout.return_routed_experts, label
         assert parsed["weight_version"] == flag_value(args, "--weight-version"), label
         assert parsed["enable_metrics"] is True
-    two_node = verdicts[-1]["args"]
+        # Block FP8 (payload/sync/wire.py) from a block-FP8 checkpoint; the tokenizer stays the base's.
+        assert parsed["quantization"] == ("fp8" if job.rollout.precision == "fp8" else None), label
+    assert (verdicts[-1]["args"]["model_path"], verdicts[-1]["args"]["tokenizer_path"]) == (
+        "/fsx/models/Qwen3-30B-A3B-FP8", fp8.model.path)
+    two_node = verdicts[-2]["args"]
     assert (two_node["moe_a2a_backend"], two_node["deepep_v2_mode"], two_node["nnodes"]) == ("deepep_v2", "hybrid", 2)
 
 

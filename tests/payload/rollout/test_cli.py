@@ -81,3 +81,11 @@ def test_bad_input_is_one_line_and_exit_code_2(args, message):
     assert result.returncode == 2, result.stderr
     assert result.stderr.startswith(message) and result.stderr.count("\n") == 1, result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_fp8_rollout_is_refused_by_the_embedded_engine(tmp_path):
+    job = tmp_path / "job.yaml"
+    job.write_text("rollout: {precision: fp8, model_path: /fsx/models/Qwen3-30B-A3B-FP8}\n")
+    result = run_cli("serve", "--engine", "local", "--metrics-port", "0", "--job-config", str(job))
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith("error: job.rollout.precision fp8 needs --engine sglang") and result.stderr.count("\n") == 1

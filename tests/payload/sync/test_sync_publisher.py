@@ -78,9 +78,9 @@ def initial(tmp_path):
 
 
 def make_publisher(servers, **overrides):
-    config = WeightPublisher.Config(servers=[s.url for s in servers], backend="gloo", dtype="float32",
-                                    master_address="127.0.0.1", bucket_bytes=600, timeout_s=60,
-                                    **{"bucket_timeout_s": 3.0, **overrides})
+    config = WeightPublisher.Config(servers=[s.url for s in servers], backend="gloo", master_address="127.0.0.1",
+                                    timeout_s=60, **{"dtype": "float32", "bucket_bytes": 600, "bucket_timeout_s": 3.0,
+                                                     **overrides})
     return config.build()
 
 
@@ -337,3 +337,48 @@ def test_update_outside_a_session_is_refused_like_sglang(initial):
         assert httpx.post(f"{server.url}/end_weight_update", json={}).status_code == 400
     finally:
         server.stop()
+
+
+def test_fp8_publish_reaches_a_server_started_from_an_fp8_checkpoint(tmp_path):
+    """job.rollout.precision fp8: the server holds the block-FP8 checkpoint's tensors (fp8
+    weights, fp32 weight_scale_inv, bf16 rest); the publisher quantizes while it packs and the
+    server loads every tensor under its own name, in its own dtype, over the real group."""
+    from payload.sync import fp8
+    from payload.sync.wire import WireFormat
+
+    wire = WireFormat(torch.bfloat16, "fp8")
+    start, _ = wire.encode(list(weights(0).items()))
+    initial = tmp_path / "initial-fp8.safetensors"
+    save_file({n: t.contiguous() for n, t in start}, initial)
+    server = Server(initial)
+    publisher = make_publisher([server], dtype="bfloat16", precision="fp8", bucket_bytes=1 << 20)
+    try:
+        new = weights(1)
+        assert publisher.publish(new.items(), version=1) == [server.url]
+        received = fetch_weights(server.url)
+        assert len(received) == len(start)
+        for name, tensor in new.items():
+            if fp8.is_quantized(name):
+                q, scale_inv = fp8.quantize_block(tensor)
+                assert received[name].dtype == torch.float8_e4m3fn
+                assert torch.equal(received[name].view(torch.uint8), q.view(torch.uint8))
+                assert torch.equal(received[name.removesuffix("weight") + fp8.SCALE_SUFFIX], scale_inv)
+            else:
+                assert torch.equal(received[name], tensor.to(torch.bfloat16))
+        assert server.version() == "1"
+    finally:
+        publisher.close()
+        server.stop()
+
+
+def test_fp8_rollout_needs_an_fp8_start_checkpoint():
+    from payload.job import JobConfigError, parse_job_config
+
+    with pytest.raises(JobConfigError) as raised:
+        parse_job_config({"rollout": {"precision": "fp8"}}, "env.yaml")
+    assert str(raised.value).startswith("env.yaml: job.rollout: rollout.precision fp8 needs rollout.model_path")
+    with pytest.raises(JobConfigError, match="job.rollout.precision"):
+        parse_job_config({"rollout": {"precision": "int4"}}, "env.yaml")
+    job = parse_job_config({"rollout": {"precision": "fp8", "model_path": "/fsx/models/Qwen3-30B-A3B-FP8"}}, "env.yaml")
+    assert job.rollout_model_path == "/fsx/models/Qwen3-30B-A3B-FP8"
+    assert parse_job_config({}, "env.yaml").rollout_model_path == job.model.path

@@ -1,5 +1,6 @@
 """The cost model's shape arithmetic against a real model, and the timeouts it derives."""
 
+import pytest
 import torch
 
 from cluster.environment import load_environment
@@ -80,3 +81,25 @@ def test_checkpoint_io_is_one_replicas_share():
         assert ckpt.read_s == ckpt.bytes / (costs.fsx_throughput_gb_s * 1e9)
         assert ckpt.resume_s < Timeouts.from_costs(costs).startup_s
     assert round(small.resume_s) == 91 and round(large.resume_s) == 702
+
+
+def test_fp8_rollout_halves_every_publish_byte_after_the_gather():
+    """job.rollout.precision fp8: the attention and expert linears go as block FP8 (1 byte a
+    parameter + a float32 scale a 128 x 128 block), the rest bf16; counted from the model."""
+    config = tiny_config(vocab_size=96, num_hidden_layers=3)
+    with torch.device("meta"):
+        model = Qwen3MoeForCausalLM(config)
+    arch = Architecture.of_hf_config(config.to_hf_dict())
+    from payload.sync.wire import WireFormat
+
+    wire = WireFormat(torch.bfloat16, "fp8")
+    assert arch.publish_bytes("fp8") == sum(wire.nbytes(n, t) for n, t in iter_hf_tensors(model))
+    assert arch.publish_bytes("bf16") == 2 * arch.parameters
+    for name in ("Qwen3-30B-A3B", "Qwen3-235B-A22B"):
+        bf16, fp8 = (model_costs(ARCHITECTURES[name], train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000,
+                                 keep_last=3, servers=32, shard_gpus=128, rollout_precision=p) for p in ("bf16", "fp8"))
+        assert 0.5 < fp8.publish.bytes / bf16.publish.bytes < 0.52  # the bf16 embeddings, norms and router
+        assert fp8.publish.transfer_s / bf16.publish.transfer_s == pytest.approx(fp8.publish.bytes / bf16.publish.bytes)
+        assert fp8.export_bytes == fp8.publish.bytes
+        assert fp8.publish.gather_s > bf16.publish.gather_s  # the gather is bf16; quantizing is slower than a copy
+        assert fp8.publish.seconds < bf16.publish.seconds

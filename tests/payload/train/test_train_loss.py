@@ -169,3 +169,25 @@ def test_group_advantages_reject_a_group_size_that_does_not_divide():
         group_advantages(torch.zeros(6), group_size=4)
     with pytest.raises(ValueError, match="advantage scale 'std'"):
         group_advantages(torch.zeros(4), group_size=2, scale="std")
+
+
+def test_rollout_gap_metrics_are_the_train_rollout_logprob_difference_on_unmasked_tokens():
+    """rollout_logprob_diff and rollout_kl (k3 of KL(rollout ‖ trainer)) report what the rollout
+    engine's precision costs (job.rollout.precision fp8), with or without TIS."""
+    g = torch.Generator().manual_seed(0)
+    old = -torch.rand(3, 5, generator=g, dtype=torch.float64) * 3
+    rollout = old + torch.randn(3, 5, generator=g, dtype=torch.float64) * 0.1
+    rollout[2, 4] = -50.0  # masked: must not count
+    mask = torch.ones(3, 5, dtype=torch.bool)
+    mask[2, 4] = False
+    adv = torch.tensor([1.0, -1.0, 0.5], dtype=torch.float64)
+    gap = (old - rollout)[mask]
+    for tis_cap in (None, 2.0):
+        _, m = grpo_loss(old.clone(), old, adv, mask, rollout_logprobs_BT=rollout, tis_cap=tis_cap)
+        assert m["rollout_logprob_diff"].item() == pytest.approx(gap.abs().mean().item())
+        assert m["rollout_kl"].item() == pytest.approx((torch.exp(gap) - 1 - gap).mean().item())
+        assert m["rollout_kl"].item() > 0
+    _, same = grpo_loss(old.clone(), old, adv, mask, rollout_logprobs_BT=old.clone())
+    assert same["rollout_logprob_diff"].item() == 0 and same["rollout_kl"].item() == 0
+    _, none = grpo_loss(old.clone(), old, adv, mask)
+    assert "rollout_kl" not in none
