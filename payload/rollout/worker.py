@@ -38,7 +38,10 @@ from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histo
 from payload.balance import signals
 from payload.queue.base import BufferFull, Delivery, RolloutQueue, Stage
 from payload.queue.experience import ExperienceGroup, Sample, Task
+from payload.envs.base import EnvironmentError_
+from payload.rollout.chat import ChatTemplateError
 from payload.rollout.client import RequestRejected, SamplingParams, ServerUnavailable, SGLangClient, Stopped
+from payload.rollout.episode import EpisodeRunner
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +85,11 @@ class RolloutWorker:
         drain_timeout_s: float = 90.0
         # After ServerUnavailable, a slot pauses this long before claiming again.
         server_down_pause_s: float = 5.0
+        # Multi-turn tasks (Task.environment): the policy's tokenizer directory (its chat
+        # template frames the environment's replies), loaded on the first such task.
+        chat_tokenizer_path: str | None = None
+        chat_template_kwargs: dict = field(default_factory=dict)
+        episode: EpisodeRunner.Config = field(default_factory=EpisodeRunner.Config)
 
     def __init__(
         self,
@@ -104,6 +112,7 @@ class RolloutWorker:
         self._lock = threading.Lock()
         self._in_flight: dict[str, Delivery] = {}
         self._retries_seen = 0
+        self._episodes: EpisodeRunner | None = None
 
     # -- the process ----------------------------------------------------------------------------
 
@@ -204,10 +213,17 @@ class RolloutWorker:
             log.error("request rejected, task %s charged an attempt: %s", task.task_id, exc, extra=extra)
             self._release(delivery, True, str(exc)[:200], "rejected")
             return
+        except (EnvironmentError_, ChatTemplateError) as exc:
+            # A task naming an unknown environment, or a tokenizer that cannot frame its
+            # replies: charged, so it reaches the dead-letter stream instead of circling.
+            log.error("task %s cannot be played: %s", task.task_id, exc, extra=extra)
+            self._release(delivery, True, str(exc)[:200], "rejected")
+            return
         finally:
             self.metrics.busy.inc(time.monotonic() - start)
             self._count_retries()
-        if self._pool is not None:
+        # An environment that scores its own episodes leaves nothing for the verifier.
+        if self._pool is not None and not group.verified:
             try:
                 self._pool.score_group(group)
             except Exception as exc:  # noqa: BLE001 - a verifier failure is charged to the task
@@ -241,9 +257,23 @@ class RolloutWorker:
         if new > 0:
             self.metrics.retries.inc(new)
 
+    def _episode_runner(self) -> EpisodeRunner:
+        with self._lock:
+            if self._episodes is None:
+                from payload.rollout.chat import ChatTurns
+
+                if self.config.chat_tokenizer_path is None:
+                    raise ChatTemplateError("a multi-turn task needs the policy's tokenizer (job model.path)")
+                chat = ChatTurns.from_pretrained(self.config.chat_tokenizer_path, self.config.chat_template_kwargs)
+                self._episodes = EpisodeRunner(self.config.episode, self.client, chat)
+            return self._episodes
+
     def rollout(self, task: Task, stop: threading.Event | None = None) -> ExperienceGroup:
-        """The task's G samples as an (unscored) experience group."""
-        generations = self.client.generate(task.prompt_tokens_P, task.group_size, self.config.sampling, stop)
+        """The task's G samples as an experience group (unscored unless its environment scored it)."""
+        if task.environment:
+            return self._episode_runner().rollout(task, self.config.sampling, self.config.name, stop)
+        generations = self.client.generate(task.prompt_tokens_P, task.group_size, self.config.sampling, stop,
+                                           session=task.task_id)
         # Each generation's oldest span (client.Generation.weight_version), and the group's oldest
         # of those: staleness is counted from the oldest weights any of its tokens came from.
         versions = [int(g.weight_version) for g in generations if g.weight_version.isdigit()]

@@ -219,7 +219,9 @@ def test_router_arguments_parse_in_the_router_release(dists, release):
     for verdict in verdicts:
         assert verdict["ok"], verdict.get("error")
         args = verdict["args"]
-        assert args["worker_urls"] and args["policy"] == "cache_aware"
+        # Sticky sessions for multi-turn rollouts (X-SMG-Routing-Key, payload.rollout.client).
+        assert args["worker_urls"] and args["policy"] == "manual" and args["assignment_mode"] == "min_load"
+        assert args["max_idle_secs"] >= 3600
         # Servers load for up to 30 minutes (the startup probe's budget): the router waits longer.
         assert args["worker_startup_timeout_secs"] > 1800
         assert args["health_check_endpoint"] == "/health"
