@@ -3,21 +3,32 @@ template, the episode loop against the real embedded engine, and what the traine
 the mask."""
 
 import json
+import os
+import signal
+import subprocess
+import sys
 import threading
+import time
+import uuid
 
 import numpy as np
 import pytest
 import torch
 
+import yaml
+
 from payload.envs.base import Environment, Step, get_environment
-from payload.envs.calculator import evaluate, CalculatorError
+from payload.envs.calculator import CalculatorError, evaluate
+from payload.queue.base import RolloutQueue
 from payload.queue.experience import Task, decode_group, encode_group
 from payload.rollout.chat import ChatTemplateError, ChatTurns
 from payload.rollout.client import ROUTING_KEY_HEADER, SamplingParams, SGLangClient
 from payload.rollout.episode import EpisodeRunner
 from payload.train.batch import Sample as TrainSample, collate, pack
 from payload.train.loss import grpo_loss
+from tests.payload.queue.redis_server import free_port
 from tests.payload.rollout.chat_helpers import ScriptedPolicy, make_tool_tokenizer
+from tests.payload.rollout.helpers import REPO, env
 
 SYSTEM = 'Use the calculator: <tool_call>{"name": "calculator", "arguments": {"expression": "..."}}</tool_call>'
 QUESTION = "What is 12 * (3 + 4)?"
@@ -161,3 +172,64 @@ def test_a_tokenizer_without_a_chat_template_is_refused_in_one_line(tmp_path):
     tokenizer.chat_template = None
     with pytest.raises(ChatTemplateError, match="has no chat template"):
         ChatTurns(tokenizer)
+
+
+def _rollout_worker(name, server_url, queue_url, namespace, job_config):
+    command = [sys.executable, "-m", "payload", "rollout", "--server-url", server_url, "--queue-url", queue_url,
+               "--namespace", namespace, "--name", name, "--concurrency", "1", "--max-new-tokens", "512",
+               "--visibility-timeout-s", "1", "--max-deliveries", "5", "--metrics-port", str(free_port()),
+               "--verifier-processes", "1", "--job-config", str(job_config)]
+    # Its own process group: SIGKILL takes its verifier process too, as losing the node would.
+    return subprocess.Popen(command, env=env(), cwd=REPO, start_new_session=True, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+
+
+def test_a_killed_workers_conversation_is_played_again_from_the_prompt_exactly_once(chat, redis_server, tmp_path):
+    job_config = tmp_path / "job.yaml"
+    job_config.write_text(yaml.safe_dump({"model": {"path": chat.tokenizer.name_or_path}}))
+    namespace = uuid.uuid4().hex[:8]
+    queue = RolloutQueue.Config(backend="redis", url=redis_server.url, namespace=namespace,
+                                visibility_timeout_s=1.0).build()
+    prompt = prompt_ids(chat)
+    queue.submit([Task(task_id="mt3", prompt_id="p", prompt_tokens_P=prompt, group_size=2, label="84",
+                       verifier="math", environment="calculator")])
+    workers = []
+    with ScriptedPolicy(chat.tokenizer, [CALL, FINAL], versions=["1", "1"]) as policy:
+        policy.hold_after_first_turn.set()  # the first worker dies between its tool call and turn 2
+        try:
+            first = _rollout_worker("first", policy.url, redis_server.url, namespace, job_config)
+            workers.append(first)
+            deadline = time.monotonic() + 60
+            while len(policy.requests) < 2 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert [len(r["input_ids"][0]) > len(prompt) for r in policy.requests] == [False, True]
+            os.killpg(first.pid, signal.SIGKILL)
+            first.wait(10)
+            policy.hold_after_first_turn.clear()
+            second = _rollout_worker("second", policy.url, redis_server.url, namespace, job_config)
+            workers.append(second)
+            received = []
+            deadline = time.monotonic() + 60
+            while not received and time.monotonic() < deadline:
+                consumed = queue.consume("trainer", 8, 0.2, current_version=1, max_staleness=10)
+                received += consumed.groups
+                queue.ack([g.entry_id for g in consumed.groups])
+            # Nothing else arrives once the task is done (a second group would be a duplicate).
+            consumed = queue.consume("trainer", 8, 1.5, current_version=1, max_staleness=10)
+            received += consumed.groups
+            stats = queue.stats()
+        finally:
+            for worker in workers:
+                if worker.poll() is None:
+                    os.killpg(worker.pid, signal.SIGKILL)
+                    worker.wait(10)
+            queue.close()
+    [buffered] = received
+    group = buffered.group
+    assert group.task_id == "mt3" and group.worker == "second"
+    # Restarted, not resumed: the second worker's first request is the prompt itself.
+    after_kill = policy.requests[2:]
+    assert after_kill[0]["input_ids"] == [prompt] * 2 and len(after_kill) == 2
+    assert [s.reward for s in group.samples] == [1.0, 1.0]  # the math verifier on the final turn
+    assert all(s.loss_mask_T.tolist().count(0) > 0 for s in group.samples)
+    assert stats.dead_letters == 0 and stats.tasks_in_flight == 0 and stats.tasks_waiting == 0
