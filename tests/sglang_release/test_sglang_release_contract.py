@@ -150,6 +150,12 @@ def recorded_bodies():
             [generation] = client.generate(np.array([1, 2, 3]), 1, SamplingParams(stop_token_ids=[7]))
             client.close()
             assert generation.weight_version == "3"
+        # A multi-turn turn (payload.rollout.episode): conversations of different lengths in one
+        # request, each with its own token budget.
+        client = SGLangClient.Config(url=url).build()
+        client.generate_each([[1, 2, 3], [1, 2, 3, 4, 5]], [SamplingParams(max_new_tokens=4), SamplingParams(max_new_tokens=2)],
+                             session="task-1")
+        client.close()
         weights = RolloutServerClient(url)
         weights.init_weights_update_group(master_address="10.0.0.1", master_port=29600, rank_offset=1, world_size=9,
                                           group_name="weights", backend="nccl")
@@ -178,6 +184,7 @@ def test_every_request_body_the_payload_sends_fits_the_release(recorded_bodies, 
     classes = {route: v["class"] for (route, _), v in zip(recorded_bodies, verdicts)}
     assert classes["/update_weights_from_distributed"] == "UpdateWeightsFromDistributedReqInput"
     assert classes["/generate"] == "GenerateReqInput"
+    assert any(isinstance(b.get("sampling_params"), list) for r, b in recorded_bodies if r == "/generate")
 
 
 BAD_BODIES = [
