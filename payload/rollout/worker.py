@@ -20,7 +20,11 @@ What can go wrong and what happens:
 - Redis refuses the group for lack of memory (BufferFull): the task is handed back without
   charge and the slot backs off; producers already wait below the byte high-water mark;
 - the server rejects the request (4xx) or a verifier crashes: handed back and charged, so a
-  poison task reaches the dead-letter stream instead of looping forever;
+  poison task reaches the dead-letter stream instead of looping forever; so is a task naming
+  an environment this build lacks, or one whose tokenizer has no usable chat template;
+- a multi-turn task's tool sandbox is unreachable: handed back without charge, the slot backs off;
+- the worker dies mid-conversation: the conversation is lost and replayed from the prompt by
+  whoever reclaims the task (payload.rollout.episode says why restart, not resume);
 - Redis is restarting: redis-py reconnects with backoff; a slot that still gets an error
   logs it and carries on: the task it held is reclaimed after the visibility timeout.
 """
@@ -42,6 +46,7 @@ from payload.envs.base import EnvironmentError_
 from payload.rollout.chat import ChatTemplateError
 from payload.rollout.client import RequestRejected, SamplingParams, ServerUnavailable, SGLangClient, Stopped
 from payload.rollout.episode import EpisodeRunner
+from payload.sandbox.jail import SandboxError
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +118,7 @@ class RolloutWorker:
         self._in_flight: dict[str, Delivery] = {}
         self._retries_seen = 0
         self._episodes: EpisodeRunner | None = None
+        self._episodes_lock = threading.Lock()
 
     # -- the process ----------------------------------------------------------------------------
 
@@ -213,6 +219,12 @@ class RolloutWorker:
             log.error("request rejected, task %s charged an attempt: %s", task.task_id, exc, extra=extra)
             self._release(delivery, True, str(exc)[:200], "rejected")
             return
+        except SandboxError as exc:
+            # The code tool's sandbox pool is down (not the task's fault): handed back uncharged.
+            log.warning("sandbox unavailable, task %s handed back: %s", task.task_id, exc, extra=extra)
+            self._release(delivery, False, str(exc)[:200], "sandbox_unavailable")
+            stop.wait(self.config.server_down_pause_s)
+            return
         except (EnvironmentError_, ChatTemplateError) as exc:
             # A task naming an unknown environment, or a tokenizer that cannot frame its
             # replies: charged, so it reaches the dead-letter stream instead of circling.
@@ -258,7 +270,7 @@ class RolloutWorker:
             self.metrics.retries.inc(new)
 
     def _episode_runner(self) -> EpisodeRunner:
-        with self._lock:
+        with self._episodes_lock:
             if self._episodes is None:
                 from payload.rollout.chat import ChatTurns
 
