@@ -19,7 +19,7 @@ import yaml
 
 from payload.envs.base import Environment, Step, get_environment
 from payload.envs.calculator import CalculatorError, evaluate
-from payload.queue.base import RolloutQueue
+from payload.queue.base import RolloutQueue, Stage
 from payload.queue.experience import Task, decode_group, encode_group
 from payload.rollout.chat import ChatTemplateError, ChatTurns
 from payload.rollout.client import ROUTING_KEY_HEADER, SamplingParams, SGLangClient
@@ -178,7 +178,8 @@ def _rollout_worker(name, server_url, queue_url, namespace, job_config):
     command = [sys.executable, "-m", "payload", "rollout", "--server-url", server_url, "--queue-url", queue_url,
                "--namespace", namespace, "--name", name, "--concurrency", "1", "--max-new-tokens", "512",
                "--visibility-timeout-s", "1", "--max-deliveries", "5", "--metrics-port", str(free_port()),
-               "--verifier-processes", "1", "--job-config", str(job_config)]
+               # Scoring is the verifiers' (tested elsewhere): the group goes to the VERIFY stage.
+               "--no-inline-verifier", "--job-config", str(job_config)]
     # Its own process group: SIGKILL takes its verifier process too, as losing the node would.
     return subprocess.Popen(command, env=env(), cwd=REPO, start_new_session=True, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -211,12 +212,11 @@ def test_a_killed_workers_conversation_is_played_again_from_the_prompt_exactly_o
             received = []
             deadline = time.monotonic() + 60
             while not received and time.monotonic() < deadline:
-                consumed = queue.consume("trainer", 8, 0.2, current_version=1, max_staleness=10)
-                received += consumed.groups
-                queue.ack([g.entry_id for g in consumed.groups])
+                if (delivery := queue.claim(Stage.VERIFY, "verifier", block_s=0.2)) is not None:
+                    received.append(delivery)
             # Nothing else arrives once the task is done (a second group would be a duplicate).
-            consumed = queue.consume("trainer", 8, 1.5, current_version=1, max_staleness=10)
-            received += consumed.groups
+            if (late := queue.claim(Stage.VERIFY, "verifier", block_s=1.5)) is not None:
+                received.append(late)
             stats = queue.stats()
         finally:
             for worker in workers:
@@ -224,12 +224,13 @@ def test_a_killed_workers_conversation_is_played_again_from_the_prompt_exactly_o
                     os.killpg(worker.pid, signal.SIGKILL)
                     worker.wait(10)
             queue.close()
-    [buffered] = received
-    group = buffered.group
+    [delivery] = received
+    group = delivery.item
     assert group.task_id == "mt3" and group.worker == "second"
     # Restarted, not resumed: the second worker's first request is the prompt itself.
     after_kill = policy.requests[2:]
     assert after_kill[0]["input_ids"] == [prompt] * 2 and len(after_kill) == 2
-    assert [s.reward for s in group.samples] == [1.0, 1.0]  # the math verifier on the final turn
+    assert [s.text for s in group.samples] == [FINAL, FINAL]  # what the verifier scores: the final turn
     assert all(s.loss_mask_T.tolist().count(0) > 0 for s in group.samples)
     assert stats.dead_letters == 0 and stats.tasks_in_flight == 0 and stats.tasks_waiting == 0
+    assert stats.verify_in_flight == 1 and stats.verify_waiting == 0
