@@ -255,7 +255,9 @@ class RolloutWorker:
         self.on_progress()
         if written:
             self.metrics.groups.inc()
-            self.metrics.tokens.inc(sum(len(s.token_ids_T) for s in group.samples))
+            # The policy's tokens only: a multi-turn response also holds the tools' replies.
+            self.metrics.tokens.inc(sum(len(s.token_ids_T) if s.loss_mask_T is None else int(s.loss_mask_T.sum())
+                                        for s in group.samples))
             self.metrics.group_seconds.observe(time.monotonic() - start)
             log.info("group written", extra={**extra, "policy_version": group.policy_version})
         else:
