@@ -234,3 +234,16 @@ def test_a_killed_workers_conversation_is_played_again_from_the_prompt_exactly_o
     assert all(s.loss_mask_T.tolist().count(0) > 0 for s in group.samples)
     assert stats.dead_letters == 0 and stats.tasks_in_flight == 0 and stats.tasks_waiting == 0
     assert stats.verify_in_flight == 1 and stats.verify_waiting == 0
+
+
+def test_the_code_environment_runs_the_policys_program_in_the_sandbox(monkeypatch):
+    from payload.sandbox.client import SANDBOX_URL_ENV
+
+    monkeypatch.delenv(SANDBOX_URL_ENV, raising=False)  # the local jail, as the verifier's executor uses
+    env = get_environment("code")
+    call = '<tool_call>{"name": "python", "arguments": {"code": "print(6 * 7)"}}</tool_call>'
+    [reply] = env.step(call).observation
+    assert reply["role"] == "tool" and reply["content"].startswith("exit code 0\nstdout:\n42\n")
+    [failed] = env.step('<tool_call>{"name": "python", "arguments": {"code": "raise SystemExit(3)"}}</tool_call>').observation
+    assert failed["content"].startswith("exit code 3\n")
+    assert env.step("def add(a, b): return a + b").done  # no tool call: the final answer
