@@ -358,6 +358,8 @@ class DataSection(_Section):
             raise ValueError("set data.epochs or data.total_steps, not both")
         if self.columns.messages is not None and not self.chat_template:
             raise ValueError("columns.messages needs chat_template: true (messages are rendered by the template)")
+        if (self.environment or self.environments) and not self.chat_template:
+            raise ValueError("data.environment(s) need chat_template: true (the tools' replies are framed by the template)")
         return self
 
     @property

@@ -153,6 +153,13 @@ def test_the_loop_runs_against_the_real_engine_token_in_token_out(chat, served_t
 
 
 def test_plug_in_errors_are_one_line():
+    from payload.job import JobConfigError, parse_job_config
+
+    data = {"train": "/fsx/t.jsonl", "environment": "calculator", "chat_template": False}
+    with pytest.raises(JobConfigError, match=r"^job.yaml: job.data: data.environment\(s\) need chat_template: true"):
+        parse_job_config({"data": data}, "job.yaml")
+    with pytest.raises(JobConfigError, match=r"^job.yaml: job.data.environment: environment 'web': not one of calculator, code"):
+        parse_job_config({"data": {**data, "environment": "web"}}, "job.yaml")
     with pytest.raises(ValueError, match=r"environment 'nope': not one of calculator, code"):
         get_environment("nope")
     assert evaluate("12 * (3 + 4)") == 84 and evaluate("-2 ** 3") == -8
