@@ -33,7 +33,9 @@ class Step:
     # between the policy's turns.
     observation: list[dict] = field(default_factory=list)
     done: bool = False
-    # The episode's reward when the environment decides it (done only); None: the task's verifier.
+    # The episode's reward when the environment decides it (done only); None: the task's
+    # verifier. A group is scored by its environment only when every conversation of it got
+    # a reward; otherwise the verifier scores them all.
     reward: float | None = None
 
 

@@ -40,10 +40,10 @@ from dataclasses import dataclass, field
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
 
 from payload.balance import signals
+from payload.envs.base import EnvironmentError_
 from payload.queue.base import BufferFull, Delivery, RolloutQueue, Stage
 from payload.queue.experience import ExperienceGroup, Sample, Task
-from payload.envs.base import EnvironmentError_
-from payload.rollout.chat import ChatTemplateError
+from payload.rollout.chat import ChatTemplateError, ChatTurns
 from payload.rollout.client import RequestRejected, SamplingParams, ServerUnavailable, SGLangClient, Stopped
 from payload.rollout.episode import EpisodeRunner
 from payload.sandbox.jail import SandboxError
@@ -274,8 +274,6 @@ class RolloutWorker:
     def _episode_runner(self) -> EpisodeRunner:
         with self._episodes_lock:
             if self._episodes is None:
-                from payload.rollout.chat import ChatTurns
-
                 if self.config.chat_tokenizer_path is None:
                     raise ChatTemplateError("a multi-turn task needs the policy's tokenizer (job model.path)")
                 chat = ChatTurns.from_pretrained(self.config.chat_tokenizer_path, self.config.chat_template_kwargs)
