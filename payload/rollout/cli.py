@@ -266,6 +266,12 @@ def run_rollout(args) -> int:
         model = Qwen3MoeConfig.from_pretrained(job.model.path)
         routed_shape = (model.num_hidden_layers, model.num_experts_per_tok)
         routed_layers = tuple(model.moe_layer_ids)
+    chat = None
+    if job.data is not None and (job.data.environment or job.data.environments):
+        from payload.rollout.chat import ChatTurns
+
+        # A job with environments: a missing tokenizer or template fails here, in one line.
+        chat = ChatTurns.from_pretrained(job.model.path, dict(job.data.chat_template_kwargs))
     service = _service(args, "rollout-worker")
     queue = _queue(args, job, required=True)
     client = SGLangClient.Config(
@@ -290,7 +296,7 @@ def run_rollout(args) -> int:
             episode=EpisodeRunner.Config(max_turns=job.rollout.max_turns,
                                          max_response_tokens=args.max_new_tokens or job.batch.max_response_tokens),
         ),
-        queue, client, on_progress=service.beat,
+        queue, client, on_progress=service.beat, chat=chat,
     )
     service.start()
     service.set_ready(True)

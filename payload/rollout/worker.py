@@ -103,6 +103,7 @@ class RolloutWorker:
         client: SGLangClient,
         registry: CollectorRegistry = REGISTRY,
         on_progress=lambda: None,
+        chat: ChatTurns | None = None,
     ) -> None:
         self.config = config
         self.queue = queue
@@ -117,7 +118,8 @@ class RolloutWorker:
         self._lock = threading.Lock()
         self._in_flight: dict[str, Delivery] = {}
         self._retries_seen = 0
-        self._episodes: EpisodeRunner | None = None
+        # Given (a job with environments): multi-turn from the start; else made on the first such task.
+        self._episodes = None if chat is None else EpisodeRunner(config.episode, client, chat)
         self._episodes_lock = threading.Lock()
 
     # -- the process ----------------------------------------------------------------------------

@@ -254,3 +254,14 @@ def test_the_code_environment_runs_the_policys_program_in_the_sandbox(monkeypatc
     [failed] = env.step('<tool_call>{"name": "python", "arguments": {"code": "raise SystemExit(3)"}}</tool_call>').observation
     assert failed["content"].startswith("exit code 3\n")
     assert env.step("def add(a, b): return a + b").done  # no tool call: the final answer
+
+
+def test_a_job_with_environments_and_no_tokenizer_is_refused_at_start_in_one_line(tmp_path):
+    job_config = tmp_path / "job.yaml"
+    job_config.write_text(yaml.safe_dump({"model": {"path": str(tmp_path / "no-model")},
+                                          "data": {"train": "/fsx/t.jsonl", "environment": "calculator"}}))
+    result = subprocess.run([sys.executable, "-m", "payload", "rollout", "--server-url", "http://127.0.0.1:9",
+                             "--queue-url", "redis://127.0.0.1:9", "--metrics-port", "0", "--job-config", str(job_config)],
+                            cwd=REPO, env=env(), capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith(f"error: {tmp_path / 'no-model'}: no tokenizer for multi-turn rollouts")
