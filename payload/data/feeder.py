@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,7 +73,7 @@ class Feeder:
         max_staleness: int
         total_steps: int | None = None
         # The environment per data source (data.environment_for), "" for one turn.
-        environment_for: object = lambda data_source: ""
+        environment_for: Callable[[str], str] = lambda data_source: ""
         # Tasks per submission (one round trip).
         batch_tasks: int = 64
         # How often a feeder that is ahead of the trainer looks again.
