@@ -228,6 +228,8 @@ class RolloutSection(_Section):
     # default model.path. fp8 needs a block-FP8 checkpoint of the same weights here (config.json
     # quantization_config, e.g. Qwen's own Qwen3-30B-A3B-FP8).
     model_path: str | None = None
+    # Multi-turn tasks (data.environment): policy turns per conversation before it is cut.
+    max_turns: int = Field(default=8, ge=1)
 
     @model_validator(mode="after")
     def _fp8_start(self) -> "RolloutSection":
@@ -304,6 +306,14 @@ class DataColumns(_Section):
         return self
 
 
+def _check_environment(name: str) -> str:
+    from payload.envs.base import EnvironmentError_, registry  # no torch: numpy and msgpack
+
+    if name not in registry():
+        raise ValueError(str(EnvironmentError_(f"environment {name!r}: not one of {', '.join(sorted(registry()))}")))
+    return name
+
+
 class DataSection(_Section):
     """What the feeder (`python -m payload feed`) turns into tasks, and the held-out eval set."""
 
@@ -322,6 +332,30 @@ class DataSection(_Section):
         except VerifierError as exc:
             raise ValueError(str(exc)) from None
         return name
+    # Multi-turn rollouts with tools (payload.envs): the environment of every task, and one per
+    # data source (the rows' columns.data_source, else the file's name) that replaces it.
+    # None / "": one turn, no tools.
+    environment: str | None = None
+    environments: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("environment")
+    @classmethod
+    def _known_environment(cls, name: str | None) -> str | None:
+        return _check_environment(name) if name else name
+
+    @field_validator("environments")
+    @classmethod
+    def _known_environments(cls, names: dict[str, str]) -> dict[str, str]:
+        for source, name in names.items():
+            try:
+                _check_environment(name)
+            except ValueError as exc:
+                raise ValueError(f"data source {source!r}: {exc}") from None
+        return names
+
+    def environment_for(self, data_source: str) -> str:
+        """The environment of a row of `data_source` ("" for one turn)."""
+        return self.environments.get(data_source, self.environment or "")
     system_prompt: str | None = None
     # Render prompts with the model's own chat template (`apply_chat_template(...,
     # add_generation_prompt=True)`); false sends the text as it is.
@@ -340,6 +374,8 @@ class DataSection(_Section):
             raise ValueError("set data.epochs or data.total_steps, not both")
         if self.columns.messages is not None and not self.chat_template:
             raise ValueError("columns.messages needs chat_template: true (messages are rendered by the template)")
+        if (self.environment or self.environments) and not self.chat_template:
+            raise ValueError("data.environment(s) need chat_template: true (the tools' replies are framed by the template)")
         return self
 
     @property

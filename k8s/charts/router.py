@@ -1,7 +1,7 @@
 """The SGLang model gateway in front of the rollout servers, on the `cpu` pool.
 
-One replica: cache-aware routing keeps its prefix tree in process, and a second router
-would halve every prefix hit; a restart costs only cache affinity, the workers retry.
+One replica: the sticky-session table (`--policy manual`) lives in process, and a second
+router would split a conversation's turns; a restart costs only cache affinity, the workers retry.
 The servers are listed statically: LeaderWorkerSet leader names are stable and the count
 comes from the environment, so no Kubernetes API access (and no RBAC) is needed. Readiness is
 the gateway's own /readiness, which answers 503 until some worker is healthy: ready means it
@@ -44,6 +44,9 @@ from k8s.pods import (
 
 # Above the rollout servers' startup budget (1800 s) with room for a slow FSx read.
 ROUTER_WORKER_STARTUP_TIMEOUT_S = 3600
+# A session key (one task) outlives its episode's longest gap between turns (a tool call) by far;
+# at 512 tasks a step and a step a minute, an hour of keys is ~30k entries of ~100 bytes.
+ROUTER_SESSION_IDLE_S = 3600
 
 
 class RouterChart(cdk8s.Chart):
@@ -57,7 +60,15 @@ class RouterChart(cdk8s.Chart):
             command=[
                 "python3", "-m", "sglang_router.launch_router",
                 "--worker-urls", *server_urls(ctx.rollout.replicas),
-                "--policy", "cache_aware",
+                # Sticky sessions: a multi-turn conversation's requests carry its task id in
+                # X-SMG-Routing-Key (payload.rollout.client), so every turn lands on the server
+                # whose radix cache holds the turns before it; a new key goes to the least
+                # loaded server. cache_aware would move a conversation to the shortest queue
+                # whenever the servers' loads drift apart (its balance thresholds), losing the
+                # cache mid-episode. Keys idle past --max-idle-secs are forgotten.
+                "--policy", "manual",
+                "--assignment-mode", "min_load",
+                "--max-idle-secs", str(ROUTER_SESSION_IDLE_S),
                 # Static workers are registered by a background job that polls each one until this
                 # timeout: longer than a server's start (weights from FSx + CUDA graphs, the
                 # rollout servers' startup probe allows 30 minutes), so a late server still joins.

@@ -32,6 +32,8 @@ from k8s.pods import (
     SPOT_GRACE_SECONDS,
     VERIFIER,
     env,
+    fsx_mount,
+    fsx_volume,
     headless_service,
     http_probe,
     job_config_mount,
@@ -66,6 +68,9 @@ class WorkersChart(cdk8s.Chart):
             identity=ROLLOUT_WORKER,
             redis_user="worker",
             extra_env=[env("RL_ROUTER_URL", router_url), env(SANDBOX_URL_ENV, sandbox_url())],
+            # Multi-turn tasks frame the tools' replies with the policy's tokenizer and chat
+            # template, read from job.model.path (read-only; single-turn jobs never open it).
+            model_files=True,
         )
         self._deployment(
             ctx,
@@ -105,6 +110,7 @@ class WorkersChart(cdk8s.Chart):
         identity: str,
         redis_user: str,
         extra_env: list[k8s.EnvVar] = (),
+        model_files: bool = False,
     ) -> None:
         placement = Placement.of(ctx.environment, "cpu")
         container = k8s.Container(
@@ -115,7 +121,7 @@ class WorkersChart(cdk8s.Chart):
             ports=[port("metrics", METRICS_PORT)],
             resources=cpu_resources("2", "4Gi"),
             security_context=restricted_security(),
-            volume_mounts=[job_config_mount(), tmp_mount(), queue_mount()],
+            volume_mounts=[job_config_mount(), tmp_mount(), queue_mount(), *([fsx_mount(read_only=True)] if model_files else [])],
             readiness_probe=http_probe("/readyz", "metrics", period=10, failures=3),
             liveness_probe=http_probe("/healthz", "metrics", period=30, failures=4),
         )
@@ -133,7 +139,8 @@ class WorkersChart(cdk8s.Chart):
                     [container],
                     service_account=identity,
                     priority_class=PRIORITY_ROLLOUT,
-                    volumes=[job_config_volume(), tmp_volume("2Gi"), queue_volume(redis_user)],
+                    volumes=[job_config_volume(), tmp_volume("2Gi"), queue_volume(redis_user),
+                             *([fsx_volume()] if model_files else [])],
                     # SIGTERM (a spot notice or a rollout): finish or hand back the current
                     # tasks before the node goes.
                     grace_seconds=SPOT_GRACE_SECONDS,

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -71,6 +72,8 @@ class Feeder:
         prompts_per_step: int
         max_staleness: int
         total_steps: int | None = None
+        # The environment per data source (data.environment_for), "" for one turn.
+        environment_for: Callable[[str], str] = lambda data_source: ""
         # Tasks per submission (one round trip).
         batch_tasks: int = 64
         # How often a feeder that is ahead of the trainer looks again.
@@ -80,7 +83,8 @@ class Feeder:
         def of(cls, job: JobConfig) -> "Feeder.Config":
             return cls(group_size=job.algorithm.group_size, prompts_per_step=job.batch.prompts_per_step,
                        max_staleness=job.rollout.max_staleness,
-                       total_steps=job.data.total_steps if job.data else None)
+                       total_steps=job.data.total_steps if job.data else None,
+                       environment_for=job.data.environment_for if job.data else (lambda data_source: ""))
 
         def build(self, plan: FeedPlan, prompts: PromptBuilder, dataset: OpenDataset, queue: RolloutQueue,
                   metrics: FeederMetrics | None = None) -> "Feeder":
@@ -109,7 +113,8 @@ class Feeder:
             prompt = self.prompts.prompt(self.dataset, row)
             tasks.append(Task(task_id=self.plan.task_id(epoch, row), prompt_id=self.plan.prompt_id(row),
                               prompt_tokens_P=prompt.tokens_P, group_size=self.config.group_size,
-                              policy_version=policy_version, label=prompt.label, verifier=prompt.verifier))
+                              policy_version=policy_version, label=prompt.label, verifier=prompt.verifier,
+                              environment=self.config.environment_for(prompt.data_source)))
         return tasks
 
     def _finished(self, position: int, progress: TrainerProgress) -> bool:

@@ -29,12 +29,14 @@ from dataclasses import dataclass, field
 import msgpack
 import numpy as np
 
-FORMAT_VERSION = 1
+# 2: tasks name their environment; groups may carry a loss mask per sample (multi-turn).
+FORMAT_VERSION = 2
 _TASK_MAGIC = b"RLT"
 _GROUP_MAGIC = b"RLX"
 
 _TOKEN_DTYPE = np.dtype("<i4")
 _FLOAT_DTYPE = np.dtype("<f4")
+_MASK_DTYPE = np.dtype("u1")
 _EXPERT_DTYPES = {"u1": np.dtype("u1"), "<i2": np.dtype("<i2"), "<i4": np.dtype("<i4")}
 
 FINISH_REASONS = ("stop", "length", "abort")
@@ -64,6 +66,8 @@ class Task:
     # What the verifier checks the response against (e.g. the reference answer).
     label: str = ""
     verifier: str = "math"
+    # The environment of a multi-turn episode (payload.envs); "" is one turn, no tools.
+    environment: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "prompt_tokens_P", _tokens(self.prompt_tokens_P, "prompt_tokens_P"))
@@ -86,12 +90,20 @@ class Sample:
     reward: float = math.nan
     # [S = P + T - 1, L, K] expert ids per position, prompt included (SGLang's layout).
     routed_experts_SLK: np.ndarray | None = None
+    # Multi-turn: 1 where the policy generated the token (trained), 0 where the environment's
+    # reply or the chat template's framing sits between turns (logprob 0, never trained).
+    # None: every response token is the policy's (one turn).
+    loss_mask_T: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         self.token_ids_T = _tokens(self.token_ids_T, "token_ids_T")
         self.logprobs_T = np.ascontiguousarray(self.logprobs_T, dtype=_FLOAT_DTYPE)
         if self.logprobs_T.shape != self.token_ids_T.shape:
             raise ValueError(f"logprobs_T shape {self.logprobs_T.shape} != token_ids_T shape {self.token_ids_T.shape}")
+        if self.loss_mask_T is not None:
+            self.loss_mask_T = np.ascontiguousarray(self.loss_mask_T, dtype=_MASK_DTYPE)
+            if self.loss_mask_T.shape != self.token_ids_T.shape:
+                raise ValueError(f"loss_mask_T shape {self.loss_mask_T.shape} != token_ids_T shape {self.token_ids_T.shape}")
         if self.finish_reason not in FINISH_REASONS:
             raise ValueError(f"finish_reason {self.finish_reason!r} is not one of {FINISH_REASONS}")
         if self.routed_experts_SLK is not None:
@@ -171,6 +183,7 @@ def encode_task(task: Task) -> bytes:
             "policy_version": task.policy_version,
             "label": task.label,
             "verifier": task.verifier,
+            "environment": task.environment,
         }
     )
 
@@ -186,6 +199,7 @@ def decode_task(data: bytes | memoryview) -> Task:
             policy_version=body["policy_version"],
             label=body["label"],
             verifier=body["verifier"],
+            environment=body["environment"],
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise RecordFormatError(f"malformed task record: {exc!r}") from None
@@ -210,6 +224,10 @@ def encode_group(group: ExperienceGroup) -> bytes:
         name = "u1" if top < 256 else "<i2" if top < 32768 else "<i4"
         experts = {"dtype": name, "lk": list(tails.pop())}
         arrays += [np.ascontiguousarray(s.routed_experts_SLK, dtype=_EXPERT_DTYPES[name]) for s in samples]
+    # One byte per response token, only for groups that have a mask (multi-turn).
+    masked = any(s.loss_mask_T is not None for s in samples)
+    if masked:
+        arrays += [np.ones(len(s.token_ids_T), _MASK_DTYPE) if s.loss_mask_T is None else s.loss_mask_T for s in samples]
     meta = msgpack.packb(
         {
             "task_id": group.task_id,
@@ -220,6 +238,7 @@ def encode_group(group: ExperienceGroup) -> bytes:
             "finish": [s.finish_reason for s in samples],
             "text": [s.text for s in samples],
             "experts": experts,
+            "masked": masked,
             "label": group.label,
             "verifier": group.verifier,
             "worker": group.worker,
@@ -260,6 +279,10 @@ def decode_group(data: bytes | memoryview) -> ExperienceGroup:
             experts_XLK = take(_EXPERT_DTYPES[experts["dtype"]], positions * layers * top_k).reshape(-1, layers, top_k)
             bounds = np.concatenate([[0], np.cumsum([prompt_len + k - 1 for k in lengths])]).astype(int)
             per_sample_experts = [experts_XLK[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+        masks: list[np.ndarray | None] = [None] * n
+        if body["masked"]:
+            mask = take(_MASK_DTYPE, total)
+            masks = [mask[a:b] for a, b in zip(offsets[:-1], offsets[1:])]
         if cursor != len(view):
             raise ValueError(f"{len(view) - cursor} bytes left after the arrays")
         samples = [
@@ -270,9 +293,10 @@ def decode_group(data: bytes | memoryview) -> ExperienceGroup:
                 text=text,
                 reward=float(reward),
                 routed_experts_SLK=routed,
+                loss_mask_T=mask,
             )
-            for a, b, finish, text, reward, routed in zip(
-                offsets[:-1], offsets[1:], body["finish"], body["text"], rewards, per_sample_experts
+            for a, b, finish, text, reward, routed, mask in zip(
+                offsets[:-1], offsets[1:], body["finish"], body["text"], rewards, per_sample_experts, masks
             )
         ]
         return ExperienceGroup(

@@ -154,6 +154,7 @@ def _user_errors() -> tuple[type[Exception], ...]:
 
     errors = [CliError, JobConfigError, QueueError, VerifierError, PortInUse]
     for module, name in (("payload.model.config", "ModelConfigError"), ("payload.rollout.engine", "EngineError"),
+                         ("payload.rollout.chat", "ChatTemplateError"),
                          ("payload.common.efa", "EfaError")):
         if module in sys.modules:
             errors.append(getattr(sys.modules[module], name))
@@ -267,6 +268,12 @@ def run_rollout(args) -> int:
         model = Qwen3MoeConfig.from_pretrained(job.model.path)
         routed_shape = (model.num_hidden_layers, model.num_experts_per_tok)
         routed_layers = tuple(model.moe_layer_ids)
+    chat = None
+    if job.data is not None and (job.data.environment or job.data.environments):
+        from payload.rollout.chat import ChatTurns
+
+        # A job with environments: a missing tokenizer or template fails here, in one line.
+        chat = ChatTurns.from_pretrained(job.model.path, dict(job.data.chat_template_kwargs))
     service = _service(args, "rollout-worker")
     queue = _queue(args, job, required=True)
     client = SGLangClient.Config(
@@ -278,13 +285,20 @@ def run_rollout(args) -> int:
         max_new_tokens=args.max_new_tokens or job.batch.max_response_tokens, stop_token_ids=args.stop_token_id,
     )
     inline = job.rollout.inline_verifier if args.inline_verifier is None else args.inline_verifier
+    from payload.rollout.episode import EpisodeRunner
+
     worker = RolloutWorker(
         RolloutWorker.Config(
             name=args.name or socket.gethostname(), concurrency=args.concurrency or job.rollout.worker_concurrency,
             sampling=sampling, inline_verifier=inline, verifier_processes=args.verifier_processes,
             drain_timeout_s=args.drain_timeout_s,
+            # Multi-turn tasks frame the tools' replies with the policy's own chat template.
+            chat_tokenizer_path=job.model.path,
+            chat_template_kwargs=dict(job.data.chat_template_kwargs) if job.data else {},
+            episode=EpisodeRunner.Config(max_turns=job.rollout.max_turns,
+                                         max_response_tokens=args.max_new_tokens or job.batch.max_response_tokens),
         ),
-        queue, client, on_progress=service.beat,
+        queue, client, on_progress=service.beat, chat=chat,
     )
     service.start()
     service.set_ready(True)

@@ -35,6 +35,11 @@ import numpy as np
 
 log = logging.getLogger(__name__)
 
+# The model gateway's sticky-session header (sglang-router 0.3.2, `--policy manual`: a key is
+# assigned a worker once and keeps it while that worker is healthy; requests without it are
+# spread at random). k8s/charts/router.py runs that policy.
+ROUTING_KEY_HEADER = "X-SMG-Routing-Key"
+
 
 class GenerationError(RuntimeError):
     pass
@@ -120,17 +125,29 @@ class SGLangClient:
         self._http.close()
 
     def generate(
-        self, prompt_tokens_P: np.ndarray, n: int, sampling: SamplingParams, stop: threading.Event | None = None
+        self, prompt_tokens_P: np.ndarray, n: int, sampling: SamplingParams, stop: threading.Event | None = None,
+        session: str | None = None,
     ) -> list[Generation]:
         """`n` samples of the prompt, in order; aborted ones are generated again."""
         prompt = [int(t) for t in prompt_tokens_P]
-        results: list[Generation | None] = [None] * n
+        return self.generate_each([prompt] * n, sampling, stop, session)
+
+    def generate_each(
+        self, prompts: list[list[int]], sampling: SamplingParams | list[SamplingParams],
+        stop: threading.Event | None = None, session: str | None = None,
+    ) -> list[Generation]:
+        """One sample of each prompt (one request, batched by the server), in order; aborted
+        ones are generated again. `session` names the conversation(s) for the router: every
+        request with the same key goes to the same server, whose radix cache still holds the
+        earlier turns (sglang-router 0.3.2's `manual` policy reads the X-SMG-Routing-Key header)."""
+        per_prompt = sampling if isinstance(sampling, list) else [sampling] * len(prompts)
+        results: list[Generation | None] = [None] * len(prompts)
         attempt = 0
         answered = True
         while True:
             missing = [i for i, r in enumerate(results) if r is None]
             try:
-                generations = self._generate_once(prompt, len(missing), sampling)
+                generations = self._generate_once([prompts[i] for i in missing], [per_prompt[i] for i in missing], session)
             except _Retryable as exc:
                 attempt += 1
                 answered = answered and exc.answered
@@ -167,18 +184,22 @@ class SGLangClient:
         else:
             time.sleep(delay)
 
-    def _generate_once(self, prompt: list[int], n: int, sampling: SamplingParams) -> list[Generation]:
+    def _generate_once(self, prompts: list[list[int]], sampling: list[SamplingParams], session: str | None) -> list[Generation]:
+        n = len(prompts)
+        params = [p.to_sglang() for p in sampling]
         body = {
-            "input_ids": [prompt] * n,
-            "sampling_params": sampling.to_sglang(),
+            "input_ids": prompts,
+            # One dict for the batch when every prompt shares it (the server's common case).
+            "sampling_params": params[0] if all(p == params[0] for p in params) else params,
             "return_logprob": True,
             # Logprobs of the output tokens only, not the prompt's.
             "logprob_start_len": -1,
         }
         if self.config.return_routed_experts:
             body["return_routed_experts"] = True
+        headers = {ROUTING_KEY_HEADER: session} if session else None
         try:
-            response = self._http.post("/generate", json=body)
+            response = self._http.post("/generate", json=body, headers=headers)
         except httpx.TransportError as exc:
             raise _Retryable(f"{type(exc).__name__}: {exc}", answered=False) from None
         if response.status_code >= 500 or response.status_code in (408, 429):
@@ -189,7 +210,7 @@ class SGLangClient:
             items = response.json()
             if not isinstance(items, list) or len(items) != n:
                 raise ValueError(f"expected a list of {n} results, got {type(items).__name__}")
-            return [self._parse(item, len(prompt)) for item in items]
+            return [self._parse(item, len(prompt)) for item, prompt in zip(items, prompts)]
         except (ValueError, KeyError, TypeError, IndexError) as exc:
             raise _Retryable(f"malformed response: {exc}") from None
 

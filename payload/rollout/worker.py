@@ -20,7 +20,11 @@ What can go wrong and what happens:
 - Redis refuses the group for lack of memory (BufferFull): the task is handed back without
   charge and the slot backs off; producers already wait below the byte high-water mark;
 - the server rejects the request (4xx) or a verifier crashes: handed back and charged, so a
-  poison task reaches the dead-letter stream instead of looping forever;
+  poison task reaches the dead-letter stream instead of looping forever; so is a task naming
+  an environment this build lacks, or one whose tokenizer has no usable chat template;
+- a multi-turn task's tool sandbox is unreachable: handed back without charge, the slot backs off;
+- the worker dies mid-conversation: the conversation is lost and replayed from the prompt by
+  whoever reclaims the task (payload.rollout.episode says why restart, not resume);
 - Redis is restarting: redis-py reconnects with backoff; a slot that still gets an error
   logs it and carries on: the task it held is reclaimed after the visibility timeout.
 """
@@ -36,9 +40,13 @@ from dataclasses import dataclass, field
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
 
 from payload.balance import signals
+from payload.envs.base import EnvironmentError_
 from payload.queue.base import BufferFull, Delivery, RolloutQueue, Stage
 from payload.queue.experience import ExperienceGroup, Sample, Task
+from payload.rollout.chat import ChatTemplateError, ChatTurns
 from payload.rollout.client import RequestRejected, SamplingParams, ServerUnavailable, SGLangClient, Stopped
+from payload.rollout.episode import EpisodeRunner
+from payload.sandbox.jail import SandboxError
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +90,11 @@ class RolloutWorker:
         drain_timeout_s: float = 90.0
         # After ServerUnavailable, a slot pauses this long before claiming again.
         server_down_pause_s: float = 5.0
+        # Multi-turn tasks (Task.environment): the policy's tokenizer directory (its chat
+        # template frames the environment's replies), loaded on the first such task.
+        chat_tokenizer_path: str | None = None
+        chat_template_kwargs: dict = field(default_factory=dict)
+        episode: EpisodeRunner.Config = field(default_factory=EpisodeRunner.Config)
 
     def __init__(
         self,
@@ -90,6 +103,7 @@ class RolloutWorker:
         client: SGLangClient,
         registry: CollectorRegistry = REGISTRY,
         on_progress=lambda: None,
+        chat: ChatTurns | None = None,
     ) -> None:
         self.config = config
         self.queue = queue
@@ -104,6 +118,9 @@ class RolloutWorker:
         self._lock = threading.Lock()
         self._in_flight: dict[str, Delivery] = {}
         self._retries_seen = 0
+        # Given (a job with environments): multi-turn from the start; else made on the first such task.
+        self._episodes = None if chat is None else EpisodeRunner(config.episode, client, chat)
+        self._episodes_lock = threading.Lock()
 
     # -- the process ----------------------------------------------------------------------------
 
@@ -204,10 +221,23 @@ class RolloutWorker:
             log.error("request rejected, task %s charged an attempt: %s", task.task_id, exc, extra=extra)
             self._release(delivery, True, str(exc)[:200], "rejected")
             return
+        except SandboxError as exc:
+            # The code tool's sandbox pool is down (not the task's fault): handed back uncharged.
+            log.warning("sandbox unavailable, task %s handed back: %s", task.task_id, exc, extra=extra)
+            self._release(delivery, False, str(exc)[:200], "sandbox_unavailable")
+            stop.wait(self.config.server_down_pause_s)
+            return
+        except (EnvironmentError_, ChatTemplateError) as exc:
+            # A task naming an unknown environment, or a tokenizer that cannot frame its
+            # replies: charged, so it reaches the dead-letter stream instead of circling.
+            log.error("task %s cannot be played: %s", task.task_id, exc, extra=extra)
+            self._release(delivery, True, str(exc)[:200], "rejected")
+            return
         finally:
             self.metrics.busy.inc(time.monotonic() - start)
             self._count_retries()
-        if self._pool is not None:
+        # An environment that scores its own episodes leaves nothing for the verifier.
+        if self._pool is not None and not group.verified:
             try:
                 self._pool.score_group(group)
             except Exception as exc:  # noqa: BLE001 - a verifier failure is charged to the task
@@ -227,7 +257,9 @@ class RolloutWorker:
         self.on_progress()
         if written:
             self.metrics.groups.inc()
-            self.metrics.tokens.inc(sum(len(s.token_ids_T) for s in group.samples))
+            # The policy's tokens only: a multi-turn response also holds the tools' replies.
+            self.metrics.tokens.inc(sum(len(s.token_ids_T) if s.loss_mask_T is None else int(s.loss_mask_T.sum())
+                                        for s in group.samples))
             self.metrics.group_seconds.observe(time.monotonic() - start)
             log.info("group written", extra={**extra, "policy_version": group.policy_version})
         else:
@@ -241,9 +273,21 @@ class RolloutWorker:
         if new > 0:
             self.metrics.retries.inc(new)
 
+    def _episode_runner(self) -> EpisodeRunner:
+        with self._episodes_lock:
+            if self._episodes is None:
+                if self.config.chat_tokenizer_path is None:
+                    raise ChatTemplateError("a multi-turn task needs the policy's tokenizer (job model.path)")
+                chat = ChatTurns.from_pretrained(self.config.chat_tokenizer_path, self.config.chat_template_kwargs)
+                self._episodes = EpisodeRunner(self.config.episode, self.client, chat)
+            return self._episodes
+
     def rollout(self, task: Task, stop: threading.Event | None = None) -> ExperienceGroup:
-        """The task's G samples as an (unscored) experience group."""
-        generations = self.client.generate(task.prompt_tokens_P, task.group_size, self.config.sampling, stop)
+        """The task's G samples as an experience group (unscored unless its environment scored it)."""
+        if task.environment:
+            return self._episode_runner().rollout(task, self.config.sampling, self.config.name, stop)
+        generations = self.client.generate(task.prompt_tokens_P, task.group_size, self.config.sampling, stop,
+                                           session=task.task_id)
         # Each generation's oldest span (client.Generation.weight_version), and the group's oldest
         # of those: staleness is counted from the oldest weights any of its tokens came from.
         versions = [int(g.weight_version) for g in generations if g.weight_version.isdigit()]

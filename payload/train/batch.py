@@ -39,6 +39,10 @@ class Sample:
     # Routing replay: the experts the engine used at every position it ran, [P + R - 1, L, K]
     # (SGLang's return_routed_experts; the last token is sampled, never run). Integer ids.
     routed_experts: np.ndarray | None = None
+    # Multi-turn: which response tokens the policy generated ([R], bool); the environment's
+    # replies between turns are in the sequence (the policy attends to them) but not trained.
+    # None: the whole response is trained.
+    response_mask: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         self.prompt_ids = np.asarray(self.prompt_ids, dtype=np.int32)
@@ -48,6 +52,10 @@ class Sample:
             raise ValueError(
                 f"{len(self.rollout_logprobs)} rollout logprobs for {len(self.response_ids)} response tokens"
             )
+        if self.response_mask is not None:
+            self.response_mask = np.asarray(self.response_mask, dtype=bool)
+            if self.response_mask.shape != self.response_ids.shape:
+                raise ValueError(f"response mask of {self.response_mask.shape} for {len(self.response_ids)} response tokens")
         if self.routed_experts is not None:
             routes = np.asarray(self.routed_experts)
             if routes.dtype.kind not in "iu":
@@ -102,14 +110,15 @@ def _routes(samples: list[Sample]) -> list[np.ndarray] | None:
 
 
 def _loss_rows(samples: list[Sample], width: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """The per-sample loss layout: response mask, rollout logprobs ([B, width]) and advantages."""
+    """The per-sample loss layout: loss mask (the policy's response tokens), rollout logprobs
+    ([B, width]) and advantages."""
     b = max(len(samples), 1)
     loss_mask = np.zeros((b, width), dtype=bool)
     rollout = np.zeros((b, width), dtype=np.float32)
     for i, s in enumerate(samples):
         p, r = len(s.prompt_ids), len(s.response_ids)
         # Token p+j (response token j) is predicted at position p+j-1.
-        loss_mask[i, p - 1 : p - 1 + r] = True
+        loss_mask[i, p - 1 : p - 1 + r] = True if s.response_mask is None else s.response_mask
         rollout[i, p - 1 : p - 1 + r] = s.rollout_logprobs
     advantages = np.array([s.advantage for s in samples] or [0.0], dtype=np.float32)
     return torch.from_numpy(loss_mask), torch.from_numpy(rollout), torch.from_numpy(advantages)

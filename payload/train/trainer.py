@@ -389,7 +389,7 @@ class Trainer:
         for group in groups:
             for s in group.samples:
                 samples.append(Sample(group.prompt_tokens_P, s.token_ids_T, s.logprobs_T, float(s.reward),
-                                      float(advantages[len(samples)]), s.routed_experts_SLK))
+                                      float(advantages[len(samples)]), s.routed_experts_SLK, s.loss_mask_T))
         return samples
 
     # -- weights out --------------------------------------------------------------------------

@@ -53,3 +53,12 @@ def test_nothing_leaves_a_sandbox_pod_and_only_verifiers_and_workers_reach_it(sy
         egress = synthed.one("NetworkPolicy", f"allow-{caller}")["spec"]["egress"]
         assert any(peer.get("podSelector", {}).get("matchLabels") == {"app.kubernetes.io/name": "sandbox"}
                    for rule in egress for peer in rule["to"])
+
+
+def test_rollout_workers_read_the_policys_tokenizer_and_verifiers_do_not(synthed):
+    """Multi-turn rollouts frame tool replies with the chat template under job.model.path."""
+    worker = synthed.one("Deployment", "rollout-worker")["spec"]["template"]["spec"]
+    [mount] = [m for m in worker["containers"][0]["volumeMounts"] if m["name"] == "fsx"]
+    assert mount["readOnly"] is True and synthed.environment.job.model.path.startswith(mount["mountPath"])
+    verifier = synthed.one("Deployment", "verifier")["spec"]["template"]["spec"]
+    assert all(v["name"] != "fsx" for v in verifier["volumes"])

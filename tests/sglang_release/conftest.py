@@ -66,3 +66,9 @@ def sglang_source() -> Path:
     tool_python()
     [package] = (TOOL_VENV / "lib").glob("python3*/site-packages/sglang")
     return package
+
+
+@pytest.fixture(scope="session")
+def release_python() -> Path:
+    """The tool venv's interpreter (the pinned SGLang and router importable)."""
+    return tool_python()

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
+from fastapi import FastAPI, Request
 
 from k8s.main import synth
 from payload.job import JobConfig
@@ -29,6 +30,7 @@ from payload.rollout.client import SamplingParams, SGLangClient
 from payload.rollout.serve import flag_value, passthrough_args, sglang_command
 from payload.rollout.sglang_args import server_args
 from payload.sync.client import RolloutServerClient
+from tests.payload.queue.redis_server import free_port
 
 pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[2]
@@ -158,6 +160,12 @@ def recorded_bodies():
             [generation] = client.generate(np.array([1, 2, 3]), 1, SamplingParams(stop_token_ids=[7]))
             client.close()
             assert generation.weight_version == "3"
+        # A multi-turn turn (payload.rollout.episode): conversations of different lengths in one
+        # request, each with its own token budget.
+        client = SGLangClient.Config(url=url).build()
+        client.generate_each([[1, 2, 3], [1, 2, 3, 4, 5]], [SamplingParams(max_new_tokens=4), SamplingParams(max_new_tokens=2)],
+                             session="task-1")
+        client.close()
         weights = RolloutServerClient(url)
         weights.init_weights_update_group(master_address="10.0.0.1", master_port=29600, rank_offset=1, world_size=9,
                                           group_name="weights", backend="nccl")
@@ -186,6 +194,7 @@ def test_every_request_body_the_payload_sends_fits_the_release(recorded_bodies, 
     classes = {route: v["class"] for (route, _), v in zip(recorded_bodies, verdicts)}
     assert classes["/update_weights_from_distributed"] == "UpdateWeightsFromDistributedReqInput"
     assert classes["/generate"] == "GenerateReqInput"
+    assert any(isinstance(b.get("sampling_params"), list) for r, b in recorded_bodies if r == "/generate")
 
 
 BAD_BODIES = [
@@ -227,7 +236,9 @@ def test_router_arguments_parse_in_the_router_release(dists, release):
     for verdict in verdicts:
         assert verdict["ok"], verdict.get("error")
         args = verdict["args"]
-        assert args["worker_urls"] and args["policy"] == "cache_aware"
+        # Sticky sessions for multi-turn rollouts (X-SMG-Routing-Key, payload.rollout.client).
+        assert args["worker_urls"] and args["policy"] == "manual" and args["assignment_mode"] == "min_load"
+        assert args["max_idle_secs"] >= 3600
         # Servers load for up to 30 minutes (the startup probe's budget): the router waits longer.
         assert args["worker_startup_timeout_secs"] > 1800
         assert args["health_check_endpoint"] == "/health"
@@ -321,3 +332,98 @@ def test_reward_model_requests_fit_the_release(release):
     body = classify_body([[1, 2, 3], [4, 5]])
     [verdict] = release({"requests": [{"route": "/classify", "body": body}]})["requests"]
     assert verdict == {"ok": True, "class": "EmbeddingReqInput", "error": None}
+
+
+class _NamedServer:
+    """A stand-in rollout server on loopback that answers /generate with its own name (the
+    router is under test here): /health and the metadata routes the gateway reads on registration."""
+
+    def __init__(self, name: str) -> None:
+        import uvicorn
+
+        app = FastAPI()
+        info = {"model_path": "policy", "tp_size": 1, "dp_size": 1, "is_generation": True}
+        for route in ("/health", "/server_info", "/get_server_info", "/model_info", "/get_model_info"):
+            app.get(route)(lambda: info)
+
+        @app.post("/generate")
+        async def generate(request: Request):
+            body = await request.json()
+            return [{"text": name, "output_ids": [1], "meta_info": {
+                "finish_reason": {"type": "stop"}, "weight_version": "0", "output_token_logprobs": [[-0.1, 1, None]]}}
+                for _ in body["input_ids"]]
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="error"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(5)
+
+
+# sglang_router.launch_router's main() without its module's import of the mini load balancer
+# (which imports all of SGLang and torch: tens of seconds on a CI core): the same parser
+# (RouterArgs' own flags) and the same Rust router start.
+LAUNCH_ROUTER = """
+import argparse, sys
+from sglang_router.router import Router
+from sglang_router.router_args import RouterArgs
+parser = argparse.ArgumentParser()
+RouterArgs.add_cli_args(parser, use_router_prefix=False)
+args = RouterArgs.from_cli_args(parser.parse_args(sys.argv[1:]), use_router_prefix=False)
+args._validate_router_args()
+Router.from_args(args).start()
+"""
+
+
+def test_the_pinned_router_keeps_each_session_on_one_server(dists, release_python, tmp_path):
+    """The router dist/ starts (its own flags, loopback addresses) in front of two servers: every
+    request with one X-SMG-Routing-Key lands on one server; without a key they spread."""
+    import subprocess
+    import time
+
+    import httpx
+
+    from tests.payload.rollout.chat_helpers import make_tool_tokenizer
+
+    servers = [_NamedServer("A"), _NamedServer("B")]
+    port = free_port()
+    flags, args = router_command(dists["default"]), []
+    skipping = False
+    for arg in flags:
+        if arg.startswith("--"):
+            skipping = arg in ("--worker-urls", "--host", "--port", "--prometheus-host", "--prometheus-port")
+        if not skipping:
+            args.append(arg)
+    args += ["--worker-urls", *(s.url for s in servers), "--host", "127.0.0.1", "--port", str(port),
+             "--prometheus-host", "127.0.0.1", "--prometheus-port", str(free_port()),
+             # A local tokenizer: the gateway would otherwise look the model's up on the Hub.
+             "--tokenizer-path", str(make_tool_tokenizer(tmp_path / "tokenizer"))]
+    router = subprocess.Popen([str(release_python), "-c", LAUNCH_ROUTER, *args],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert router.poll() is None and time.monotonic() < deadline, "the router did not become ready"
+            try:
+                if httpx.get(f"{url}/readiness", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        client = SGLangClient.Config(url=url, max_attempts=1).build()
+        landed = {key: {g.text for _ in range(4) for g in client.generate_each([[1, 2, 3]], SamplingParams(), session=key)}
+                  for key in (f"task-{i}" for i in range(8))}
+        spread = {g.text for _ in range(40) for g in client.generate_each([[1, 2, 3]], SamplingParams())}
+        client.close()
+    finally:
+        router.terminate()
+        router.wait(20)
+        for server in servers:
+            server.close()
+    assert all(len(names) == 1 for names in landed.values()), landed
+    assert spread == {"A", "B"}  # both servers are registered and used

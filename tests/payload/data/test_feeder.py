@@ -185,3 +185,39 @@ def test_pacing_follows_the_trainer_and_groups_lost_on_the_way(tmp_path):
     assert len(batch.groups) == 8 and queue.exhausted()
     stop.set()
     queue.close()
+
+
+def test_tasks_carry_the_environment_of_their_data_source(tmp_path):
+    """data.environment for every row, data.environments per data source in its place."""
+    from payload.job import load_job_config
+
+    data = [{**row, "source": "apps" if i % 2 else "gsm"} for i, row in enumerate(rows(6))]
+    job = load_job_config(write_job(tmp_path, write_jsonl(tmp_path / "t.jsonl", data), epochs=1,
+                                    columns={"prompt": "question", "data_source": "source"},
+                                    environment="calculator", environments={"apps": "code"}))
+    dataset = open_dataset(job.data.train, tmp_path / "cache")
+    prompts = PromptBuilder.Config.of(job).build()
+    plan = FeedPlan(dataset.fingerprint, prompts.scan(dataset).kept, passes=1, seed=0)
+    queue = RolloutQueue.Config(backend="memory").build()
+    queue.report_progress(5)  # the trainer is far enough on for every row to go out
+    stop = threading.Event()
+    feeder = Feeder.Config.of(job).build(plan, prompts, dataset, queue)
+    thread = threading.Thread(target=feeder.run, args=(stop,))
+    thread.start()
+    seen = {}
+    deadline = time.monotonic() + 10
+    while len(seen) < 6 and time.monotonic() < deadline:
+        if (d := queue.claim(Stage.ROLLOUT, "w", block_s=0.05)) is not None:
+            seen[int(d.task_id.rsplit("-r", 1)[1])] = d.item.environment
+    stop.set()
+    thread.join(10)
+    queue.close()
+    assert seen == {i: "code" if i % 2 else "calculator" for i in range(6)}
+
+
+def test_an_unknown_environment_is_one_line(tmp_path):
+    job = write_job(tmp_path, write_jsonl(tmp_path / "t.jsonl", rows(2)), environments={"gsm": "browser"})
+    result = subprocess.run([sys.executable, "-m", "payload", "feed", "--job-config", str(job), "--queue-url", "memory",
+                             "--metrics-port", "0"], cwd=REPO, env=ENV, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "job.data.environments: data source 'gsm': environment 'browser': not one of calculator, code" in result.stderr

@@ -69,7 +69,7 @@ def test_task_round_trip_and_validation():
 def test_version_kind_and_corruption_fail_loudly():
     data = encode_group(make_group(False))
     newer = data[:3] + bytes([data[3] + 1]) + data[4:]
-    with pytest.raises(RecordFormatError, match=r"format version 2, this build reads version 1"):
+    with pytest.raises(RecordFormatError, match=r"format version 3, this build reads version 2"):
         decode_group(newer)
     with pytest.raises(RecordFormatError, match="not a record of kind .task."):
         decode_task(data)
