@@ -76,7 +76,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -161,6 +161,10 @@ class WeightPublisher:
         bucket_timeout_s: float = 30.0
         # A server that does not answer /model_info within this is down for this publish.
         probe_timeout_s: float = 5.0
+        # Trainer GPUs in each server's group, as group ranks 0..trainer_ranks-1 (the server's
+        # TP ranks at rank_offset trainer_ranks): this process is rank 0, the sender; the
+        # others are its node's other GPUs (payload/sync/fanout.py), told what to do by `tell`.
+        trainer_ranks: int = 1
 
         def build(self) -> "WeightPublisher":
             return WeightPublisher(self)
@@ -180,6 +184,10 @@ class WeightPublisher:
         self._last_versions: dict[str, str | None] = {}
         self._pool = ThreadPoolExecutor(max_workers=max(2, 2 * len(self.clients)))
         self._buffers: list[torch.Tensor | None] = [None, None, None]
+        # The group's other trainer ranks follow this one's every step on their side of the
+        # groups (payload/sync/fanout.py relays it; alone, nothing to tell): ("join", url, name,
+        # address, port, world_size), ("pull",), ("start", index, urls), ("drop", url), ("finish",).
+        self.tell: Callable[[tuple], None] = lambda message: None
 
     # -- fan-out -------------------------------------------------------------------------------
 
@@ -245,18 +253,22 @@ class WeightPublisher:
         name = f"{self.config.group_name}-{uuid.uuid4().hex[:8]}"
         address = self.config.master_address or _own_address()
         port = _free_port()
-        world_size = 1 + self.config.ranks_per_server
-        joined = self._pool.submit(c.init_weights_update_group, master_address=address, master_port=port, rank_offset=1,
-                                   world_size=world_size, group_name=name, backend=self.config.backend)
+        world_size = self.config.trainer_ranks + self.config.ranks_per_server
+        self.tell(("join", c.url, name, address, port, world_size))
+        joined = self._pool.submit(c.init_weights_update_group, master_address=address, master_port=port,
+                                   rank_offset=self.config.trainer_ranks, world_size=world_size, group_name=name,
+                                   backend=self.config.backend)
         try:
             group = init_weights_update_group(backend=self.config.backend, master_address=address, master_port=port,
                                               rank=0, world_size=world_size, group_name=name,
                                               timeout=self._group_timeout())
         except Exception as exc:
+            self.tell(("drop", c.url))
             raise PublishError(f"weight-update group {name} did not form at {address}:{port}: {exc}") from exc
         try:
             joined.result()
         except RolloutServerError:
+            self.tell(("drop", c.url))
             destroy_weights_update_group(group)
             raise
         self._links[c.url] = _Link(group, name)
@@ -266,6 +278,8 @@ class WeightPublisher:
         """Forget `url`'s group. A group left mid-collective is never destroyed (a broken
         communicator can hang in teardown); NCCL's is aborted, which frees our side's kernel."""
         link = self._links.pop(url, None)
+        if link is not None:
+            self.tell(("drop", url))
         if link is not None and abort and self.config.backend == "nccl":
             dist.distributed_c10d._abort_process_group(link.group)
 
@@ -292,8 +306,9 @@ class WeightPublisher:
                 self._buffers[slot] = torch.empty(max(total, self.config.bucket_bytes), dtype=torch.uint8, device=self.device)
             yield pack(moved, self.dtype, self._buffers[slot])
 
-    def _start_bucket(self, bucket: FlatBucket, members, last: bool, version: int) -> dict:
+    def _start_bucket(self, index: int, bucket: FlatBucket, members, last: bool, version: int) -> dict:
         """Per server: (its HTTP call, our side of its broadcast), both in flight."""
+        self.tell(("start", index, [c.url for c in members]))
         in_flight = {}
         for c in members:
             link = self._links[c.url]
@@ -331,6 +346,7 @@ class WeightPublisher:
         for url in in_flight:
             if url in failed:
                 self._drop(url, abort=True)
+        self.tell(("finish",))
 
     def publish(self, named_tensors: Iterable[tuple[str, torch.Tensor]], version: int) -> list[str]:
         """Send HF-named tensors (call on trainer rank 0; the iterator may gather collectively)
@@ -393,18 +409,19 @@ class WeightPublisher:
         live = list(members)
         held: FlatBucket | None = None
         in_flight = None
-        for bucket in iterator:
+        index = -1
+        for index, bucket in enumerate(iterator):
             if held is not None:
                 if in_flight is not None:
                     self._finish_bucket(in_flight, failed)
                 live = [c for c in live if c.url not in failed]
-                in_flight = self._start_bucket(held, live, False, version)
+                in_flight = self._start_bucket(index - 1, held, live, False, version)
             held = bucket
         if in_flight is not None:
             self._finish_bucket(in_flight, failed)
         live = [c for c in live if c.url not in failed]
         if held is not None:
-            self._finish_bucket(self._start_bucket(held, live, True, version), failed)
+            self._finish_bucket(self._start_bucket(index, held, live, True, version), failed)
         return [c for c in live if c.url not in failed]
 
     def _serves(self, c: RolloutServerClient, version: int, failed: dict[str, str]) -> bool:
