@@ -6,6 +6,10 @@ ENV ?= default
 VENV := .venv
 PYTHON := $(VENV)/bin/python
 STAMPS := .stamps
+# `make test` spreads test files over up to 3 processes (pytest-xdist, one per core); most tests
+# wait on servers, subprocesses and gloo worlds. tests/conftest.py keeps each file, and each
+# directory built on one shared synth or tool venv, on one worker. PYTEST_PARALLEL= runs serially.
+PYTEST_PARALLEL ?= -n auto --maxprocesses 3
 
 export PATH := $(CURDIR)/$(VENV)/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 # jsii prints an end-of-life banner on Node 20 on every call unless its major version is listed here.
@@ -83,7 +87,7 @@ scale: setup
 	@$(PYTHON) -m infra.scale $(POOL) --env $(ENV) $(if $(NODES),--nodes $(NODES)) $(if $(TIMEOUT_MINUTES),--timeout-minutes $(TIMEOUT_MINUTES))
 
 test: setup
-	@$(PYTHON) -m pytest
+	@$(PYTHON) -m pytest $(PYTEST_PARALLEL)
 
 ## make demo: the whole RL loop (engine, queue, workers, EP=2 trainer) on this machine, a few minutes on 2 CPU cores
 demo: setup

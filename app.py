@@ -7,7 +7,7 @@ import sys
 # jsii warns on every call that Node 20 is end-of-life; the value is the major version to silence.
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
-from infra.environment import EnvironmentError, load_environment  # noqa: E402
+from cluster.environment import EnvironmentError, load_environment  # noqa: E402
 
 
 def main() -> int:
@@ -24,7 +24,7 @@ def main() -> int:
 
     from infra.nag import check_with_cdk_nag
     from infra.stack import MoeRlStack
-    from k8s.placement import LayoutError
+    from cluster.placement import LayoutError
 
     try:
         stack = MoeRlStack(app, environment)

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from balance_validation import RATES  # noqa: E402
 
-from infra.environment import load_environment  # noqa: E402
+from cluster.environment import load_environment  # noqa: E402
 from payload.balance.autoscale import RolloutScaler, compare  # noqa: E402
 from payload.balance.loop import LoopSpec, Spot  # noqa: E402
 

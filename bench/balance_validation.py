@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from infra.environment import load_environment  # noqa: E402
+from cluster.environment import load_environment  # noqa: E402
 from payload.balance.loop import LoopSpec, Rates  # noqa: E402
 from payload.balance.planner import predict  # noqa: E402
 from payload.balance.simulator import Simulator  # noqa: E402

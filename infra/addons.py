@@ -23,21 +23,18 @@ from aws_cdk import aws_eks_v2 as eks, aws_iam as iam
 from constructs import Construct
 
 from infra import versions
-from infra.efa_metrics import EFA_BYTE_COUNTERS, efa_metric
-from infra.environment import POOL_LABEL
-from infra.gpu_metrics import DCGM_COUNTERS_FILE, HOSTENGINE_PORT
+from cluster.monitoring import EFA_BYTE_COUNTERS, efa_metric
+from cluster.environment import POOL_LABEL
+from cluster.monitoring import DCGM_COUNTERS_FILE, HOSTENGINE_PORT, MONITORING_NAMESPACE, PROMETHEUS_RELEASE
 from infra.gpu_node_group import EFA_NODE_LABELS, GPU_NODE_LABELS
 from infra.queueing import KEDA_NAMESPACE, KUEUE_NAMESPACE, kueue_values
 
 GPU_TOLERATIONS = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
 ON_SYSTEM_NODES = {POOL_LABEL: "system"}
-MONITORING_NAMESPACE = "monitoring"
 # Grafana's admin user and password: a Secret the operator creates (README.md), never the
 # chart's default password and never a value in the template.
 GRAFANA_ADMIN_SECRET = "grafana-admin"
 GRAFANA_ADMIN_KEYS = {"userKey": "admin-user", "passwordKey": "admin-password"}
-# kube-prometheus-stack's release name: its Prometheus selects monitors labelled with it.
-PROMETHEUS_RELEASE = "kube-prometheus-stack"
 
 # Prometheus's volume. Sized from the series a 48-node seed produces: ~2,300 per GPU node
 # (node-exporter ~1,500, DCGM ~100 x 8 GPUs) plus the job's and Kubernetes' own, ~200k series;
@@ -58,7 +55,7 @@ NODE_EXPORTER_DEFAULT_ARGS = (
     "|hugetlbfs|iso9660|mqueue|nsfs|overlay|proc|procfs|pstore|rpc_pipefs|securityfs|selinuxfs|squashfs|sysfs|tracefs|erofs)$",
 )
 
-# The DCGM exporter as a client of the node monitoring agent's host engine (infra/gpu_metrics.py
+# The DCGM exporter as a client of the node monitoring agent's host engine (cluster/monitoring.py
 # says why there must be only one): the node's IP from the downward API, which Kubernetes
 # substitutes into `-r` ($(VAR) in args), reaches the agent's hostPort. No engine of its own, so
 # no SYS_ADMIN (the chart adds it for an embedded engine's profiling metrics).
@@ -74,7 +71,7 @@ DCGM_EXPORTER_CLIENT_VALUES = {
     },
 }
 
-# EFA traffic per node (infra/efa_metrics.py says why node-exporter cannot read it itself):
+# EFA traffic per node (cluster/monitoring.py says why node-exporter cannot read it itself):
 # a sidecar in the node-exporter pod writes the EFA byte counters for its textfile collector
 # every 15 s, replacing the file atomically so a scrape never reads half of it.
 EFA_TEXTFILE_DIR = "/run/efa-textfile"
@@ -118,7 +115,7 @@ class ManagedAddons(Construct):
             # NetworkPolicy enforcement for the workload charts' policies.
             "vpc-cni": {"enableNetworkPolicy": "true"},
             # The agent's dcgm-server DaemonSet (every GPU node's one DCGM host engine, which the
-            # DCGM exporter reads: infra/gpu_metrics.py) has no tolerations of its own
+            # DCGM exporter reads: cluster/monitoring.py) has no tolerations of its own
             # (dcgmAgent.tolerations: [] in the chart at v1.6.4), so on the GPU pools' tainted
             # nodes it would not run: no GPU health checks, no GPU metrics.
             "eks-node-monitoring-agent": {"dcgmAgent": {"tolerations": GPU_TOLERATIONS}},

@@ -16,9 +16,9 @@ import textwrap
 from aws_cdk import Fn, aws_ec2 as ec2, aws_eks_v2 as eks, aws_iam as iam
 from constructs import Construct
 
-from infra.environment import POOL_LABEL, CapacityType, NodePool
+from cluster.environment import POOL_LABEL, CapacityType, NodePool
 from infra.node_group import pool_props
-from k8s.placement import EFA_HUGEPAGES_GIB
+from cluster.placement import EFA_HUGEPAGES_GIB
 
 # Labels the device plugins select on: the NVIDIA device plugin chart's own affinity accepts
 # nodes labelled nvidia.com/gpu.present=true (there is no node-feature-discovery here), and the

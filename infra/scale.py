@@ -46,7 +46,7 @@ from typing import Callable
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
-from infra.environment import GPU_POOLS, OUTPUTS_FILE, STACK_PREFIX, CapacityType, EnvironmentError, NodePool, load_environment
+from cluster.environment import GPU_POOLS, OUTPUTS_FILE, STACK_PREFIX, CapacityType, EnvironmentError, NodePool, load_environment
 
 REPO = Path(__file__).resolve().parent.parent
 

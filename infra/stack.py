@@ -16,12 +16,12 @@ from infra.addons import HelmCharts, ManagedAddons
 from infra.capacity import check_capacity_reservations
 from infra.cluster import Cluster
 from infra.efa import EfaSecurityGroup
-from infra.environment import GPU_POOLS, Environment
+from cluster.environment import GPU_POOLS, Environment
 from infra.gpu_node_group import GpuNodeGroup
 from infra.network import Network
 from infra.node_group import NodeGroup
 from infra.storage import Storage
-from k8s.layout import gpu_pods_per_node
+from cluster.layout import gpu_pods_per_node
 
 
 class MoeRlStack(Stack):

@@ -41,7 +41,7 @@ from __future__ import annotations
 from aws_cdk import Aws, Duration, RemovalPolicy, aws_ec2 as ec2, aws_ecr as ecr, aws_fsx as fsx, aws_iam as iam, aws_kms as kms, aws_s3 as s3
 from constructs import Construct
 
-from infra.environment import Environment
+from cluster.environment import Environment
 from infra.network import Network
 
 # Lustre: 988 for the LNet service, 1018-1023 for client connections.

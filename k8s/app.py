@@ -6,7 +6,7 @@ from pathlib import Path
 
 import cdk8s
 
-from infra.environment import Environment
+from cluster.environment import Environment
 from k8s.charts.acceptance import AcceptanceChart
 from k8s.charts.autoscaling import AutoscalingChart
 from k8s.charts.base import BaseChart
@@ -20,8 +20,8 @@ from k8s.charts.sandbox import SandboxChart
 from k8s.charts.trainer import TrainerChart
 from k8s.charts.workers import WorkersChart
 from k8s.context import Context
-from k8s.layout import RolloutLayout, TrainerLayout
-from k8s.outputs import DeployOutputs
+from cluster.layout import RolloutLayout, TrainerLayout
+from cluster.outputs import DeployOutputs
 
 WORKLOAD_CHARTS = (
     ("buffer", BufferChart),

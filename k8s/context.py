@@ -8,9 +8,9 @@ from functools import cached_property
 
 import yaml
 
-from infra.environment import Environment
-from k8s.layout import RolloutLayout, TrainerLayout
-from k8s.outputs import DeployOutputs
+from cluster.environment import Environment
+from cluster.layout import RolloutLayout, TrainerLayout
+from cluster.outputs import DeployOutputs
 from payload.job import JobConfig
 
 

@@ -6,17 +6,17 @@ utilisation and memory from DCGM), memory pressure (SGLang's KV cache and queue,
 experience buffer) and network (EFA bytes per node, NVLink). Metric names come from their
 producers: payload.balance.signals (the job), SGLang 0.5.23
 (sglang/srt/observability/metrics_collector.py: `sglang:token_usage`, `sglang:num_queue_reqs`),
-the dcgm-exporter chart's default counters (infra/gpu_metrics.py: DCGM_FI_DEV_GPU_UTIL,
+the dcgm-exporter chart's default counters (cluster/monitoring.py: DCGM_FI_DEV_GPU_UTIL,
 _FB_USED/_FB_FREE, _NVLINK_BANDWIDTH_TOTAL; label Hostname), read from the node monitoring
-agent's host engine, redis_exporter, and infra/efa_metrics.py.
+agent's host engine, redis_exporter, and cluster/monitoring.py.
 """
 
 from __future__ import annotations
 
 import json
 
-from infra.efa_metrics import efa_metric
-from infra.gpu_metrics import DCGM_FB_FREE, DCGM_FB_USED, DCGM_GPU_UTIL, DCGM_NVLINK
+from cluster.monitoring import efa_metric
+from cluster.monitoring import DCGM_FB_FREE, DCGM_FB_USED, DCGM_GPU_UTIL, DCGM_NVLINK
 from k8s.pods import NAMESPACE, ROLLOUT_SERVER, TRAINER
 from payload.balance import signals
 

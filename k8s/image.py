@@ -9,9 +9,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from infra.environment import EnvironmentError, load_environment
+from cluster.environment import EnvironmentError, load_environment
 from k8s.context import Context
-from k8s.outputs import OUTPUTS_FILE, OutputsError, load_outputs
+from cluster.outputs import OUTPUTS_FILE, OutputsError, load_outputs
 
 REPO = Path(__file__).resolve().parent.parent
 

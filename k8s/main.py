@@ -12,9 +12,9 @@ import os
 import sys
 from pathlib import Path
 
-from infra.environment import EnvironmentError, load_environment
-from k8s.outputs import OUTPUTS_FILE, OutputsError, load_outputs
-from k8s.placement import LayoutError
+from cluster.environment import EnvironmentError, load_environment
+from cluster.outputs import OUTPUTS_FILE, OutputsError, load_outputs
+from cluster.placement import LayoutError
 from payload.job import JobConfigError
 
 REPO = Path(__file__).resolve().parent.parent

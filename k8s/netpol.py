@@ -16,10 +16,8 @@ from __future__ import annotations
 from constructs import Construct
 from cdk8s_plus_33 import k8s
 
+from cluster.monitoring import MONITORING_NAMESPACE
 from k8s.pods import metadata, selector
-
-# Where kube-prometheus-stack runs its Prometheus (installed by the CDK app).
-MONITORING_NAMESPACE = "monitoring"
 
 
 def ports(*numbers: int, protocol: str = "TCP") -> list[k8s.NetworkPolicyPort]:

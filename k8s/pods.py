@@ -13,9 +13,10 @@ import cdk8s
 from cdk8s_plus_33 import k8s
 from constructs import Construct
 
-from infra.identities import WORKLOAD_NAMESPACE
+from cluster.identities import WORKLOAD_NAMESPACE
 from k8s.imports.io.x_k8s import jobset as js
-from k8s.placement import Placement
+from cluster.placement import Placement
+from k8s.placement import tolerations
 from k8s.structs import as_struct
 from payload.job import JOB_CONFIG_ENV, JOB_CONFIG_PATH, SPOT_GRACE_SECONDS
 from payload.queue.access import CA_CERT, client_url
@@ -267,7 +268,7 @@ def pod_template(
             automount_service_account_token=False,
             priority_class_name=priority_class,
             node_selector=placement.node_selector(),
-            tolerations=placement.tolerations(),
+            tolerations=tolerations(placement),
             security_context=None if placement.spec.gpus else restricted_pod_security(),
             termination_grace_period_seconds=grace_seconds,
             enable_service_links=service_links,

@@ -21,13 +21,14 @@ import cdk8s
 from cdk8s_plus_33 import k8s
 from constructs import Construct
 
-from infra.identities import TRAINER_SERVICE_ACCOUNT
+from cluster.identities import TRAINER_SERVICE_ACCOUNT
 from k8s.charts.efa import efa_env
 from k8s.charts.rollout_servers import server_urls
 from k8s.context import Context
 from k8s.imports.io.x_k8s import jobset as js
 from k8s.netpol import allow, from_components, to_components
-from k8s.placement import GpuShare
+from cluster.placement import GpuShare
+from k8s.placement import gpu_resources
 from k8s.pods import (
     ACCEPTANCE,
     NAMESPACE,
@@ -108,7 +109,7 @@ class AcceptanceChart(cdk8s.Chart):
             command=command,
             env=[*payload_env(), *efa_env(deepep=bool(deepep_env)),
                  *deepep_env],
-            resources=GpuShare(placement, gpus).resources(),
+            resources=gpu_resources(GpuShare(placement, gpus)),
             security_context=gpu_security(read_only_root=True),
             volume_mounts=[fsx_mount(read_only=True), shm_mount(), tmp_mount()],
         )

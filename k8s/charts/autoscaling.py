@@ -21,7 +21,7 @@ from __future__ import annotations
 import cdk8s
 from constructs import Construct
 
-from infra.addons import MONITORING_NAMESPACE, PROMETHEUS_RELEASE
+from cluster.monitoring import MONITORING_NAMESPACE, PROMETHEUS_RELEASE
 from k8s.context import Context
 from k8s.imports.sh import keda
 from k8s.pods import NAMESPACE, ROLLOUT_SERVER

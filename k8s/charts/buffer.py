@@ -19,7 +19,8 @@ from constructs import Construct
 from k8s.charts.base import GP3_STORAGE_CLASS
 from k8s.context import Context
 from k8s.netpol import allow, from_components, from_prometheus
-from k8s.placement import Placement, cpu_resources
+from cluster.placement import Placement
+from k8s.placement import cpu_resources
 from payload.queue.base import redis_maxmemory_bytes
 from payload.queue.access import ACL_FILE, CA_CERT, SERVER_CERT, SERVER_KEY, probe_command, server_args
 from k8s.pods import (

@@ -16,7 +16,8 @@ from constructs import Construct
 
 from k8s.context import Context
 from k8s.netpol import allow, from_prometheus, to_components
-from k8s.placement import Placement, cpu_resources
+from cluster.placement import Placement
+from k8s.placement import cpu_resources
 from k8s.pods import (
     BUFFER,
     FEEDER,

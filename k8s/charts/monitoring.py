@@ -12,7 +12,7 @@ from cdk8s_plus_33 import k8s
 from constructs import Construct
 
 from k8s.context import Context
-from infra.gpu_metrics import DCGM_GPU_UTIL
+from cluster.monitoring import DCGM_GPU_UTIL, PROMETHEUS_RELEASE
 from k8s.dashboard import DASHBOARD_UID, dashboard_json
 from k8s.imports.com.coreos import monitoring as mon
 from k8s.pods import (
@@ -29,7 +29,7 @@ from k8s.pods import (
 from payload.balance import signals
 
 # kube-prometheus-stack's Prometheus selects ServiceMonitors and rules by its release label.
-PROMETHEUS_RELEASE_LABELS = {"release": "kube-prometheus-stack"}
+PROMETHEUS_RELEASE_LABELS = {"release": PROMETHEUS_RELEASE}
 SCRAPE_INTERVAL = "15s"
 # dcgm-exporter attaches the GPU's pod; scraped through its Service, those become exported_*.
 GPU_UTIL = DCGM_GPU_UTIL

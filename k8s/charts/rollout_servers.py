@@ -12,12 +12,13 @@ import cdk8s
 from cdk8s_plus_33 import k8s
 from constructs import Construct
 
-from infra.identities import ROLLOUT_SERVICE_ACCOUNT
+from cluster.identities import ROLLOUT_SERVICE_ACCOUNT
 from k8s.charts.efa import efa_env, sglang_deepep_env
 from k8s.context import Context
 from k8s.imports.io.x_k8s import leaderworkerset as lws
 from k8s.charts.queueing import ROLLOUT_WORKLOAD_PRIORITY, queue_labels
 from k8s.netpol import allow, from_components, from_prometheus, to_components
+from k8s.placement import gpu_resources
 from payload.rollout.sglang_args import server_args
 from k8s.pods import (
     ACCEPTANCE,
@@ -106,7 +107,7 @@ class RolloutServersChart(cdk8s.Chart):
                     port("metrics", METRICS_PORT),
                     port("dist-init", SGLANG_DIST_INIT_PORT),
                 ],
-                resources=layout.share.resources(),
+                resources=gpu_resources(layout.share),
                 # SGLang's kernel libraries (FlashInfer, DeepGEMM, Triton) JIT-compile into
                 # cache directories spread over the image; a read-only root breaks them.
                 security_context=gpu_security(read_only_root=False),

@@ -17,7 +17,8 @@ from constructs import Construct
 from k8s.charts.rollout_servers import server_urls
 from k8s.context import Context
 from k8s.netpol import allow, from_components, from_prometheus, to_components
-from k8s.placement import Placement, cpu_resources
+from cluster.placement import Placement
+from k8s.placement import cpu_resources
 from k8s.pods import (
     NAMESPACE,
     PRIORITY_ROLLOUT,

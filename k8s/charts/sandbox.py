@@ -29,7 +29,7 @@ from constructs import Construct
 
 from k8s.context import Context
 from k8s.netpol import allow, from_components
-from k8s.placement import Placement
+from cluster.placement import Placement
 from k8s.pods import (
     NAMESPACE,
     PRIORITY_ROLLOUT,

@@ -12,7 +12,7 @@ import cdk8s
 from cdk8s_plus_33 import k8s
 from constructs import Construct
 
-from infra.identities import TRAINER_SERVICE_ACCOUNT
+from cluster.identities import TRAINER_SERVICE_ACCOUNT
 from payload.train.costs import Timeouts
 from k8s.charts.efa import efa_env
 from k8s.context import Context
@@ -20,7 +20,8 @@ from k8s.imports.io.x_k8s import jobset as js
 from k8s.netpol import allow, from_components, from_prometheus, to_components
 from k8s.charts.rollout_servers import server_urls
 from k8s.charts.queueing import TRAINER_WORKLOAD_PRIORITY, queue_labels, trainer_topology_annotations
-from k8s.placement import Placement
+from cluster.placement import Placement
+from k8s.placement import gpu_resources
 from k8s.pods import (
     BUFFER,
     METRICS_PORT,
@@ -96,7 +97,7 @@ class TrainerChart(cdk8s.Chart):
                 env("RL_ROLLOUT_SERVERS", ",".join(server_urls(ctx.rollout.replicas))),
             ],
             ports=[port("metrics", METRICS_PORT), port("rendezvous", RENDEZVOUS_PORT)],
-            resources=layout.share.resources(),
+            resources=gpu_resources(layout.share),
             security_context=gpu_security(read_only_root=True),
             volume_mounts=[fsx_mount(), job_config_mount(), shm_mount(), tmp_mount(), queue_mount()],
             # Loading a checkpoint from FSx and the first NCCL init take minutes.

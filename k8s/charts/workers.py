@@ -15,7 +15,8 @@ from constructs import Construct
 from k8s.charts.sandbox import sandbox_url
 from k8s.context import Context
 from k8s.netpol import allow, from_prometheus, to_components
-from k8s.placement import Placement, cpu_resources
+from cluster.placement import Placement
+from k8s.placement import cpu_resources
 from payload.sandbox.client import SANDBOX_URL_ENV
 from k8s.pods import (
     BUFFER,

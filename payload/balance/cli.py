@@ -102,7 +102,7 @@ def register(subparsers) -> None:
 
 def _load(args: argparse.Namespace):
     """(environment, spec, measured or None, current split); raises the user-error types."""
-    from infra.environment import load_environment
+    from cluster.environment import load_environment
     from payload.balance.loop import BalanceError, LoopSpec, Rates, Spot
     from dataclasses import replace
 
@@ -158,7 +158,7 @@ def modeled_costs(env, architecture: str | None):
 
 
 def _user_errors():
-    from infra.environment import EnvironmentError as EnvFileError
+    from cluster.environment import EnvironmentError as EnvFileError
     from payload.balance.loop import BalanceError
     from payload.job import JobConfigError
 
@@ -166,7 +166,7 @@ def _user_errors():
 
 
 def _print_footprint(args: argparse.Namespace) -> int:
-    from infra.environment import load_environment
+    from cluster.environment import load_environment
     from payload.model.config import ModelConfigError, Qwen3MoeConfig
     from payload.train.costs import ARCHITECTURE_CONFIGS
     from payload.train.footprint import job_footprint, print_footprint, print_layouts

@@ -70,7 +70,7 @@ def load_checked_job(env: str | None, job_config: str | None, tokenizer: str | N
     from payload.job import DataSource, load_job_config
 
     if env is not None:
-        from infra.environment import EnvironmentError, load_environment
+        from cluster.environment import EnvironmentError, load_environment
 
         try:
             job = load_environment(env).job

@@ -4,7 +4,7 @@ encryption keys: test_least_privilege.py)."""
 import json
 
 from infra import versions
-from infra.environment import load_environment
+from cluster.environment import load_environment
 
 
 def cluster_config(synth) -> dict:
@@ -107,7 +107,7 @@ def test_checkpoints_protected_by_export_to_s3_not_backups(default):
 def test_dcgm_exporter_reads_the_monitoring_agents_host_engine(default):
     """One DCGM engine per GPU node: the exporter is a client (-r) of the node monitoring
     agent's nv-hostengine on the node's IP, and needs no SYS_ADMIN for an engine of its own."""
-    from infra.gpu_metrics import DCGM_COUNTERS_FILE, HOSTENGINE_PORT
+    from cluster.monitoring import DCGM_COUNTERS_FILE, HOSTENGINE_PORT
 
     values = chart_values(default, "dcgm-exporter")
     assert values["arguments"] == ["-f", DCGM_COUNTERS_FILE, "-r", f"$(NODE_IP):{HOSTENGINE_PORT}"] == \
@@ -163,7 +163,7 @@ def test_ecr_immutable_tags(default):
 
 
 def test_outputs_are_what_the_k8s_app_reads(synthesized):
-    from k8s.outputs import OUTPUT_KEYS
+    from cluster.outputs import OUTPUT_KEYS
 
     for synth in synthesized.values():
         assert set(OUTPUT_KEYS) <= set(synth.template["Outputs"])
@@ -213,7 +213,7 @@ def test_node_exporter_sidecar_writes_efa_counters_prometheus_can_parse(default,
     from prometheus_client.parser import text_string_to_metric_families
 
     from infra.addons import EFA_TEXTFILE_DIR
-    from infra.efa_metrics import efa_metric
+    from cluster.monitoring import efa_metric
 
     exporter = chart_values(default, "kube-prometheus-stack")["prometheus-node-exporter"]
     assert f"--collector.textfile.directory={EFA_TEXTFILE_DIR}" in exporter["extraArgs"]

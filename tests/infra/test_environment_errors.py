@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from infra.environment import EnvironmentError, load_environment, parse_environment
+from cluster.environment import EnvironmentError, load_environment, parse_environment
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT = yaml.safe_load((REPO / "environments" / "default.yaml").read_text())

@@ -1,4 +1,4 @@
-"""Huge pages on a GPU node are sized from the pods k8s/layout.py places on it: one source of
+"""Huge pages on a GPU node are sized from the pods cluster/layout.py places on it: one source of
 truth. Checked against the rendered manifests for rollout tensor parallelism 1, 2, 4 and 8."""
 
 import re
@@ -8,7 +8,7 @@ import yaml
 
 from tests.infra.environments import deployable
 from infra.gpu_node_group import hugepages_2mi
-from k8s.layout import gpu_pods_per_node
+from cluster.layout import gpu_pods_per_node
 
 MIB = 2**20
 
@@ -21,7 +21,7 @@ def hugepages_bytes(quantity: str) -> int:
 def rollout_pods(tmp_path, environment) -> tuple[int, int]:
     """(pods per node, huge pages bytes per pod) read from the synthesized LeaderWorkerSet."""
     from k8s.app import build_app
-    from k8s.outputs import DeployOutputs
+    from cluster.outputs import DeployOutputs
 
     build_app(environment, DeployOutputs.placeholder(environment), tmp_path).synth()
     (lws,) = [d for d in yaml.safe_load_all((tmp_path / "0003-rollout-servers.k8s.yaml").read_text()) if d and d["kind"] == "LeaderWorkerSet"]

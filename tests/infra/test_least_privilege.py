@@ -8,7 +8,7 @@ import json
 import pytest
 
 from infra.addons import GRAFANA_ADMIN_KEYS, GRAFANA_ADMIN_SECRET
-from infra.environment import EnvironmentError
+from cluster.environment import EnvironmentError
 from infra.node_group import IMDS_HOP_LIMIT
 from infra.storage import FSX_S3_ROLE
 from tests.infra.environments import PUBLIC_API_CIDRS, deployable

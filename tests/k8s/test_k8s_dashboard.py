@@ -56,10 +56,10 @@ def dashboard_panels():
 
 
 def test_gpu_panels_read_only_what_the_dcgm_exporter_publishes(synthed):
-    """Every DCGM series the dashboard and alerts read is one of the fields infra/gpu_metrics.py
+    """Every DCGM series the dashboard and alerts read is one of the fields cluster/monitoring.py
     names from the exporter's default counters file (the exporter the stack points `-f` at, reading
     the node monitoring agent's host engine): GPU utilisation, framebuffer used and free, NVLink."""
-    from infra.gpu_metrics import DASHBOARD_DCGM_METRICS
+    from cluster.monitoring import DASHBOARD_DCGM_METRICS
 
     board = json.dumps([p.get("targets") for p in dashboard(synthed)["panels"]])
     (rules,) = [r for r in synthed.kind("PrometheusRule")]

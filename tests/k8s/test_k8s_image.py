@@ -6,7 +6,7 @@ import json
 import pytest
 
 from k8s.image import payload_image
-from k8s.outputs import OutputsError
+from cluster.outputs import OutputsError
 from test_k8s_inputs import REAL_OUTPUTS
 
 

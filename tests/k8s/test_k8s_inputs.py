@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from infra.environment import ENVIRONMENTS_DIR, EnvironmentError, load_environment
+from cluster.environment import ENVIRONMENTS_DIR, EnvironmentError, load_environment
 from k8s.main import synth
-from k8s.outputs import OUTPUT_KEYS, OutputsError, load_outputs
-from k8s.placement import LayoutError
+from cluster.outputs import OUTPUT_KEYS, OutputsError, load_outputs
+from cluster.placement import LayoutError
 from payload.job import JOB_CONFIG_PATH, parse_job_config
 
 REPO = Path(__file__).resolve().parents[2]

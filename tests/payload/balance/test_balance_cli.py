@@ -5,7 +5,7 @@ import json
 import pytest
 import yaml
 
-from infra.environment import ENVIRONMENTS_DIR, load_environment
+from cluster.environment import ENVIRONMENTS_DIR, load_environment
 from payload.__main__ import main
 from payload.balance import signals
 from payload.balance.loop import LoopSpec, Rates

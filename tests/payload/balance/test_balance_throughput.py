@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from infra.environment import load_environment
+from cluster.environment import load_environment
 from payload.__main__ import main
 from payload.balance.throughput import (
     Assumptions,

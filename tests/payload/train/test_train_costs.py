@@ -2,7 +2,7 @@
 
 import torch
 
-from infra.environment import load_environment
+from cluster.environment import load_environment
 from payload.model import Qwen3MoeForCausalLM, iter_hf_tensors, tiny_config
 from payload.train.costs import ARCHITECTURES, Architecture, Timeouts, model_costs
 

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from infra.environment import load_environment
+from cluster.environment import load_environment
 from payload.__main__ import main
 from payload.model import Qwen3MoeConfig, Qwen3MoeForCausalLM, tiny_config
 from payload.train.costs import ARCHITECTURE_CONFIGS, ARCHITECTURES

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from infra.environment import Environment
-from k8s.placement import GpuShare, LayoutError, Placement
+from cluster.environment import Environment
+from cluster.placement import GpuShare, LayoutError, Placement
 from payload.rollout import sglang_args
 
 

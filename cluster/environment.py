@@ -20,7 +20,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from infra.instance_types import INSTANCE_TYPES, InstanceSpec, instance_spec
+from cluster.instance_types import INSTANCE_TYPES, InstanceSpec, instance_spec
 from payload.job import JobConfig
 from payload.queue.base import DEFAULT_HIGH_WATER_SHARE, redis_maxmemory_bytes, worst_group_bytes
 from payload.train.costs import ARCHITECTURES, GB, GIB, Costs, architecture_of, model_costs
