@@ -33,7 +33,7 @@ an intermediate GPU", NCCL_PXN_DISABLE, default on) routes a channel through ano
 same communicator on the node. A communicator with ONE GPU on the node can leave only through
 that GPU's NICs (2 of 16 on p5en, ~37.5 GB/s); with all 8 it can use all 16 (~300 GB/s at
 75%). Not measured here (no multi-node machine): the model (payload/train/costs.py) states it
-as an assumption (Hardware.relay_broadcast_gb_s).
+as an assumption (Hardware.node_broadcast_gb_s).
 
 Bytes and seconds at 16 p5en-48 nodes (`python -m payload plan --env p5en-48`):
 
@@ -41,11 +41,13 @@ Bytes and seconds at 16 p5en-48 nodes (`python -m payload plan --env p5en-48`):
     servers (SGLang)                        64 x TP4, 4 per node     32 x TP8, 2 per node
     B (bf16)                                61 GB, 15 buckets        470 GB, 110 buckets
     stall: own shard D2H (B/128 at 25 GB/s) 0.48 GB: 0.02 s          3.67 GB: 0.15 s
-    gather a node takes in, per round       57 GB: 0.19 s            441 GB: 1.47 s (under the send)
-    a server's transfer (ingress-bound)     61 GB / 150 GB/s: 0.41 s 470 GB / 300 GB/s: 1.57 s
+    gather a node takes in, per round       57 GB: 0.19 s            441 GB: 1.47 s (beside the send)
+    a server's transfer                     B / 150 GB/s (a TP4's    (B + the gather's 15/16 B) out
+                                            8 NICs): 0.41 s          of a node at 300 GB/s: 3.04 s
       + 5 ms a bucket, + 20 us a tensor     0.08 + 0.38 s            0.55 + 0.74 s
-    = a server paused                       0.86 s (target 1 s)      2.86 s (target 5 s)
-    whole publish (rounds x pause)          3.5 s behind the step    5.7 s behind the step
+    = a server paused                       0.86 s (target 1 s)      4.33 s (target 5 s)
+    whole publish (stall + rounds x pause)  3.5 s behind the step    8.8 s behind the step
+    device memory while publishing          3 bucket slots + the gather buffer: ~16 GiB a GPU
 
 Failures, bounded. A server that dies mid-bucket costs its group one bucket_timeout_s (its
 node's local rank 0 drops the group and tells its node's other GPUs to abort theirs); it is held
