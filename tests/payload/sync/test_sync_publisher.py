@@ -313,7 +313,7 @@ def test_a_flush_while_a_request_runs_in_place_fails_the_update_like_sglang(init
         c.begin_weight_update()
         bucket = next(publisher._packed(weights(1).items()))
         failed = {}
-        publisher._finish_bucket(publisher._start_bucket(bucket, [c], True, 1), failed)
+        publisher._finish_bucket(publisher._start_bucket(0, bucket, [c], True, 1), failed)
         assert "the cache was not flushed" in failed[server.url]
         assert server.version() == "default"
         c.end_weight_update()
