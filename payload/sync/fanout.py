@@ -110,7 +110,8 @@ class Layout:
     names: list[list[str]]  # per bucket
     shapes: list[list[list[int]]]
     nbytes: list[int]
-    # per bucket, per rank: (byte offset in the bucket, bytes) of each of its pieces, in its order
+    # per bucket, per rank: (byte offset in the bucket, bytes) of each run of its pieces that lie
+    # back to back there, in its order (its share is their concatenation)
     places: list[list[list[tuple[int, int]]]]
     # per bucket: this rank's pieces (indices into its own list), in the order `places` lists them
     mine: list[list[int]]
@@ -148,7 +149,12 @@ class Layout:
             for i, p in enumerate(pieces):
                 k, offset = bucket_of[p.name]
                 row_bytes = size[p.name] // max(p.shape[0], 1) if p.shape else size[p.name]
-                layout.places[k][r].append((offset + p.row_start * row_bytes, p.rows * row_bytes))
+                at, n = offset + p.row_start * row_bytes, p.rows * row_bytes
+                runs = layout.places[k][r]
+                if runs and sum(runs[-1]) == at:  # follows its previous piece (an EP rank's experts): one copy
+                    runs[-1] = (runs[-1][0], runs[-1][1] + n)
+                else:
+                    runs.append((at, n))
                 if r == rank:
                     layout.mine[k].append(i)
         return layout

@@ -68,6 +68,9 @@ def test_layout_places_every_rank_rows_and_refuses_a_group_that_is_not_one_repli
     assert layout.names == [["a"], ["b"]] and layout.nbytes == [32, 8]  # b follows a in rank 0's list
     assert layout.places == [[[(0, 8)], [(8, 24)]], [[(0, 8)], []]]
     assert layout.mine == [[0], []] and layout.share(0, 1) == 24
+    # Pieces of one rank that lie back to back in a bucket (an EP rank's experts) are one run.
+    merged = Layout.of([[Piece("e0", (2,), 0, 2), Piece("e1", (2,), 0, 2)]], 0, 4, 32)
+    assert merged.places == [[[(0, 16)]]] and merged.mine == [[0, 1]]
     with pytest.raises(ValueError, match="holds 2 rows of a"):
         Layout.of([[Piece("a", (4, 2), 0, 1)], [Piece("a", (4, 2), 1, 1)]], 0, 4, 32)
     assert assign([f"s{i}" for i in range(64)], 16)[15] == ["s60", "s61", "s62", "s63"]
