@@ -35,6 +35,13 @@ that GPU's NICs (2 of 16 on p5en, ~37.5 GB/s); with all 8 it can use all 16 (~30
 75%). Not measured here (no multi-node machine): the model (payload/train/costs.py) states it
 as an assumption (Hardware.node_broadcast_gb_s).
 
+Unverified here, a risk to check on GPUs: the publish thread's collectives (the gather, the
+server groups) run on their own communicators while the next step's run on the trainer's, from
+another thread. torch's new_group docs call concurrent NCCL process groups unsafe without
+explicit ordering, citing NCCL's "Using multiple NCCL communicators concurrently"; whether the
+pinned NCCL/CUDA make it safe (or the publish must be interleaved between the step's
+collectives) has not been read in NCCL's source nor run.
+
 Bytes and seconds at 16 p5en-48 nodes (`python -m payload plan --env p5en-48`):
 
                                             Qwen3-30B-A3B            Qwen3-235B-A22B
