@@ -302,6 +302,8 @@ class FanOutPublisher:
     def _run(self, version: int) -> None:
         done: list[str] = []
         errors: list[str] = []
+        if self.device.type == "cuda":  # a thread starts on device 0: NCCL must see this rank's GPU
+            torch.cuda.set_device(self.device)
         try:
             for j in range(self.rounds):
                 stream = self._gathered(version, j)
