@@ -1,6 +1,6 @@
 """The weight publisher at small scale on CPU: gloo, loopback, real `serve --engine local` servers.
 
-    python bench/publish_gloo.py [--servers 2] [--sources 2] [--layers 8] [--experts 64] [--bucket-mb 16]
+    python bench/publish_gloo.py [--servers 2] [--nodes 2] [--local-ranks 2] [--layers 8] [--experts 64] [--bucket-mb 16]
 
 Publishes a Qwen3-MoE of ~0.1 B parameters in bf16 to N embedded-engine servers (SGLang 0.5.23's
 protocol: begin/end session, flattened buckets, one broadcast each) two ways, and times both
@@ -8,12 +8,13 @@ against the peer measured in the same run, a raw gloo broadcast of the same byte
 bucket sizes from one process to N receiver processes (what the transport alone costs):
 
     rank 0       payload.sync.publisher.WeightPublisher in one process feeding every server
-    fan-out      payload.sync.fanout.FanOutPublisher on --sources gloo processes (training nodes):
-                 rank 0 stages the bf16 buckets (timed: the trainer's stall), the sources relay
-                 them and each feeds its own servers on a background thread (timed: start to end)
+    fan-out      payload.sync.fanout.FanOutPublisher on --nodes x --local-ranks gloo processes
+                 (one replica, every tensor's rows split over them): each stages its own rows
+                 (timed on rank 0: the trainer's stall), then on a background thread the replica
+                 all-gathers each bucket and each node's ranks feed its servers (timed: start to end)
 
 The ratios are the protocol's overhead (HTTP per bucket, packing, the servers' loads) and, on
-one machine, the relay's; payload/train/costs.py models them at scale (bench/README.md).
+one machine, the all-gather's; payload/train/costs.py models them at scale (bench/README.md).
 """
 
 from __future__ import annotations
@@ -75,9 +76,15 @@ def raw_broadcast_s(sizes: list[int], receivers: int, repeat: int) -> float:
     return statistics.median(times)
 
 
-def _source(rank: int, world: int, port: int, urls: list[str], tensors, bucket_bytes: int, repeat: int, first: int,
-            out) -> None:
-    """One training node's source rank: stage (rank 0), publish behind, wait; times on rank 0."""
+def _own_rows(tensors, rank: int, world: int):
+    for name, tensor in tensors:
+        parts = torch.tensor_split(tensor, world)
+        yield name, tuple(tensor.shape), sum(p.shape[0] for p in parts[:rank]), parts[rank]
+
+
+def _source(rank: int, world: int, local: int, port: int, urls: list[str], tensors, bucket_bytes: int, repeat: int,
+            first: int, out) -> None:
+    """One training GPU: stage its rows, publish behind, wait; times on rank 0."""
     from payload.sync.fanout import FanOutPublisher
     from payload.sync.publisher import WeightPublisher
 
@@ -85,12 +92,12 @@ def _source(rank: int, world: int, port: int, urls: list[str], tensors, bucket_b
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=rank, world_size=world)
     config = WeightPublisher.Config(servers=urls, backend="gloo", dtype="bfloat16", master_address="127.0.0.1",
                                     bucket_bytes=bucket_bytes)
-    fanout = FanOutPublisher.Config(config, ranks_per_node=1).build(rank, world, torch.device("cpu"))
+    fanout = FanOutPublisher.Config(config, local_ranks=local).build(rank, world, torch.device("cpu"))
     stages, publishes = [], []
     for version in range(first, first + repeat + 1):
         dist.barrier()
         started = time.perf_counter()
-        fanout.stage(iter(tensors) if rank == 0 else iter(()))
+        fanout.stage(_own_rows(tensors, rank, world))
         staged = time.perf_counter()
         fanout.start(version)
         outcome = fanout.wait()
@@ -104,13 +111,14 @@ def _source(rank: int, world: int, port: int, urls: list[str], tensors, bucket_b
         out.put((stages, publishes))
 
 
-def fan_out_s(urls: list[str], tensors, bucket_bytes: int, sources: int, repeat: int, first: int
+def fan_out_s(urls: list[str], tensors, bucket_bytes: int, nodes: int, local: int, repeat: int, first: int
               ) -> tuple[list[float], list[float]]:
     port = free_port()
     ctx = mp.get_context("spawn")
     out = ctx.Queue()
-    procs = [ctx.Process(target=_source, args=(r, sources, port, urls, tensors, bucket_bytes, repeat, first, out))
-             for r in range(sources)]
+    world = nodes * local
+    procs = [ctx.Process(target=_source, args=(r, world, local, port, urls, tensors, bucket_bytes, repeat, first, out))
+             for r in range(world)]
     for p in procs:
         p.start()
     result = out.get(timeout=600)
@@ -125,7 +133,8 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--servers", type=int, default=2)
-    parser.add_argument("--sources", type=int, default=2)
+    parser.add_argument("--nodes", type=int, default=2)
+    parser.add_argument("--local-ranks", type=int, default=2)
     parser.add_argument("--layers", type=int, default=8)
     parser.add_argument("--experts", type=int, default=64)
     parser.add_argument("--bucket-mb", type=int, default=16)
@@ -173,8 +182,8 @@ def main() -> None:
                 times.append(time.perf_counter() - started)
             publisher.close()
             # The fan-out on groups of its own, with versions after the rank-0 runs' (each one moves).
-            stages, fanned = fan_out_s([u for _, u, _ in servers], tensors, bucket_bytes, args.sources, args.repeat,
-                                       first=args.repeat + 2)
+            stages, fanned = fan_out_s([u for _, u, _ in servers], tensors, bucket_bytes, args.nodes,
+                                       args.local_ranks, args.repeat, first=args.repeat + 2)
         finally:
             for proc, _, _ in servers:
                 proc.kill()
@@ -184,7 +193,8 @@ def main() -> None:
     raw_s = raw_broadcast_s(sizes, args.servers, args.repeat)
     result = {
         "parameters": sum(t.numel() for _, t in tensors), "tensors": len(tensors), "bf16_bytes": bf16_bytes,
-        "buckets": len(sizes), "servers": args.servers, "sources": args.sources,
+        "buckets": len(sizes), "servers": args.servers, "nodes": args.nodes,
+        "local_ranks": args.local_ranks,
         "raw_broadcast_s": raw_s, "raw_broadcast_gb_s": bf16_bytes / raw_s / 1e9,
         "rank0_first_publish_s": times[0], "rank0_publish_s": publish_s, "rank0_vs_raw_broadcast": raw_s / publish_s,
         "fan_out_stage_s": stage_s, "fan_out_publish_s": fan_out_publish_s,

@@ -327,6 +327,7 @@ class Environment(_Strict):
             shard_gpus=self.job.parallel.for_model(self.job.model.path).shard_size(train.spec.gpus),
             pipeline=self.job.parallel.for_model(self.job.model.path).pipeline_parallel_size,
             servers=rollout.desired_size * rollout.spec.gpus // self.job.parallel.rollout_tensor_parallel_size or None,
+            server_gpus=self.job.parallel.rollout_tensor_parallel_size,
             fsx_storage_gib=self.storage.fsx_storage_gib,
             fsx_mb_s_per_tib=self.storage.fsx_throughput_mb_s_per_tib,
             keep_last=self.job.checkpoint.keep_last,

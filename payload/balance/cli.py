@@ -153,6 +153,7 @@ def modeled_costs(env, architecture: str | None):
     return model_costs(ARCHITECTURES[architecture], train_nodes=train.desired_size,
                        shard_gpus=layout.shard_size(train.spec.gpus), pipeline=layout.pipeline_parallel_size,
                        servers=rollout.desired_size * rollout.spec.gpus // env.job.parallel.rollout_tensor_parallel_size or None,
+                       server_gpus=env.job.parallel.rollout_tensor_parallel_size,
                        fsx_storage_gib=env.storage.fsx_storage_gib,
                        fsx_mb_s_per_tib=env.storage.fsx_throughput_mb_s_per_tib, keep_last=env.job.checkpoint.keep_last,
                        rollout_precision=env.job.rollout.precision)

@@ -88,8 +88,9 @@ def print_costs(costs, env, name: str) -> None:
     console.print(
         f"modeled for {name} ({costs.architecture.parameters / 1e9:.1f} B parameters) on {costs.train_nodes} training nodes:\n"
         f"- publish: {p.bytes / GB:,.0f} GB bf16 in {p.buckets} buckets; trainer stall {p.stall_s:.2f} s; each server "
-        f"paused {p.pause_s:.2f} s (relay transfer {p.transfer_s:.2f} s, bucket overhead {p.overhead_s:.2f} s, load "
-        f"{p.load_s:.2f} s); {p.servers_per_source} server(s) a training node, whole publish {p.seconds:.1f} s\n"
+        f"paused {p.pause_s:.2f} s (transfer {p.transfer_s:.2f} s, bucket overhead {p.overhead_s:.2f} s, load "
+        f"{p.load_s:.2f} s); a training node feeds its {p.rounds} server(s) one after another, each round "
+        f"re-gathering the replica's shares ({p.gather_s:.2f} s); whole publish {p.seconds:.1f} s\n"
         f"- checkpoint: {c.bytes / GB:,.0f} GB, staged by one replica ({c.host_bytes_per_node / GB:,.0f} GB a node on "
         f"{c.writer_nodes}) blocking {c.stage_s:.1f} s, written in the background in {c.write_s:,.0f} s at "
         f"{costs.fsx_throughput_gb_s:.2f} GB/s; resume {c.resume_s:,.0f} s (base model {c.base_read_s:,.0f} s, "

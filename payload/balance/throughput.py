@@ -244,7 +244,7 @@ def estimate_rates(config, env, model: str, architecture, *, response_mean: floa
         raise BalanceError(f"{model}: no tensor-parallel layout of one {rollout.instance_type} holds its weights and a KV cache")
     engine = engines[0]
     costs = model_costs(architecture, train_nodes=env.pools.train.desired_size, shard_gpus=trainer.layout.shard, pipeline=trainer.layout.pipeline,
-                        servers=rollout.desired_size * engine.replicas_per_node,
+                        servers=rollout.desired_size * engine.replicas_per_node, server_gpus=engine.tensor_parallel,
                         fsx_storage_gib=env.storage.fsx_storage_gib,
                         fsx_mb_s_per_tib=env.storage.fsx_throughput_mb_s_per_tib, keep_last=job.checkpoint.keep_last,
                         rollout_precision=job.rollout.precision)

@@ -1,42 +1,69 @@
-"""Publishing through every training node's NICs, from a staged copy, behind the next step.
+"""Publishing through every training GPU's NICs, from each GPU's own staged shard, behind the next step.
 
-Bytes and seconds at 16 p5en nodes, 32 SGLang TP8 servers (payload/train/costs.py):
-Qwen3-30B-A3B is 61 GB in bf16, Qwen3-235B-A22B 470 GB. SGLang 0.5.23 delivers every tensor to
-every TP rank of a server from rank 0 of the named group, so each server takes in the whole
-model whoever sends it: 32 x B leave the trainer per publish (1.95 TB / 15 TB). From rank 0
-alone (one GPU's ~37.5 GB/s) that is 52 s / 400 s. Here:
+What SGLang 0.5.23 accepts (sglang/srt/model_executor/model_runner_components/weight_updater.py):
+`init_weights_update_group(master_address, master_port, rank_offset, world_size, group_name)`
+puts a server's TP rank r in the group as `rank_offset + r`, with any world_size, and
+`update_weights_from_distributed` receives each flattened bucket with ONE `broadcast(src=0)`.
+So a server's group may hold several trainer GPUs (ranks 0..rank_offset-1) but only rank 0
+sends; the others are receivers that NCCL can route through.
 
-    sources      one rank per training node (LOCAL_WORLD_SIZE ranks a node; pipelined: the
-                 first rank of each stage's first node): each is group rank 0 of the
-                 weight-update groups of its own servers, servers / sources of them (2 at
-                 p5en-48), so the 32 x B leave through 16 nodes' NICs, 2 x B each.
-    relay        the sources' own group: rank 0 broadcasts each staged bucket to the other
-                 sources once (a ring crosses each node's NICs once: B per node, 1.6 s / 12.5
-                 s at 37.5 GB/s), while the bucket before it goes out to the servers.
-    staging      rank 0 gathers the bf16 weights (payload/train/parallel.py full_hf_tensors,
-                 collective) and packs them (in the servers' precision, bf16 or block FP8:
-                 payload/sync/wire.py) into 4 GiB buckets in pinned host memory: one
-                 staged copy, B bytes of host RAM on node 0 (61 GB / 470 GB of its 2 TiB, beside
-                 a checkpoint's 366 / 353 GB), never GPU memory, which goes back to training.
-                 The trainer stalls for this gather and device-to-host copy only (at ~55 GB/s
-                 measured on one H200: 1.1 s / 8.5 s, plus 235B's gather across its replica's
-                 nodes); the publish then runs on a thread per source while the next step trains.
-    buckets      each source keeps three bucket slots on its device (3 x 4 GiB during a
-                 publish, freed after it): one receiving the relay of bucket i+1 while bucket i
-                 is broadcast to the servers and bucket i-1 is held back for the version.
+The design, per publish (every rank takes part; `Config.nodes` of `local_ranks` GPUs each):
 
-Memory bound: one staged copy exists at a time. `stage` waits for the publish in flight before
-it overwrites the staged buffers, so the trainer's next publish (not its next step) is what
-waits if a publish outlasts a step.
+    stage     (the trainer's stall) each GPU casts ITS OWN rows of every HF tensor to bf16
+              and copies them to pinned host memory: B / G bytes a GPU, G the GPUs that hold
+              the model once (a replica; pipelined: every stage's shard ranks of it). No gather,
+              no rank holds more than its share.
+    gather    (behind the next step, on the publish thread) per 4 GiB bucket, an all-gather of
+              the G shares' bucket rows over the replica's own group (FSDP's own collective:
+              a node takes in (1 - 1/nodes) x bucket through all of its NICs), then the rows
+              are placed into SGLang's flattened layout. This replaces the old relay from rank 0.
+    send      each server's group is its feeding node's L GPUs (group ranks 0..L-1) plus its TP
+              ranks (rank_offset L). Local rank 0 broadcasts (src=0, what the release receives);
+              the node's other GPUs post the same broadcast into their own gathered copy (the
+              same bytes), which lets NCCL's channels leave the node through every GPU's NICs
+              (premise below). A node feeds its servers ONE AT A TIME (a round per server,
+              each round re-gathers), so a server is paused only for its own transfer.
+    control   local rank 0 makes every HTTP call and decides (deadline, drops, held servers:
+              payload/sync/publisher.py, unchanged); its node's other GPUs follow its steps,
+              told over a gloo node group ("join", "pull", "start", "drop", "finish", "end").
 
-What SGLang 0.5.23 accepts (sglang/srt/model_executor/model_runner_components/weight_updater.py,
-srt/utils/common.py init_custom_process_group): a server's TP rank r joins its group as
-`rank_offset + r` and receives every bucket with `broadcast(src=0)`. So each group has exactly
-one sender, its rank 0, which must hold the whole bucket: a server cannot be fed by several
-trainer ranks at once, only by one source per group. Ranks 1..rank_offset-1 could be other
-trainer GPUs, but they would only receive the same bytes. A server keeps any number of named
-groups (`_model_update_group[group_name]`), so a source forms its own groups with its servers
-(rank_offset 1) and the per-server failure handling of payload/sync/publisher.py holds per source.
+The NCCL premise, and what it rests on: NCCL builds each communicator's rings/trees per
+channel, and from 2.12 PXN ("inter-node communication using a non-local NIC, using NVLink and
+an intermediate GPU", NCCL_PXN_DISABLE, default on) routes a channel through another GPU of the
+same communicator on the node. A communicator with ONE GPU on the node can leave only through
+that GPU's NICs (2 of 16 on p5en, ~37.5 GB/s); with all 8 it can use all 16 (~300 GB/s at
+75%). Not measured here (no multi-node machine): the model (payload/train/costs.py) states it
+as an assumption (Hardware.node_broadcast_gb_s).
+
+Unverified here, a risk to check on GPUs: the publish thread's collectives (the gather, the
+server groups) run on their own communicators while the next step's run on the trainer's, from
+another thread. torch's new_group docs call concurrent NCCL process groups unsafe without
+explicit ordering, citing NCCL's "Using multiple NCCL communicators concurrently"; whether the
+pinned NCCL/CUDA make it safe (or the publish must be interleaved between the step's
+collectives) has not been read in NCCL's source nor run.
+
+Bytes and seconds at 16 p5en-48 nodes (`python -m payload plan --env p5en-48`):
+
+                                            Qwen3-30B-A3B            Qwen3-235B-A22B
+    servers (SGLang)                        64 x TP4, 4 per node     32 x TP8, 2 per node
+    B (bf16)                                61 GB, 15 buckets        470 GB, 110 buckets
+    stall: own shard D2H (B/128 at 25 GB/s) 0.48 GB: 0.02 s          3.67 GB: 0.15 s
+    gather a node takes in, per round       57 GB: 0.19 s            441 GB: 1.47 s (beside the send)
+    a server's transfer                     B / 150 GB/s (a TP4's    (B + the gather's 15/16 B) out
+                                            8 NICs): 0.41 s          of a node at 300 GB/s: 3.04 s
+      + 5 ms a bucket, + 20 us a tensor     0.08 + 0.38 s            0.55 + 0.74 s
+    = a server paused                       0.86 s (target 1 s)      4.33 s (target 5 s)
+    whole publish (stall + rounds x pause)  3.5 s behind the step    8.8 s behind the step
+    device memory while publishing          3 bucket slots + the gather buffer: ~16 GiB a GPU
+
+Failures, bounded. A server that dies mid-bucket costs its group one bucket_timeout_s (its
+node's local rank 0 drops the group and tells its node's other GPUs to abort theirs); it is held
+and rejoins the next publish (publisher.py). Every group this module forms (the replica's
+gather group, the node and heads groups) carries a timeout: a rank whose publish thread fails
+leaves the others waiting at most that long in their next collective, after which their
+publish fails with the error; a publish that failed that way leaves the groups unusable, and
+the next `stage` raises FanOutBroken (the trainer exits; its JobSet restarts it from the
+checkpoint) instead of mismatched collectives.
 """
 
 from __future__ import annotations
@@ -44,123 +71,213 @@ from __future__ import annotations
 import logging
 import os
 import threading
+from graphlib import TopologicalSorter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 
 import torch
 import torch.distributed as dist
 
-from payload.sync.bucket import FlatBucket
+from payload.sync.bucket import FlatBucket, pack
 from payload.sync.client import RolloutServerClient, RolloutServerError
-from payload.sync.publisher import PublishError, WeightPublisher, buckets
+from payload.sync.group import destroy_weights_update_group, init_weights_update_group
+from payload.sync.publisher import PublishError, WeightPublisher
 from payload.sync.wire import WireFormat
 
 log = logging.getLogger(__name__)
 
-SLOTS = 3  # buckets alive in a source at once: relayed, held back, broadcast (publisher._send)
+SLOTS = 3  # gathered buckets alive at once: being pulled, held back, being broadcast (publisher._send)
 
 
-def source_ranks(world_size: int, ranks_per_node: int, pp_size: int = 1) -> list[int]:
-    """One source per training node; pipelined, one per stage (its first rank): a stage is whole
-    nodes, and slime's layout, one source per stage, keeps each stage's sender on its own NICs."""
-    if pp_size > 1:
-        return list(range(0, world_size, world_size // pp_size))
-    return list(range(0, world_size, max(1, ranks_per_node)))
+class FanOutBroken(RuntimeError):
+    """A publish failed inside a collective: the fan-out's groups can no longer be trusted."""
 
 
-def assign(servers: list[str], sources: int) -> list[list[str]]:
-    """Servers split into `sources` contiguous, near-equal runs (source i feeds run i)."""
-    return [servers[i * len(servers) // sources : (i + 1) * len(servers) // sources] for i in range(sources)]
+def assign(servers: list[str], nodes: int) -> list[list[str]]:
+    """Servers split into `nodes` contiguous, near-equal runs (node i feeds run i)."""
+    return [servers[i * len(servers) // nodes : (i + 1) * len(servers) // nodes] for i in range(nodes)]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Rows [row_start, row_start + rows) of the HF tensor `name` of `shape`, held by one rank."""
+
+    name: str
+    shape: tuple[int, ...]
+    row_start: int
+    rows: int
 
 
 @dataclass
-class Manifest:
-    """What a bucket holds, sent once per publish to every source (names are the only bulk)."""
+class Layout:
+    """Where every rank's rows go in every bucket, known to every rank (built from the pieces'
+    headers, gathered once). Each rank lists its tensors in the model's order; the tensors go
+    in one order that agrees with every rank's list (an EP rank's experts are a subsequence)."""
 
-    names: list[list[str]]
-    dtypes: list[list[str]]
+    names: list[list[str]]  # per bucket
     shapes: list[list[list[int]]]
     nbytes: list[int]
+    # per bucket, per rank: (byte offset in the bucket, bytes) of each run of its pieces that lie
+    # back to back there, in its order (its share is their concatenation)
+    places: list[list[list[tuple[int, int]]]]
+    # per bucket: this rank's pieces (indices into its own list), in the order `places` lists them
+    mine: list[list[int]]
+
+    @classmethod
+    def of(cls, headers: list[list[Piece]], rank: int, itemsize: int, bucket_bytes: int) -> "Layout":
+        shapes: dict[str, tuple[int, ...]] = {}
+        rows: dict[str, int] = {}
+        for pieces in headers:
+            for p in pieces:
+                if shapes.setdefault(p.name, p.shape) != p.shape:
+                    raise ValueError(f"{p.name}: ranks disagree on its shape ({shapes[p.name]} vs {p.shape})")
+                rows[p.name] = rows.get(p.name, 0) + p.rows
+        order = TopologicalSorter()
+        for pieces in headers:
+            for before, after in zip([None, *pieces], pieces):
+                order.add(after.name, *([before.name] if before is not None else []))
+        shapes = {name: shapes[name] for name in order.static_order()}
+        wrong = [n for n in shapes if rows[n] != (shapes[n][0] if shapes[n] else 1)]
+        if wrong:  # the group must hold every row once: a replica, not more, not less
+            raise ValueError(f"the publish group holds {rows[wrong[0]]} rows of {wrong[0]} {shapes[wrong[0]]}")
+        size = {n: itemsize * torch.Size(s).numel() for n, s in shapes.items()}
+        bucket_of: dict[str, tuple[int, int]] = {}  # name -> (bucket, byte offset in it)
+        layout = cls([], [], [], [], [])
+        for name, shape in shapes.items():
+            if not layout.nbytes or (layout.nbytes[-1] and layout.nbytes[-1] + size[name] > bucket_bytes):
+                layout.names.append([]), layout.shapes.append([]), layout.nbytes.append(0)
+            bucket_of[name] = (len(layout.nbytes) - 1, layout.nbytes[-1])
+            layout.names[-1].append(name)
+            layout.shapes[-1].append(list(shape))
+            layout.nbytes[-1] += size[name]
+        layout.places = [[[] for _ in headers] for _ in layout.nbytes]
+        layout.mine = [[] for _ in layout.nbytes]
+        for r, pieces in enumerate(headers):
+            for i, p in enumerate(pieces):
+                k, offset = bucket_of[p.name]
+                row_bytes = size[p.name] // max(p.shape[0], 1) if p.shape else size[p.name]
+                at, n = offset + p.row_start * row_bytes, p.rows * row_bytes
+                runs = layout.places[k][r]
+                if runs and sum(runs[-1]) == at:  # follows its previous piece (an EP rank's experts): one copy
+                    runs[-1] = (runs[-1][0], runs[-1][1] + n)
+                else:
+                    runs.append((at, n))
+                if r == rank:
+                    layout.mine[k].append(i)
+        return layout
+
+    def share(self, k: int, rank: int) -> int:
+        return sum(n for _, n in self.places[k][rank])
 
 
 @dataclass
 class Outcome:
     version: int
-    done: list[str]  # servers now serving the version (every source's, on rank 0)
+    done: list[str]  # servers now serving the version (every node's, on rank 0)
     error: str = ""
 
 
 class FanOutPublisher:
-    """Every rank builds it (the relay groups are collective to form); sources publish."""
+    """Every rank builds it (its groups are collective to form) and stages and publishes."""
 
     @dataclass
     class Config:
-        publisher: WeightPublisher.Config  # its `servers`: all of them; each source takes its run
-        ranks_per_node: int = 1
-        pp_size: int = 1
+        publisher: WeightPublisher.Config  # its `servers`: all of them; each node takes its run
+        local_ranks: int = 1  # GPUs a node (torchrun's LOCAL_WORLD_SIZE)
+        # The ranks that hold the model once, one list per replica (World.replica_ranks).
+        replicas: list[list[int]] | None = None
+        # Longest a rank waits in a fan-out collective for a peer; None: what a peer can
+        # legitimately take between two (an HTTP call, a bucket deadline, a probe).
+        timeout_s: float | None = None
 
         def build(self, world_rank: int, world_size: int, device: torch.device) -> "FanOutPublisher":
             return FanOutPublisher(self, world_rank, world_size, device)
 
     def __init__(self, config: Config, rank: int, world_size: int, device: torch.device) -> None:
-        self.config, self.rank = config, rank
-        # A source without servers would only relay: fewer servers than nodes use the first nodes.
-        self.sources = source_ranks(world_size, config.ranks_per_node, config.pp_size)[:max(1, len(config.publisher.servers))]
-        self.device = device
-        runs = assign(config.publisher.servers, len(self.sources))
-        nccl = config.publisher.backend == "nccl"
-        # Every rank joins every new_group call (torch's rule); only sources are members.
-        self._relay = dist.new_group(self.sources, backend="nccl" if nccl else "gloo") if len(self.sources) > 1 else None
-        self._objects = dist.new_group(self.sources, backend="gloo") if len(self.sources) > 1 else None
-        self.is_source = rank in self.sources
-        self.servers = runs[self.sources.index(rank)] if self.is_source else []
-        self.publisher: WeightPublisher | None = None
-        if self.is_source and self.servers:
-            sub = WeightPublisher.Config(**{**vars(config.publisher), "servers": self.servers})
-            self.publisher = sub.build()
-        self.dtype = getattr(torch, config.publisher.dtype)
-        self._staged: list[torch.Tensor] = []  # rank 0: the staged copy, one host buffer a bucket
-        self._manifest: Manifest | None = None
+        self.config, self.rank, self.device = config, rank, device
+        p = config.publisher
+        local = max(1, config.local_ranks)
+        self.nodes = max(1, world_size // local)
+        self.node, self.local_rank = rank // local, rank % local
+        self.head = self.node * local  # the node's local rank 0: its servers' sender
+        runs = assign(p.servers, self.nodes)
+        self.servers = runs[self.node]
+        self.rounds = max(len(run) for run in runs)
+        timeout = timedelta(seconds=config.timeout_s if config.timeout_s is not None
+                            else p.timeout_s + 2 * p.bucket_timeout_s + p.probe_timeout_s)
+        backend = "nccl" if p.backend == "nccl" else "gloo"
+        # Every rank joins every new_group call, in the same order (torch's rule).
+        replicas = config.replicas or [list(range(world_size))]
+        self._gather = self._replica_ranks = None
+        for ranks in replicas:
+            group = dist.new_group(ranks, backend=backend, timeout=timeout) if world_size > 1 else None
+            if rank in ranks:
+                self._gather, self._replica_ranks = group, ranks
+        self._node_group = None
+        for n in range(self.nodes):
+            group = dist.new_group(list(range(n * local, (n + 1) * local)), backend="gloo", timeout=timeout) \
+                if local > 1 else None
+            if n == self.node:
+                self._node_group = group
+        heads = list(range(0, self.nodes * local, local))
+        self._heads = dist.new_group(heads, backend="gloo", timeout=timeout) if len(heads) > 1 else None
+        # Local rank 0: one publisher per server of its run (a round each), its groups with
+        # rank_offset local_ranks; its node's other GPUs follow it (`_follow`).
+        self.publishers: list[WeightPublisher] = []
+        if self.local_rank == 0:
+            for url in self.servers:
+                sender = WeightPublisher.Config(**{**vars(p), "servers": [url], "trainer_ranks": local}).build()
+                sender.tell = self._tell
+                self.publishers.append(sender)
+        self._links: dict[str, dist.ProcessGroup] = {}  # a follower's side of its node's groups
+        self.dtype = getattr(torch, p.dtype)
+        self.wire = WireFormat(self.dtype, p.precision)
+        self._layout: Layout | None = None
+        self._staged: torch.Tensor | None = None  # this rank's share of every bucket, pinned host
+        self._offsets: list[int] = []  # where bucket k's share starts in `_staged`
         self._thread: threading.Thread | None = None
         self._outcome: Outcome | None = None
-        # Test and metrics hooks: called with ("relayed", version, i) and ("published", version).
+        self._broken = ""
+        # Test and metrics hooks: called with ("gathered", version, round, bucket), ("published", version).
         self.on_event: Callable[..., None] = lambda *event: None
 
     # -- the trainer's side -----------------------------------------------------------------------
 
-    def stage(self, named_tensors: Iterable[tuple[str, torch.Tensor]]) -> None:
-        """Every rank (the iterator gathers collectively): rank 0 packs the tensors it receives
-        into the staged host buffers; the others drain theirs. Waits first for the publish in
-        flight (its buckets are read from the same buffers): take its outcome with `wait` first."""
+    @property
+    def staged_bytes(self) -> int:
+        return 0 if self._staged is None else self._staged.numel()
+
+    def stage(self, pieces: Iterable[tuple[str, tuple[int, ...], int, torch.Tensor]]) -> None:
+        """Every rank: copy its own rows of every HF tensor ((name, full shape, first row,
+        rows), payload/train/parallel.py own_hf_rows) to its pinned host share, cast to the wire
+        dtype. No communication but the first call's (the layout's headers). Waits first for
+        the publish in flight, which reads the same buffer: take its outcome with `wait` first."""
         self.wait()
-        if self.rank != 0:
-            for _ in named_tensors:
-                pass
-            return
-        manifest = Manifest([], [], [], [])
-        pinned = self.device.type == "cuda"
-        wire = WireFormat(self.dtype, self.config.publisher.precision)
-        for i, bucket in enumerate(buckets(named_tensors, self.config.publisher.bucket_bytes, wire_bytes=wire.nbytes)):
-            total = wire.packed_bytes(bucket)
-            if i == len(self._staged):
-                self._staged.append(torch.empty(max(total, self.config.publisher.bucket_bytes), dtype=torch.uint8,
-                                                pin_memory=pinned))
-            elif self._staged[i].numel() < total:
-                self._staged[i] = torch.empty(total, dtype=torch.uint8, pin_memory=pinned)
-            # Packed on the tensors' own device, then one copy to host (the stall).
-            packed = wire.pack(bucket)
-            self._staged[i][:total].copy_(packed.flat)
-            manifest.names.append(packed.names)
-            manifest.dtypes.append(packed.dtypes)
-            manifest.shapes.append(packed.shapes)
-            manifest.nbytes.append(total)
-        del self._staged[len(manifest.nbytes):]
-        self._manifest = manifest
+        if self._broken:
+            raise FanOutBroken(self._broken)
+        pieces = list(pieces)
+        if self._layout is None:
+            headers = [Piece(n, tuple(s), start, t.shape[0] if s else 1) for n, s, start, t in pieces]
+            everyone: list = [None] * len(self._replica_ranks or [0])
+            if self._gather is not None:
+                dist.all_gather_object(everyone, headers, group=self._gather)
+            else:
+                everyone = [headers]
+            me = (self._replica_ranks or [self.rank]).index(self.rank)
+            self._layout = Layout.of(everyone, me, self.dtype.itemsize, self.config.publisher.bucket_bytes)
+            self._offsets = [0]
+            for k in range(len(self._layout.nbytes)):
+                self._offsets.append(self._offsets[-1] + self._layout.share(k, me))
+            self._staged = torch.empty(self._offsets[-1], dtype=torch.uint8, pin_memory=self.device.type == "cuda")
+        layout = self._layout
+        ordered = [(f"{i}", pieces[i][3]) for k in range(len(layout.nbytes)) for i in layout.mine[k]]
+        if ordered:
+            # Packed on the GPU (one copy per run of rows), then one device-to-host copy: the stall.
+            self._staged.copy_(pack(ordered, self.dtype).flat)
 
     def start(self, version: int) -> None:
-        """Sources: publish the staged copy on a thread; returns at once. Others: nothing."""
-        if not self.is_source:
-            return
+        """Every rank: publish the staged shares on a thread; returns at once."""
         self._outcome = None
         self._thread = threading.Thread(target=self._run, args=(version,), name=f"publish-v{version}", daemon=True)
         self._thread.start()
@@ -175,7 +292,7 @@ class FanOutPublisher:
         return self._thread is not None and not self._thread.is_alive()
 
     def wait(self) -> Outcome | None:
-        """The outcome of the publish in flight (rank 0: every source's servers); None if none."""
+        """The outcome of the publish in flight (rank 0: every node's servers); None if none."""
         if self._thread is None:
             return None
         self._thread.join()
@@ -186,63 +303,153 @@ class FanOutPublisher:
 
     def _run(self, version: int) -> None:
         done: list[str] = []
-        error = ""
+        errors: list[str] = []
+        if self.device.type == "cuda":  # a thread starts on device 0: NCCL must see this rank's GPU
+            torch.cuda.set_device(self.device)
         try:
-            manifest = self._share_manifest()
-            relayed = self._relayed(manifest, version)
-            if self.publisher is not None:
-                try:
-                    done = self.publisher.publish_buckets(relayed, version)
-                except PublishError as exc:
-                    error = str(exc)
-            for _ in relayed:  # a source without servers still relays every bucket
-                pass
+            for j in range(self.rounds):
+                stream = self._gathered(version, j)
+                if j >= len(self.servers):  # no server of this node this round: its gathers only
+                    for _ in stream:
+                        pass
+                elif self.local_rank == 0:
+                    try:
+                        done += self.publishers[j].publish_buckets(self._told(stream), version)
+                    except PublishError as exc:
+                        errors.append(str(exc))
+                    finally:
+                        self._tell(("end",))
+                else:
+                    self._follow(stream)
         except Exception as exc:  # noqa: BLE001 - reported to the trainer, never lost in a thread
             log.exception("publish of version %d failed", version)
-            error = f"{type(exc).__name__}: {exc}"
-        outcomes = [None] * len(self.sources) if self.rank == 0 else None
-        if self._objects is not None:
-            dist.gather_object((done, error), outcomes, dst=0, group=self._objects)
-        else:
-            outcomes = [(done, error)]
-        if self.rank == 0:
-            urls = [url for d, _ in outcomes for url in d]
-            errors = "; ".join(e for _, e in outcomes if e)
-            self._outcome = Outcome(version, urls, errors if not urls else "")
+            errors.append(f"{type(exc).__name__}: {exc}")
+            self._broken = f"version {version}'s publish failed in a collective: {errors[-1]}"
+        if self.local_rank == 0:
+            outcomes = [None] * self.nodes if self.rank == 0 else None
+            try:
+                if self._heads is not None:
+                    dist.gather_object((done, errors), outcomes, dst=0, group=self._heads)
+                else:
+                    outcomes = [(done, errors)]
+            except Exception as exc:  # noqa: BLE001 - a head that never came: its servers did not take it
+                self._broken = self._broken or f"version {version}: outcome gather failed: {exc}"
+                outcomes = [(done, errors + [f"{type(exc).__name__}: {exc}"])] if self.rank == 0 else None
+            if self.rank == 0:
+                urls = [url for d, _ in outcomes for url in d]
+                failures = "; ".join(e for _, es in outcomes for e in es)
+                self._outcome = Outcome(version, urls, failures if not urls or self._broken else "")
         self.on_event("published", version)
 
-    def _share_manifest(self) -> Manifest:
-        box = [self._manifest]
-        if self._objects is not None:
-            dist.broadcast_object_list(box, src=0, group=self._objects)
-        return box[0]
-
-    def _relayed(self, manifest: Manifest, version: int) -> Iterator[FlatBucket]:
-        """Bucket i in slot i % 3 of this source's device: rank 0 copies it from the staged
-        host buffer, the relay group broadcasts it to the other sources."""
-        slots: list[torch.Tensor | None] = [None] * SLOTS
+    def _gathered(self, version: int, round_: int) -> Iterator[FlatBucket]:
+        """`_assembled`, and a rank whose stream fails (in the gather or not) has left its
+        replica's collectives out of step: the fan-out is broken."""
+        produced = 0
         try:
-            for i, total in enumerate(manifest.nbytes):
-                slot = slots[i % SLOTS]
-                if slot is None or slot.numel() < total:
-                    slot = slots[i % SLOTS] = torch.empty(max(total, self.config.publisher.bucket_bytes),
-                                                          dtype=torch.uint8, device=self._send_device())
-                flat = slot[:total]
-                if self.rank == 0:
-                    flat.copy_(self._staged[i][:total], non_blocking=True)
-                if self._relay is not None:
-                    dist.broadcast(flat, src=0, group=self._relay)
-                self.on_event("relayed", version, i)
-                yield FlatBucket(manifest.names[i], manifest.dtypes[i], manifest.shapes[i], flat)
-        finally:
-            slots.clear()
+            for bucket in self._assembled(version, round_):
+                yield bucket
+                produced += 1
+        except Exception as exc:
+            self._broken = f"version {version}'s gather of bucket {produced} failed: {exc}"
+            raise
+
+    def _assembled(self, version: int, round_: int) -> Iterator[FlatBucket]:
+        """Bucket k, assembled on every rank of the replica from each rank's staged share: one
+        all-gather of equal (padded) shares, then each rank's rows placed at their offsets."""
+        layout, device = self._layout, self._send_device()
+        replica = len(self._replica_ranks or [0])
+        me = (self._replica_ranks or [self.rank]).index(self.rank)
+        slots: list[torch.Tensor | None] = [None] * SLOTS
+        for k, total in enumerate(layout.nbytes):
+            width = max(layout.share(k, r) for r in range(replica))
+            send = torch.zeros(width, dtype=torch.uint8, device=device)
+            mine = layout.share(k, me)
+            send[:mine].copy_(self._staged[self._offsets[k] : self._offsets[k] + mine], non_blocking=True)
+            if self._gather is not None:
+                received = torch.empty(replica * width, dtype=torch.uint8, device=device)
+                dist.all_gather_into_tensor(received, send, group=self._gather)
+            else:
+                received = send
+            slot = slots[k % SLOTS]
+            if slot is None or slot.numel() < total:
+                slot = slots[k % SLOTS] = torch.empty(max(total, self.config.publisher.bucket_bytes),
+                                                      dtype=torch.uint8, device=device)
+            for r in range(replica):
+                at = r * width
+                for offset, n in layout.places[k][r]:
+                    slot[offset : offset + n].copy_(received[at : at + n])
+                    at += n
+            self.on_event("gathered", version, round_, k)
+            bucket = FlatBucket(layout.names[k], [str(self.dtype).removeprefix("torch.")] * len(layout.names[k]),
+                                layout.shapes[k], slot[:total])
+            # In the servers' precision (payload/sync/wire.py): fp8 quantizes the gathered bf16
+            # bucket on this GPU; what is sent halves. Every GPU of the node does it alike.
+            yield bucket if self.wire.precision == "bf16" else self.wire.pack(bucket.tensors())
+
+    # -- local rank 0 leads, the node's other GPUs follow -----------------------------------------
+
+    def _tell(self, message: tuple) -> None:
+        if self._node_group is not None:
+            dist.broadcast_object_list([message], src=self.head, group=self._node_group)
+
+    def _told(self, stream: Iterator[FlatBucket]) -> Iterator[FlatBucket]:
+        """The stream, each pull announced first: the followers gather in step."""
+        while True:
+            self._tell(("pull",))
+            try:
+                bucket = next(stream)
+            except StopIteration:
+                return
+            yield bucket
+
+    def _follow(self, stream: Iterator[FlatBucket]) -> None:
+        """Do on this GPU what local rank 0 does on its side of each server group, as told."""
+        pulled: dict[int, FlatBucket] = {}
+        pending: list[tuple[str, dist.Work]] = []
+        while True:
+            box = [None]
+            dist.broadcast_object_list(box, src=self.head, group=self._node_group)
+            kind, *args = box[0]
+            if kind == "pull":
+                bucket = next(stream, None)
+                if bucket is not None:
+                    pulled[len(pulled)] = bucket
+            elif kind == "join":
+                url, name, address, port, world_size = args
+                try:
+                    self._links[url] = init_weights_update_group(
+                        backend=self.config.publisher.backend, master_address=address, master_port=port,
+                        rank=self.local_rank, world_size=world_size, group_name=name,
+                        timeout=timedelta(seconds=(1 if self.config.publisher.backend == "gloo" else 2)
+                                          * self.config.publisher.bucket_timeout_s))
+                except Exception as exc:  # noqa: BLE001 - rank 0's side failed too; it tells "drop"
+                    log.warning("weight-update group %s with %s did not form: %s", name, url, exc)
+            elif kind == "start":
+                index, urls = args
+                for url in urls:
+                    if url in self._links:  # the same bytes as rank 0's: received in place
+                        pending.append((url, dist.broadcast(pulled[index].flat, src=0, group=self._links[url],
+                                                            async_op=True)))
+            elif kind == "drop":
+                group = self._links.pop(args[0], None)
+                if group is not None and self.config.publisher.backend == "nccl":
+                    dist.distributed_c10d._abort_process_group(group)
+                pending = [(url, work) for url, work in pending if url != args[0]]
+            elif kind == "finish":
+                for url, work in pending:  # rank 0 saw these servers take the bucket
+                    work.wait()
+                pending = []
+            elif kind == "end":
+                for _ in stream:  # never: rank 0 pulls every bucket (publish_buckets drains)
+                    pass
+                return
 
     def _send_device(self) -> torch.device:
         return self.device if self.config.publisher.backend == "nccl" else torch.device("cpu")
 
     def pause(self, urls: list[str]) -> None:
         """Rank 0: take servers the post-publish probe found wrong out of service until their
-        source's next publish re-sends every tensor (paused, never reloaded from disk)."""
+        node's next publish re-sends every tensor (paused, never reloaded from disk)."""
         for url in urls:
             client = RolloutServerClient(url, self.config.publisher.probe_timeout_s)
             try:
@@ -254,10 +461,13 @@ class FanOutPublisher:
 
     def close(self) -> None:
         self.wait()
-        if self.publisher is not None:
-            self.publisher.close()
+        for publisher in self.publishers:
+            publisher.close()
+        for group in self._links.values():
+            destroy_weights_update_group(group)
+        self._links.clear()
 
 
-def ranks_per_node() -> int:
+def local_ranks() -> int:
     """torchrun's LOCAL_WORLD_SIZE: the ranks of one node (1 when not under torchrun)."""
     return int(os.environ.get("LOCAL_WORLD_SIZE", "1"))

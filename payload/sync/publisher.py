@@ -63,11 +63,11 @@ version (restarted) or stops answering, so it costs no publish a timeout twice.
 
 Bytes and seconds at p5en-48 (payload/train/costs.py, `python -m payload plan --env p5en-48`):
 0.5.23 delivers every tensor to every TP rank of a server, so each server receives the whole
-bf16 model (Qwen3-30B-A3B 61 GB, Qwen3-235B-A22B 470 GB) whatever the sources. This class is
-one source's side: the trainer runs one per training node (payload/sync/fanout.py: a source
-GPU per node, `Config.servers` its own servers, fed from a relay of staged buckets through
-`publish_buckets`), so 32 servers take 2 x B each from 16 nodes' NICs instead of 32 x B from
-rank 0's.
+bf16 model (Qwen3-30B-A3B 61 GB, Qwen3-235B-A22B 470 GB) whatever feeds it. This class is one
+server's sender: payload/sync/fanout.py runs one per server on its node's local rank 0, with
+`trainer_ranks` = the node's GPUs in the group (they follow through `tell`), fed the replica's
+all-gathered buckets through `publish_buckets`: a server is paused 0.86 s (30B, TP4) / 4.33 s
+(235B, TP8) at p5en-48 as modelled, against 52 s / 401 s of transfer for rank 0 feeding all.
 """
 
 from __future__ import annotations
@@ -167,6 +167,10 @@ class WeightPublisher:
         bucket_timeout_s: float = 30.0
         # A server that does not answer /model_info within this is down for this publish.
         probe_timeout_s: float = 5.0
+        # Trainer GPUs in each server's group, as group ranks 0..trainer_ranks-1 (the server's
+        # TP ranks at rank_offset trainer_ranks): this process is rank 0, the sender; the
+        # others are its node's other GPUs (payload/sync/fanout.py), told what to do by `tell`.
+        trainer_ranks: int = 1
 
         def build(self) -> "WeightPublisher":
             return WeightPublisher(self)
@@ -187,6 +191,10 @@ class WeightPublisher:
         self._last_versions: dict[str, str | None] = {}
         self._pool = ThreadPoolExecutor(max_workers=max(2, 2 * len(self.clients)))
         self._buffers: list[torch.Tensor | None] = [None, None, None]
+        # The group's other trainer ranks follow this one's every step on their side of the
+        # groups (payload/sync/fanout.py sends it to them; alone, nothing to tell): ("join", url, name,
+        # address, port, world_size), ("pull",), ("start", index, urls), ("drop", url), ("finish",).
+        self.tell: Callable[[tuple], None] = lambda message: None
 
     # -- fan-out -------------------------------------------------------------------------------
 
@@ -252,18 +260,22 @@ class WeightPublisher:
         name = f"{self.config.group_name}-{uuid.uuid4().hex[:8]}"
         address = self.config.master_address or _own_address()
         port = _free_port()
-        world_size = 1 + self.config.ranks_per_server
-        joined = self._pool.submit(c.init_weights_update_group, master_address=address, master_port=port, rank_offset=1,
-                                   world_size=world_size, group_name=name, backend=self.config.backend)
+        world_size = self.config.trainer_ranks + self.config.ranks_per_server
+        self.tell(("join", c.url, name, address, port, world_size))
+        joined = self._pool.submit(c.init_weights_update_group, master_address=address, master_port=port,
+                                   rank_offset=self.config.trainer_ranks, world_size=world_size, group_name=name,
+                                   backend=self.config.backend)
         try:
             group = init_weights_update_group(backend=self.config.backend, master_address=address, master_port=port,
                                               rank=0, world_size=world_size, group_name=name,
                                               timeout=self._group_timeout())
         except Exception as exc:
+            self.tell(("drop", c.url))
             raise PublishError(f"weight-update group {name} did not form at {address}:{port}: {exc}") from exc
         try:
             joined.result()
         except RolloutServerError:
+            self.tell(("drop", c.url))
             destroy_weights_update_group(group)
             raise
         self._links[c.url] = _Link(group, name)
@@ -273,6 +285,8 @@ class WeightPublisher:
         """Forget `url`'s group. A group left mid-collective is never destroyed (a broken
         communicator can hang in teardown); NCCL's is aborted, which frees our side's kernel."""
         link = self._links.pop(url, None)
+        if link is not None:
+            self.tell(("drop", url))
         if link is not None and abort and self.config.backend == "nccl":
             dist.distributed_c10d._abort_process_group(link.group)
 
@@ -299,8 +313,9 @@ class WeightPublisher:
                 self._buffers[slot] = torch.empty(max(total, self.config.bucket_bytes), dtype=torch.uint8, device=self.device)
             yield self.wire.pack(moved, self._buffers[slot])
 
-    def _start_bucket(self, bucket: FlatBucket, members, last: bool, version: int) -> dict:
+    def _start_bucket(self, index: int, bucket: FlatBucket, members, last: bool, version: int) -> dict:
         """Per server: (its HTTP call, our side of its broadcast), both in flight."""
+        self.tell(("start", index, [c.url for c in members]))
         in_flight = {}
         for c in members:
             link = self._links[c.url]
@@ -338,6 +353,7 @@ class WeightPublisher:
         for url in in_flight:
             if url in failed:
                 self._drop(url, abort=True)
+        self.tell(("finish",))
 
     def publish(self, named_tensors: Iterable[tuple[str, torch.Tensor]], version: int) -> list[str]:
         """Send HF-named tensors (call on trainer rank 0; the iterator may gather collectively)
@@ -348,7 +364,7 @@ class WeightPublisher:
         return self.publish_buckets(self._packed(named_tensors), version)
 
     def publish_buckets(self, packed: Iterable[FlatBucket], version: int) -> list[str]:
-        """`publish` from buckets already packed (payload/sync/fanout.py relays them). Bucket
+        """`publish` from buckets already packed (payload/sync/fanout.py gathers them). Bucket
         i's memory must stay untouched until bucket i+3 is pulled (three are alive at once:
         one being pulled, one held back, one being broadcast)."""
         iterator = iter(packed)
@@ -400,18 +416,19 @@ class WeightPublisher:
         live = list(members)
         held: FlatBucket | None = None
         in_flight = None
-        for bucket in iterator:
+        index = -1
+        for index, bucket in enumerate(iterator):
             if held is not None:
                 if in_flight is not None:
                     self._finish_bucket(in_flight, failed)
                 live = [c for c in live if c.url not in failed]
-                in_flight = self._start_bucket(held, live, False, version)
+                in_flight = self._start_bucket(index - 1, held, live, False, version)
             held = bucket
         if in_flight is not None:
             self._finish_bucket(in_flight, failed)
         live = [c for c in live if c.url not in failed]
         if held is not None:
-            self._finish_bucket(self._start_bucket(held, live, True, version), failed)
+            self._finish_bucket(self._start_bucket(index, held, live, True, version), failed)
         return [c for c in live if c.url not in failed]
 
     def _serves(self, c: RolloutServerClient, version: int, failed: dict[str, str]) -> bool:

@@ -3,23 +3,26 @@
 Pure arithmetic (no torch), so the environment schema (infra/), the trainer chart (k8s/), the
 planner (`python -m payload plan`) and the trainer's own timeouts read one model.
 
-At the project's scale, p5en.48xlarge, 16 training nodes (128 H200) and 32 SGLang TP8 replicas
-(256 GPUs), FSx 4800 GiB x 1000 MB/s/TiB = 4.69 GB/s, `python -m payload plan --env p5en-48`
-gives, under the layouts the planner picks and the environment ships (job.parallel.models:
-Qwen3-30B-A3B FSDP over all 128 GPUs, one replica; Qwen3-235B-A22B 4 pipeline stages of 4 nodes,
-FSDP over a stage's 32 GPUs, one replica of 128 GPUs):
+At the project's scale, p5en.48xlarge, 16 training nodes (128 H200), the SGLang engines `plan`
+picks (Qwen3-30B-A3B: 64 TP4 replicas; Qwen3-235B-A22B: 32 TP8), FSx 4800 GiB x 1000 MB/s/TiB =
+4.69 GB/s, under the layouts the environment ships (job.parallel.models: 30B FSDP over all 128
+GPUs, one replica; 235B 4 pipeline stages of 4 nodes, FSDP over a stage's 32 GPUs, one replica
+of 128 GPUs), `python -m payload plan --env p5en-48 --model-config M --architecture M` gives:
 
                                           Qwen3-30B-A3B          Qwen3-235B-A22B
     parameters / HF tensors               30.5 B / 18,867        235.1 B / 36,945
     publish: bf16 bytes, 4 GiB buckets    61 GB, 15 buckets      470 GB, 110 buckets
-      trainer stall: gather + stage       2.87 s                 22.1 s   (rank 0: NVLink/EFA gather, D2H 55 GB/s)
-      per server: source transfer         4.89 s                 37.6 s   (3 x B / 37.5 GB/s: relay + 2 servers)
+      trainer stall: own share to host    0.02 s                 0.15 s   (B / 128 a GPU: pack, D2H 25 GB/s)
+      rounds (servers a node feeds)       4                      2        (one after another)
+      per round: replica all-gather       0.19 s                 1.47 s   (15/16 B into a node at 300 GB/s)
+      per server: transfer                0.41 s                 3.04 s   (30B: B / 150 GB/s, a TP4's 8 NICs;
+                                                                           235B: B + 15/16 B out of a node at 300)
                   + bucket overhead       0.08 s                 0.55 s   (5 ms a bucket)
                   + load_weights          0.38 s                 0.74 s   (20 us a tensor)
-      = each server paused                5.34 s                 38.9 s   (targets 1 s / 5 s: not met)
-      whole publish (stall + pause)       8.2 s                  61.0 s   (rank 0 alone: 52 s / 401 s of transfer)
-    publish, job.rollout.precision fp8    31 GB: 2.9 s paused,   236 GB: 19.9 s paused,
-      (block FP8, quantized while packed) 5.4 s whole            38.9 s whole
+      = each server paused                0.86 s                 4.33 s   (targets 1 s / 5 s: met, as modelled)
+      whole publish, behind the step      3.5 s                  8.8 s    (stall + rounds x pause)
+    publish, job.rollout.precision fp8    31 GB a server         236 GB a server  (block FP8, quantized on the GPU
+                                                                            after each gather: what is sent halves)
     checkpoint (fp32 + Adam m, v)         366 GB                 2.82 TB  (12 bytes a parameter)
       staged by replica 0 only            23 GB a node on 16     176 GB a node on 16 (2 TiB RAM)
       step blocked (device-to-host)       0.11 s                 0.88 s   (its shard at 25 GB/s a GPU)
@@ -34,16 +37,16 @@ FSDP over a stage's 32 GPUs, one replica of 128 GPUs):
 Publishing. SGLang 0.5.23's `/update_weights_from_distributed` receives every tensor on every
 rank of a server (each TP rank gets the whole tensor and slices it in load_weights), from rank 0
 of the named group (`src=0`), one bucket at a time (its scheduler is blocked in the receive): a
-server takes in the whole bf16 model, B, however it is fed. payload/sync/fanout.py, as built:
-rank 0 gathers the bf16 model and stages it in pinned host memory (the trainer's stall), then
-one source GPU per training node takes each bucket from the relay ring (B onward through its
-NICs) and broadcasts it to its servers' groups at once (B each): 3 x B through one GPU's
-~37.5 GB/s, against 32 x B from rank 0 alone before. Each of a source's servers is paused for
-the whole of its source's send. The next steps to the targets: the node's other GPUs as relay
-ranks of each server's group (rank_offset 8: NCCL's channels cross nodes through all 16 NICs,
-~300 GB/s), each GPU staging its own shard (B / S at 25 GB/s) with the gather behind the step.
-BUCKET_OVERHEAD_S and LOAD_S_PER_TENSOR are assumptions (no multi-node run has been possible
-here); the pack and device-to-host rates are measured (bench/README.md).
+server takes in the whole bf16 model, B, however it is fed. payload/sync/fanout.py: each GPU
+copies its own rows to pinned host memory (the stall: a share, not the model); behind the next
+step, per round, the replica all-gathers each bucket of the shares (a ring: a node takes in and
+sends on 15/16 B) and each node's 8 GPUs form the group of one of its servers (rank_offset 8),
+so its broadcast leaves through all 16 NICs (NCCL PXN; assumed: Hardware.node_broadcast_gb_s).
+A server is paused for its own round only. Measured: the pack (1,025 GB/s) and the device-to-
+host rate (55 GB/s one H200 alone; 25 assumed with 8 sharing a host), bench/README.md.
+Assumed (no multi-node run has been possible here): the 300 GB/s a node, 37.5 GB/s a GPU's
+NICs, BUCKET_OVERHEAD_S and LOAD_S_PER_TENSOR. The re-prefill after a retracting pause is the
+balance model's (payload/balance/throughput.py), on top of this pause.
 
 Checkpoints. Adam's state is twice the fp32 weights: 12 bytes a parameter, 5.5 times the bf16
 model. HSDP replicas hold equal copies; only replica 0 stages and writes (payload/train/
@@ -163,35 +166,36 @@ class Hardware:
     # Device-to-host into pinned memory, per GPU: 55 measured on one H200 alone (PCIe Gen5
     # x16); halved for 8 GPUs sharing the host's memory bandwidth.
     d2h_gb_s: float = 25.0
-    # A broadcast from one node's 8 GPUs (a relay group) to a server's 8: 16 x 200 Gb/s EFA =
-    # 400 GB/s a node, ~75% achieved. Assumed, not measured.
-    relay_broadcast_gb_s: float = 300.0
+    # A broadcast whose communicator holds all 8 GPUs of the sending node: NCCL's channels
+    # leave through every GPU's NICs (PXN, payload/sync/fanout.py): 16 x 200 Gb/s EFA = 400 GB/s
+    # a node, ~75% achieved; also a multi-node all-gather's per-node rate. Assumed, not measured.
+    node_broadcast_gb_s: float = 300.0
 
 
 @dataclass(frozen=True)
 class PublishCost:
-    """What payload/sync/fanout.py does: rank 0 gathers and stages the bf16 model in host memory
-    (the trainer's stall), then one source GPU per training node relays each bucket to the next
-    source and broadcasts it to its own servers, all of them at once, behind the next step."""
+    """What payload/sync/fanout.py does: each GPU stages its own rows (the trainer's stall);
+    behind the next step, per round, the replica all-gathers every bucket and each training
+    node, through all of its GPUs, feeds one of its servers: one round per server of a node."""
 
     bytes: int
     buckets: int
-    servers_per_source: int  # servers one training node's source GPU feeds, at once
-    stall_s: float  # the trainer: gather to rank 0, pack, rank 0's device-to-host copy
-    gather_s: float  # the gather and pack alone (part of the stall)
-    transfer_s: float  # one source GPU's NICs: the relay onward plus a copy to each of its servers
+    rounds: int  # servers a training node feeds, one after another
+    stall_s: float  # the trainer: this GPU's share (B / replica GPUs), packed and copied to host
+    gather_s: float  # one round's all-gather of the shares, as a node takes it in (behind the step)
+    transfer_s: float  # one server's copy: its NICs' ingress, or its node's egress with the gather's
     overhead_s: float  # one server: per-bucket HTTP and ring fill
     load_s: float  # one server: load_weights over every tensor
 
     @property
     def pause_s(self) -> float:
-        """How long a server is paused: its source's whole send (its servers share it) and load."""
+        """How long a server is paused: its own round's transfer and load."""
         return self.transfer_s + self.overhead_s + self.load_s
 
     @property
     def seconds(self) -> float:
-        """The whole publish, staging to the last server's load (all but the stall behind the step)."""
-        return self.stall_s + self.pause_s
+        """The whole publish, the stall and every round (all but the stall behind the next step)."""
+        return self.stall_s + self.rounds * self.pause_s
 
 
 @dataclass(frozen=True)
@@ -249,9 +253,6 @@ class Costs:
 BUCKET_OVERHEAD_S = 0.005
 # SGLang's load_weights walks tensors in Python (name mapping, TP slicing, copy).
 LOAD_S_PER_TENSOR = 20e-6
-# Rank 0 stages the whole bf16 model alone: one H200's pinned device-to-host rate, measured
-# (bench/publish_pack.py), not the 8-GPU share of Hardware.d2h_gb_s.
-STAGE_D2H_GB_S = 55.0
 # Bytes a step's replay log and the tokenizer files add next to checkpoints: small, kept apart.
 FSX_HEADROOM = 1.05
 
@@ -270,6 +271,7 @@ def model_costs(
     shard_gpus: int,
     pipeline: int = 1,
     servers: int | None = None,
+    server_gpus: int = 8,
     bucket_bytes: int = 4 * GIB,
     hardware: Hardware = Hardware(),
     rollout_precision: str = "bf16",
@@ -278,32 +280,39 @@ def model_costs(
     `pipeline` stages of whole nodes, each sharding its layers over `shard_gpus` (FSDP) and
     replicated over the rest of the stage (HSDP). A replica is one shard group of every stage:
     its `pipeline × shard_gpus` GPUs hold the model once. `servers`: rollout replicas (default
-    one per training node). `rollout_precision` (job.rollout.precision): fp8 publishes block FP8,
-    quantized while packed, so every byte after the gather (staging, relay, each server) halves."""
+    one per training node) of `server_gpus` GPUs each (SGLang's TP size). `rollout_precision`
+    (job.rollout.precision): fp8 sends block FP8, quantized on the GPU after each bucket's gather
+    (payload/sync/wire.py), so every byte a server takes in halves; staging and the gather stay bf16."""
     params = architecture.parameters
     bf16 = 2 * params
     wire = architecture.publish_bytes(rollout_precision)
-    pack_gb_s = hardware.pack_gb_s if rollout_precision == "bf16" else hardware.fp8_pack_gb_s
     gpus = train_nodes * hardware.gpus_per_node
     shard = min(shard_gpus, gpus // pipeline)
     holders = shard * pipeline  # the GPUs of one replica, each holding 1/holders of the model
     replicas = max(gpus // holders, 1)
-    buckets = math.ceil(wire / bucket_bytes)
-    # full_hf_tensors gathers onto rank 0: NVLink inside node 0; the rest of a replica of several
-    # nodes comes in through rank 0's own NICs. Then the pack on the GPU and the copy to host.
-    across = max(0.0, 1 - hardware.gpus_per_node / holders)  # a replica spans every stage
-    gather_s = (bf16 / (hardware.nvlink_gather_gb_s * GB) + across * bf16 / (hardware.broadcast_gb_s * GB)
-                + bf16 / (pack_gb_s * GB))
-    servers_per_source = math.ceil((servers or train_nodes) / train_nodes)
-    # A source GPU's NICs carry the relay ring onward (B, none for the last) and B to each server.
-    relay = 1 if train_nodes > 1 else 0
+    buckets = math.ceil(bf16 / bucket_bytes)
+    # Each GPU stages its own rows: the trainer waits for one share's pack and device-to-host copy.
+    share = bf16 / holders
+    stall_s = share / (hardware.pack_gb_s * GB) + share / (hardware.d2h_gb_s * GB)
+    # Per round, behind the step, the replica all-gathers each bucket: a node takes in and (ring)
+    # sends on (1 - 1/nodes) x B over EFA; a replica inside one node gathers over NVLink.
+    replica_nodes = max(holders // hardware.gpus_per_node, 1)
+    across = bf16 * (1 - 1 / replica_nodes) if replica_nodes > 1 else 0.0
+    gather_s = across / (hardware.node_broadcast_gb_s * GB) if across else bf16 / (hardware.nvlink_gather_gb_s * GB)
+    # A server takes in B through its own GPUs' NICs (TP x 2 EFA, ~37.5 GB/s a GPU); its node's
+    # NICs carry that B out beside the gather's share; the slower bounds the round.
+    ingress = min(server_gpus * hardware.broadcast_gb_s, hardware.node_broadcast_gb_s)
+    # fp8: the gathered bf16 bucket is quantized on the GPU before it is sent (once a round).
+    quantize_s = 0.0 if rollout_precision == "bf16" else bf16 / (hardware.fp8_pack_gb_s * GB)
+    transfer_s = (max(wire / (ingress * GB), (wire + across) / (hardware.node_broadcast_gb_s * GB), gather_s)
+                  + quantize_s)
     publish = PublishCost(
         bytes=wire,
         buckets=buckets,
-        servers_per_source=servers_per_source,
-        stall_s=gather_s + wire / (STAGE_D2H_GB_S * GB),
+        rounds=math.ceil((servers or train_nodes) / train_nodes),
+        stall_s=stall_s,
         gather_s=gather_s,
-        transfer_s=(relay + servers_per_source) * wire / (hardware.broadcast_gb_s * GB),
+        transfer_s=transfer_s,
         overhead_s=buckets * BUCKET_OVERHEAD_S,
         load_s=architecture.tensors * LOAD_S_PER_TENSOR,
     )

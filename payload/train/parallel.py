@@ -38,6 +38,7 @@ import torch.distributed as dist
 from torch.distributed.device_mesh import DeviceMesh, init_device_mesh
 from torch.distributed.fsdp import FSDPModule, MixedPrecisionPolicy, fully_shard
 from torch.distributed.tensor import DTensor, Replicate, Shard
+from torch.distributed.tensor._utils import compute_local_shape_and_global_offset
 
 from payload import ep
 from payload.model import Qwen3MoeForCausalLM
@@ -63,6 +64,8 @@ class World:
     # pipeline stage (the global gradient norm).
     replica_group: dist.ProcessGroup | None
     pp_size: int = 1
+    # Every replica's ranks (its S ranks of every stage): each list holds the model once.
+    replica_ranks: list[list[int]] | None = None
     pp_group: dist.ProcessGroup | None = None  # this rank's pipeline: one rank of every stage
     stage_group: dist.ProcessGroup | None = None  # this stage's W / PP ranks (its data-parallel ranks)
 
@@ -161,6 +164,7 @@ def init_world(ep_size: int, shard_size: int | None = None, timeout: timedelta |
         expert_mesh=expert_mesh,
         replica_group=replica_group,
         pp_size=pp_size,
+        replica_ranks=[ranks[:, r].flatten().tolist() for r in range(replicas)],
         pp_group=grid["pp"].get_group() if pp_size > 1 else None,
         stage_group=stage_group,
     )
@@ -261,6 +265,47 @@ def global_expert_view(local: torch.Tensor, world: World, num_experts: int) -> t
     return DTensor.from_local(local, world.expert_mesh, placements, run_check=False, shape=shape, stride=stride)
 
 
+
+
+def _own_rows(view: torch.Tensor) -> tuple[torch.Tensor, int]:
+    """(this rank's local tensor, the global index of its first row): FSDP and EP shard dim 0
+    only, so a rank's part of a parameter is a run of whole rows."""
+    if not isinstance(view, DTensor):
+        return view, 0
+    if any(isinstance(p, Shard) and p.dim != 0 for p in view.placements):
+        raise ValueError(f"a parameter sharded on dim != 0 ({view.placements}) cannot be published by rows")
+    _, offset = compute_local_shape_and_global_offset(view.shape, view.device_mesh, view.placements)
+    return view.to_local(), offset[0] if offset else 0
+
+
+@torch.no_grad()
+def own_hf_rows(model, world: World, dtype: torch.dtype | None = None
+                ) -> Iterator[tuple[str, tuple[int, ...], int, torch.Tensor]]:
+    """This rank's own rows of every HF-named tensor, as (name, full shape, first row, rows),
+    with no communication: what payload/sync/fanout.py stages (the trainer's whole publish
+    stall is their device-to-host copy). Over one replica's ranks (World.replica_ranks) every
+    row of every tensor comes exactly once; an expert is whole on the rank that holds it."""
+    tied = model.config.tie_word_embeddings
+    size = model.config.moe_intermediate_size
+    for name, param in model.named_parameters():
+        if tied and name == "lm_head.weight":
+            continue
+        match = EXPERT_PARAM.match(name)
+        view = global_expert_view(param, world, model.config.num_experts) if match else param
+        local, first = _own_rows(view.detach())
+        local = local.to(dtype) if dtype else local
+        if not match:
+            yield name, tuple(view.shape), first, local
+            continue
+        prefix, kind = match.groups()
+        for i, tensor in enumerate(local):
+            e = first + i
+            if kind == "gate_up_proj":
+                gate, up = tensor.split(size, dim=0)
+                yield f"{prefix}.{e}.gate_proj.weight", tuple(gate.shape), 0, gate
+                yield f"{prefix}.{e}.up_proj.weight", tuple(up.shape), 0, up
+            else:
+                yield f"{prefix}.{e}.down_proj.weight", tuple(tensor.shape), 0, tensor
 
 
 def _stage_leader(world: World) -> int:

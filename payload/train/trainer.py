@@ -7,8 +7,9 @@ Per step, on every rank (torchrun):
                      replay log, acknowledges them, computes group advantages, splits the
                      samples over the ranks by token count and scatters each rank its part
     train_step       each rank packs its part into micro-batches and trains (train_step)
-    publish          HF-named bf16 weights gathered and staged (the stall), then sent by one source
-                     rank per node behind the next step (payload/sync/fanout.py)
+    publish          each rank stages its own rows of the bf16 weights in host memory (the stall),
+                     then behind the next step each replica all-gathers them bucket by bucket and
+                     every node's GPUs feed its servers, one at a time (payload/sync/fanout.py)
     export           every checkpoint.export_interval_steps: an HF directory for restarts
     checkpoint       every checkpoint.interval_steps, and on SIGTERM or the last step
 
@@ -47,7 +48,7 @@ from payload.queue.base import PolicyPointer, RolloutQueue
 from payload.queue.experience import ExperienceGroup
 from payload.sync.client import RolloutServerClient
 from payload.sync.probe import PublishProbe
-from payload.sync.fanout import FanOutPublisher, Outcome, ranks_per_node
+from payload.sync.fanout import FanOutPublisher, Outcome, local_ranks
 from payload.sync.publisher import WeightPublisher
 from payload.train.advantages import group_advantages
 from payload.train.batch import MicroBatch, Sample, micro_batches, packed_for_rank, split_for_ranks
@@ -55,7 +56,7 @@ from payload.train.checkpoint import Checkpointer, TrainCounters, latest
 from payload.train.export import export_hf
 from payload.train.footprint import pipeline_budget
 from payload.train.loading import load_sharded
-from payload.train.parallel import full_hf_tensors, init_world
+from payload.train.parallel import init_world, own_hf_rows
 from payload.train.pipeline import PipelineScorer, pipeline_train_step
 from payload.train.step import LossConfig, build_optimizer, train_step
 from payload.train.watchdog import PhaseWatchdog
@@ -226,7 +227,8 @@ class Trainer:
         if world.is_main:
             self.queue = queue or config.queue.build()
         if config.rollout_servers:
-            # Every rank: the sources' relay groups are formed collectively (payload/sync/fanout.py).
+            # Every rank: the replica's gather groups and each node's control group are formed
+            # collectively, and every GPU takes part in its node's server groups (payload/sync/fanout.py).
             self.publisher = FanOutPublisher.Config(
                 WeightPublisher.Config(
                     servers=config.rollout_servers,
@@ -239,8 +241,8 @@ class Trainer:
                     # watchdog would call the trainer stuck.
                     timeout_s=min(600.0, config.stall_timeout_s / 2),
                 ),
-                ranks_per_node=ranks_per_node(),
-                pp_size=world.pp_size,
+                local_ranks=local_ranks(),
+                replicas=world.replica_ranks,
             ).build(world.rank, world.world_size, world.device)
         self.publish_failures = PublishFailures(job.rollout.max_staleness)
         self.evaluator = self._evaluator() if world.is_main else None
@@ -396,13 +398,13 @@ class Trainer:
 
     def _publish(self, version: int) -> float:
         """Stage `version` and send it behind the next step; returns the trainer's stall (the
-        wait for the previous publish if it is still out, the gather and the staging copy)."""
+        wait for the previous publish if it is still out and the copy of this rank's shard)."""
         if self.publisher is None:
             return 0.0
         started = time.monotonic()
         self._settle(self.publisher.wait())
-        # Shards are cast to the engine's dtype before they are gathered (no fp32 full tensors).
-        self.publisher.stage(full_hf_tensors(self.model, self.world, _DTYPES[self.config.job.model.dtype]))
+        # Each rank's own rows, cast to the engine's dtype: nothing is gathered here.
+        self.publisher.stage(own_hf_rows(self.model, self.world, _DTYPES[self.config.job.model.dtype]))
         self.publisher.start(version)
         if version % max(1, self.config.publish_probe_interval) == 0:
             self._settle(self.publisher.wait(), probe=True)

@@ -313,7 +313,7 @@ def test_a_flush_while_a_request_runs_in_place_fails_the_update_like_sglang(init
         c.begin_weight_update()
         bucket = next(publisher._packed(weights(1).items()))
         failed = {}
-        publisher._finish_bucket(publisher._start_bucket(bucket, [c], True, 1), failed)
+        publisher._finish_bucket(publisher._start_bucket(0, bucket, [c], True, 1), failed)
         assert "the cache was not flushed" in failed[server.url]
         assert server.version() == "default"
         c.end_weight_update()
@@ -352,9 +352,9 @@ def test_fp8_publish_reaches_a_server_started_from_an_fp8_checkpoint(tmp_path):
     save_file({n: t.contiguous() for n, t in start}, initial)
     server = Server(initial)
     publisher = make_publisher([server], dtype="bfloat16", precision="fp8", bucket_bytes=1 << 20)
-    try:
-        new = weights(1)
-        assert publisher.publish(new.items(), version=1) == [server.url]
+
+    def served_in_fp8(new: dict[str, torch.Tensor]) -> None:
+        """`new` as quantized from what the publisher holds when it packs."""
         received = fetch_weights(server.url)
         assert len(received) == len(start)
         for name, tensor in new.items():
@@ -365,9 +365,30 @@ def test_fp8_publish_reaches_a_server_started_from_an_fp8_checkpoint(tmp_path):
                 assert torch.equal(received[name.removesuffix("weight") + fp8.SCALE_SUFFIX], scale_inv)
             else:
                 assert torch.equal(received[name], tensor.to(torch.bfloat16))
+
+    try:
+        assert publisher.publish(weights(1).items(), version=1) == [server.url]
+        served_in_fp8(weights(1))
         assert server.version() == "1"
     finally:
         publisher.close()
+    # The trainer's path (payload/sync/fanout.py, one GPU here): it stages its rows in bf16,
+    # gathers a bucket, and quantizes the gathered bf16 bucket before it is sent.
+    from payload.sync.fanout import FanOutPublisher
+
+    config = WeightPublisher.Config(servers=[server.url], backend="gloo", dtype="bfloat16", precision="fp8",
+                                    master_address="127.0.0.1", timeout_s=60, bucket_bytes=1 << 20,
+                                    bucket_timeout_s=3.0)
+    fanout = FanOutPublisher.Config(config).build(0, 1, torch.device("cpu"))
+    try:
+        fanout.stage((name, tuple(t.shape), 0, t) for name, t in weights(2).items())
+        fanout.start(2)
+        outcome = fanout.wait()
+        assert outcome.error == "" and outcome.done == [server.url]
+        served_in_fp8({name: t.to(torch.bfloat16) for name, t in weights(2).items()})
+        assert server.version() == "2"
+    finally:
+        fanout.close()
         server.stop()
 
 

@@ -36,33 +36,36 @@ def test_timeouts_follow_the_checkpoint_write():
     assert t.startup_s >= 2 * slow.checkpoint.read_s and t.grace_s == 600
 
 
-def p5en_48(name: str, shard_gpus: int | None = None, pipeline: int | None = None):
+def p5en_48(name: str, shard_gpus: int | None = None, pipeline: int | None = None, servers: int = 32,
+            server_gpus: int = 8):
     """Under p5en-48's layout for the model (job.parallel.models), or the one given."""
     layout = load_environment("p5en-48").job.parallel.for_model(name)
     return model_costs(ARCHITECTURES[name], train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000, keep_last=3,
-                       servers=32, shard_gpus=shard_gpus or layout.shard_size(8),
+                       servers=servers, server_gpus=server_gpus, shard_gpus=shard_gpus or layout.shard_size(8),
                        pipeline=pipeline or layout.pipeline_parallel_size)
 
 
 def test_publish_models_the_fan_out_as_built_at_p5en_48():
-    """payload/sync/fanout.py: one source GPU per training node feeds its 2 servers at once and
-    relays each bucket onward; rank 0 gathers and stages the bf16 model (the trainer's stall).
-    16x less through one NIC than rank 0 feeding all 32 servers, and still above the issue's
-    targets (1 s / 5 s paused, 1 s stall): one GPU's NICs per node carry 3 x B."""
-    small, large = p5en_48("Qwen3-30B-A3B").publish, p5en_48("Qwen3-235B-A22B").publish
-    assert small.servers_per_source == large.servers_per_source == 2
-    # Every server takes in the whole bf16 model (SGLang 0.5.23 sends each TP rank every tensor
-    # from group rank 0): a source's NICs carry the relay onward and its 2 servers' copies.
-    assert round(large.transfer_s, 2) == round(3 * large.bytes / 37.5e9, 2) == 37.61
-    rank_0_alone = 32 * large.bytes / 37.5e9
-    assert rank_0_alone / large.transfer_s > 10
-    assert round(small.pause_s, 1) == 5.3 and round(large.pause_s, 1) == 38.9
-    # The stall: rank 0's gather (NVLink; under the shipped layouts both models' replica spans all
-    # 16 nodes, 15/16 through rank 0's NICs) and its device-to-host copy of the whole bf16 model at 55 GB/s.
-    assert round(small.stall_s, 1) == 2.9 and round(large.stall_s, 1) == 22.1
-    # A one-node replica (HSDP over 16) gathers on NVLink alone.
-    assert round(p5en_48("Qwen3-30B-A3B", shard_gpus=8).publish.stall_s, 1) == 1.3
-    assert large.seconds == large.stall_s + large.pause_s
+    """payload/sync/fanout.py at the engines `plan` picks (30B: 64 x TP4, 235B: 32 x TP8): each
+    GPU stages its own share (the stall); each round the replica all-gathers every bucket and a
+    node's 8 GPUs feed one server. The issue's targets: stall <= 1 s, pause <= 1 s / 5 s."""
+    small = p5en_48("Qwen3-30B-A3B", servers=64, server_gpus=4).publish
+    large = p5en_48("Qwen3-235B-A22B").publish
+    assert (small.rounds, large.rounds) == (4, 2)
+    # The stall: one share (B / 128 GPUs) packed and copied to host at 25 GB/s, no gather.
+    assert round(small.stall_s, 3) == round(small.bytes / 128 / 1e12 + small.bytes / 128 / 25e9, 3) == 0.02
+    assert round(large.stall_s, 2) == 0.15
+    # 30B: a TP4 server's 8 NICs bound its copy (B at 150 GB/s); the node's egress (the gather's
+    # 15/16 B beside it, 300 GB/s) is just under.
+    assert small.transfer_s == small.bytes / 150e9
+    # 235B: the node's egress bounds it: the server's B and the all-gather's 15/16 B.
+    assert round(large.transfer_s, 3) == round(large.bytes * (1 + 15 / 16) / 300e9, 3) == 3.037
+    assert round(small.pause_s, 2) == 0.86 and round(large.pause_s, 2) == 4.33
+    assert small.pause_s <= 1 and large.pause_s <= 5 and max(small.stall_s, large.stall_s) <= 1
+    assert large.seconds == large.stall_s + 2 * large.pause_s
+    # A one-node replica (HSDP over 16) gathers over NVLink: nothing of the gather leaves the node.
+    hsdp = p5en_48("Qwen3-30B-A3B", shard_gpus=8, servers=64, server_gpus=4).publish
+    assert hsdp.transfer_s == small.transfer_s and hsdp.stall_s == 16 * small.stall_s
 
 
 def test_checkpoint_io_is_one_replicas_share():

@@ -20,7 +20,8 @@ from payload.model import compute_logprobs, save_pretrained
 from payload.sync.probe import PublishProbe
 from payload.sync.publisher import PublishError, WeightPublisher
 from payload.train.batch import micro_batches, shard_for_rank
-from payload.train.parallel import full_hf_tensors, init_world, parallelize
+from payload.sync.fanout import Layout, Piece
+from payload.train.parallel import full_hf_tensors, init_world, own_hf_rows, parallelize
 from payload.train.step import LossConfig, train_step
 from tests.payload.rollout.helpers import ServeProcess
 from train_cases import batch, tiny_model
@@ -159,3 +160,31 @@ def test_publish_from_sharded_trainer_matches_engine_and_failed_bucket_holds_it(
     assert report["v2_check"] == [] and other["v2_check"] == []
     assert report["v3_check"] == other["v3_check"] == [engine.url]
     assert report["after_check"] == (("3", True), True)
+
+
+def _own_rows_and_full(rank, world_size):
+    world = init_world(ep_size=2)
+    model = parallelize(tiny_model(), world, ep_backend="all_to_all")
+    pieces = [(name, shape, first, tensor.clone()) for name, shape, first, tensor in own_hf_rows(model, world)]
+    full = dict(full_hf_tensors(model, world))
+    return pieces, full, world.replica_ranks
+
+
+def test_each_rank_s_own_rows_cover_the_gathered_model_once(gloo_pool):
+    """What the fan-out stages (payload/sync/fanout.py): each rank's rows of every HF tensor,
+    read without communication, put together over the replica are exactly what the gathering
+    path (full_hf_tensors, rank 0) yields, every row once; the experts whole on their EP rank."""
+    (pieces0, full, replicas), (pieces1, _, _) = gloo_pool.run(_own_rows_and_full)
+    assert replicas == [[0, 1]]
+    headers = [[Piece(n, s, first, t.shape[0]) for n, s, first, t in pieces] for pieces in (pieces0, pieces1)]
+    Layout.of(headers, 0, 4, 1 << 20)  # raises unless every row of every tensor is held once
+    rebuilt = {name: torch.empty(shape) for name, shape, _, _ in pieces0 + pieces1}
+    for name, _, first, tensor in pieces0 + pieces1:
+        rebuilt[name][first : first + tensor.shape[0]] = tensor
+    assert rebuilt.keys() == full.keys()
+    for name, tensor in full.items():
+        torch.testing.assert_close(rebuilt[name], tensor, rtol=0, atol=0)
+    experts = {n for n, *_ in pieces0 if ".experts." in n}
+    assert experts and experts.isdisjoint(n for n, *_ in pieces1)
+    own = sum(t.numel() for *_, t in pieces0)
+    assert own < sum(t.numel() for t in full.values())  # its share, not the model
