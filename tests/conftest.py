@@ -16,6 +16,7 @@ os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 SHARED_SESSION_DIRS = ("infra", "k8s", "sglang_release")
 
 
+@pytest.hookimpl(optionalhook=True)  # also runs with -p no:xdist
 def pytest_xdist_make_scheduler(config, log):
     """`make test` runs pytest-xdist; this is its scheduling unit. (Not --dist loadgroup: with
     pytest 9 xdist 3.8's loadgroup marks no longer reach the scheduler, item._nodeid is unused.)"""

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from data_helpers import make_tokenizer, write_jsonl
+from data_helpers import CHAT_TEMPLATE, make_tokenizer, write_jsonl
 from payload.data.feeder import Feeder
 from payload.data.plan import FeedPlan
 from payload.data.prompts import PromptBuilder
@@ -38,7 +38,8 @@ def redis_url():
 
 
 def write_job(tmp_path: Path, train: Path, **data) -> Path:
-    model = make_tokenizer(tmp_path / "model", chat_template=None)
+    # The tokenizer has a chat template only where the job asks for one (environments need it).
+    model = make_tokenizer(tmp_path / "model", chat_template=CHAT_TEMPLATE if data.get("chat_template") else None)
     job = {"model": {"path": str(model)}, "algorithm": {"group_size": 2},
            "batch": {"prompts_per_step": PER_STEP, "micro_batch_size": 4, "max_prompt_tokens": 32},
            "rollout": {"max_staleness": 0},
@@ -194,7 +195,7 @@ def test_tasks_carry_the_environment_of_their_data_source(tmp_path):
     data = [{**row, "source": "apps" if i % 2 else "gsm"} for i, row in enumerate(rows(6))]
     job = load_job_config(write_job(tmp_path, write_jsonl(tmp_path / "t.jsonl", data), epochs=1,
                                     columns={"prompt": "question", "data_source": "source"},
-                                    environment="calculator", environments={"apps": "code"}))
+                                    environment="calculator", environments={"apps": "code"}, chat_template=True))
     dataset = open_dataset(job.data.train, tmp_path / "cache")
     prompts = PromptBuilder.Config.of(job).build()
     plan = FeedPlan(dataset.fingerprint, prompts.scan(dataset).kept, passes=1, seed=0)

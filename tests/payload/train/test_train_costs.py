@@ -102,7 +102,13 @@ def test_fp8_rollout_halves_every_publish_byte_after_the_gather():
         bf16, fp8 = (model_costs(ARCHITECTURES[name], train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000,
                                  keep_last=3, servers=32, shard_gpus=128, rollout_precision=p) for p in ("bf16", "fp8"))
         assert 0.5 < fp8.publish.bytes / bf16.publish.bytes < 0.52  # the bf16 embeddings, norms and router
-        assert fp8.publish.transfer_s / bf16.publish.transfer_s == pytest.approx(fp8.publish.bytes / bf16.publish.bytes)
         assert fp8.export_bytes == fp8.publish.bytes
-        assert fp8.publish.gather_s > bf16.publish.gather_s  # the gather is bf16; quantizing is slower than a copy
-        assert fp8.publish.seconds < bf16.publish.seconds
+        assert fp8.publish.gather_s == bf16.publish.gather_s  # the replica's all-gather stays bf16
+        # p5en-48: a node's egress (the gather's share and the send) or the gather and the
+        # quantizer bind the round, not a server's ingress: fp8 saves bytes, not pause.
+        assert bf16.publish.pause_s <= fp8.publish.pause_s < 1.05 * bf16.publish.pause_s
+        # Where a server's own NICs bind (2-GPU servers fed by a one-node trainer), fp8 halves it.
+        small = [model_costs(ARCHITECTURES[name], train_nodes=1, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000,
+                             keep_last=3, servers=1, shard_gpus=8, server_gpus=2, rollout_precision=p)
+                 for p in ("bf16", "fp8")]
+        assert small[1].publish.transfer_s / small[0].publish.transfer_s < 0.52
