@@ -326,8 +326,8 @@ class Environment(_Strict):
             # The layout the trainer runs for this model (job.parallel.models, `plan --model-config`).
             shard_gpus=self.job.parallel.for_model(self.job.model.path).shard_size(train.spec.gpus),
             pipeline=self.job.parallel.for_model(self.job.model.path).pipeline_parallel_size,
-            servers=rollout.desired_size * rollout.spec.gpus // self.job.parallel.rollout_tensor_parallel_size or None,
-            server_gpus=self.job.parallel.rollout_tensor_parallel_size,
+            servers=rollout.desired_size * rollout.spec.gpus // self.job.layout.rollout_tensor_parallel_size or None,
+            server_gpus=self.job.layout.rollout_tensor_parallel_size,
             fsx_storage_gib=self.storage.fsx_storage_gib,
             fsx_mb_s_per_tib=self.storage.fsx_throughput_mb_s_per_tib,
             keep_last=self.job.checkpoint.keep_last,

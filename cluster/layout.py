@@ -57,8 +57,8 @@ class RolloutLayout:
         placement = Placement.of(environment, "rollout")
         gpus = placement.spec.gpus
         nodes = placement.pool.desired_size
-        tp = environment.job.parallel.rollout_tensor_parallel_size
-        ep = environment.job.parallel.rollout_expert_parallel_size
+        tp = environment.job.layout.rollout_tensor_parallel_size  # the job's model's (parallel.models)
+        ep = environment.job.layout.rollout_expert_parallel_size
         if nodes == 0:
             raise LayoutError("pools.rollout.desired_size is 0: the rollout servers need at least one node")
         if tp >= gpus:

@@ -54,6 +54,14 @@ class ModelLayout(_Section):
     expert_parallel_size: int = Field(default=8, ge=1)
     data_parallel_shard_size: int | None = Field(default=None, ge=1)
     sync_gradients_every_micro_batch: bool = False
+    # The rollout servers' layout for this model (None: ParallelSection's): a 235B's weights
+    # need more GPUs a replica than a 30B's (payload/balance/engine_fit.py checks the fit).
+    rollout_tensor_parallel_size: int | None = Field(default=None, ge=1)
+    rollout_expert_parallel_size: int | None = Field(default=None, ge=1)
+
+
+# ModelLayout fields that inherit ParallelSection's value when a model leaves them unset.
+_INHERITED = ("rollout_tensor_parallel_size", "rollout_expert_parallel_size")
 
 
 class ParallelSection(_Section):
@@ -94,7 +102,8 @@ class ParallelSection(_Section):
         override = self.models.get(str(model_path).rstrip("/").rsplit("/", 1)[-1])
         if override is None:
             return self
-        return ParallelSection.model_validate(self.model_dump(exclude={"models"}) | override.model_dump())
+        own = {k: v for k, v in override.model_dump().items() if not (k in _INHERITED and v is None)}
+        return ParallelSection.model_validate(self.model_dump(exclude={"models"}) | own)
 
     @model_validator(mode="after")
     def _consistent(self) -> "ParallelSection":
@@ -102,6 +111,11 @@ class ParallelSection(_Section):
             if layout.data_parallel_shard_size is not None and layout.data_parallel_shard_size % layout.expert_parallel_size:
                 raise ValueError(f"models.{name}: data_parallel_shard_size {layout.data_parallel_shard_size} must be a "
                                  f"multiple of expert_parallel_size {layout.expert_parallel_size}")
+            tp = layout.rollout_tensor_parallel_size or self.rollout_tensor_parallel_size
+            ep = layout.rollout_expert_parallel_size or self.rollout_expert_parallel_size
+            if tp % ep:
+                raise ValueError(f"models.{name}: rollout_expert_parallel_size {ep} must divide rollout_tensor_parallel_size "
+                                 f"{tp} (SGLang splits the MoE's tensor-parallel group into expert-parallel ranks)")
         if self.expert_parallel_across_nodes and self.ep_backend != "deepep":
             raise ValueError("expert_parallel_across_nodes needs ep_backend deepep (all_to_all over EFA stalls every MoE layer)")
         if self.data_parallel_shard_size is not None and self.data_parallel_shard_size % self.expert_parallel_size:
@@ -432,6 +446,11 @@ class JobConfig(_Section):
     images: ImagesSection = Field(default_factory=ImagesSection)
     data: DataSection | None = None
     eval: EvalSection = Field(default_factory=EvalSection)
+
+    @property
+    def layout(self) -> ParallelSection:
+        """The trainer's and the rollout servers' layout for the job's model (parallel.models)."""
+        return self.parallel.for_model(self.model.path)
 
     @property
     def rollout_model_path(self) -> str:

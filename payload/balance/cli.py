@@ -149,11 +149,11 @@ def modeled_costs(env, architecture: str | None):
     if architecture not in ARCHITECTURES:
         raise BalanceError(f"--architecture {architecture!r}: known ones are {', '.join(ARCHITECTURES)}")
     rollout, train = env.pools.rollout, env.pools.train
-    layout = env.job.parallel.for_model(architecture)  # the trainer's layout for that model
+    layout = env.job.parallel.for_model(architecture)  # the trainer's and servers' layout for that model
     return model_costs(ARCHITECTURES[architecture], train_nodes=train.desired_size,
                        shard_gpus=layout.shard_size(train.spec.gpus), pipeline=layout.pipeline_parallel_size,
-                       servers=rollout.desired_size * rollout.spec.gpus // env.job.parallel.rollout_tensor_parallel_size or None,
-                       server_gpus=env.job.parallel.rollout_tensor_parallel_size,
+                       servers=rollout.desired_size * rollout.spec.gpus // layout.rollout_tensor_parallel_size or None,
+                       server_gpus=layout.rollout_tensor_parallel_size,
                        fsx_storage_gib=env.storage.fsx_storage_gib,
                        fsx_mb_s_per_tib=env.storage.fsx_throughput_mb_s_per_tib, keep_last=env.job.checkpoint.keep_last,
                        rollout_precision=env.job.rollout.precision)
@@ -205,17 +205,16 @@ def _print_throughput(args: argparse.Namespace, env, config, name: str) -> bool:
 
     from payload.balance.planner import make_plan
     from payload.balance.throughput import Assumptions, choose_staleness, estimate_rates, loop_spec, print_estimate
-    from payload.train.costs import ARCHITECTURES, Architecture
+    from payload.balance.engine_fit import architecture_of_config, check_engine_fit
+    from payload.train.costs import ARCHITECTURES
 
-    architecture = ARCHITECTURES.get(name) or Architecture(
-        config.vocab_size, config.hidden_size, config.moe_intermediate_size, config.num_hidden_layers,
-        config.num_attention_heads, config.num_key_value_heads, config.head_dim, config.num_experts,
-        config.tie_word_embeddings, config.num_experts_per_tok)
+    architecture = ARCHITECTURES.get(name) or architecture_of_config(config)
     assumptions = Assumptions()
     for flag in ("train_mfu", "peak_tflops", "hbm_efficiency", "prompt_tokens", "pause_mode"):
         if getattr(args, flag, None) is not None:
             assumptions = replace(assumptions, **{flag: getattr(args, flag)})
     try:
+        check_engine_fit(env, config, architecture, name, assumptions.mem_fraction_static)
         estimate = estimate_rates(config, env, name, architecture, response_mean=args.response_tokens_mean,
                                   response_sigma=args.response_tokens_sigma or 0.8, a=assumptions)
         spec = loop_spec(env, estimate, args.response_tokens_sigma or 0.8)

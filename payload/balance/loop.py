@@ -192,7 +192,7 @@ class LoopSpec:
             rates=rates,
             server_slots=server_slots,
             # SGLang's expert-parallel group lives inside its tensor-parallel group.
-            replica_gpus=max(job.parallel.rollout_tensor_parallel_size, job.parallel.rollout_expert_parallel_size),
+            replica_gpus=max(job.layout.rollout_tensor_parallel_size, job.layout.rollout_expert_parallel_size),
             train_gpu_multiple=job.parallel.trainer_gpu_multiple(env.pools.train.spec.gpus),
             train_gpus_per_node=env.pools.train.spec.gpus,
             rollout_gpus_per_node=env.pools.rollout.spec.gpus,

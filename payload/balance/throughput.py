@@ -44,6 +44,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
+from payload.balance.engine_fit import architecture_of_config, engine_fit, kv_bytes_per_token
 from payload.train.footprint import Footprint, Layout, StepShape, footprint, job_layout, step_shape
 from payload.train.stages import layer_costs
 
@@ -131,12 +132,6 @@ def active_parameters(config) -> float:
     return (sum(layers) + head) / 2
 
 
-def kv_bytes_per_token(config, tensor_parallel: int = 1) -> float:
-    """bf16 K and V of one token on one GPU of a TP group (KV heads split, then replicated)."""
-    heads = config.num_key_value_heads / min(tensor_parallel, config.num_key_value_heads)
-    return 2 * config.num_hidden_layers * heads * config.head_dim * 2
-
-
 def _parameters(config) -> float:
     from payload.train.footprint import parameter_counts
 
@@ -145,28 +140,38 @@ def _parameters(config) -> float:
 
 def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_tokens: float,
                    response_mean: float, response_sigma: float, group_size: int,
-                   a: Assumptions) -> list[EngineLayout]:
-    """Every TP that fits the model on a node, with its decode roofline; best first."""
+                   a: Assumptions, precision: str = "bf16", max_prompt_tokens: int | None = None,
+                   max_response_tokens: int | None = None, architecture=None) -> list[EngineLayout]:
+    """Every TP that fits the model on a node (payload.balance.engine_fit: weights at
+    `precision`, then KV for one group at the job's caps, default 4 x prompt and 2 x mean
+    response), with its decode roofline; best first."""
+    architecture = architecture or architecture_of_config(config)
     total = _parameters(config)
     active = active_parameters(config)
+    # fp8 serves the attention and expert linears at a byte a parameter: decode reads that.
+    served = architecture.publish_bytes(precision) / (2 * total)
     experts_per_layer_bytes = 3 * config.hidden_size * config.moe_intermediate_size * 2
     moe_layers = sum(config.is_moe_layer(i) for i in range(config.num_hidden_layers))
-    expert_bytes = moe_layers * config.num_experts * experts_per_layer_bytes
-    dense_bytes = 2 * total - expert_bytes
+    expert_bytes = moe_layers * config.num_experts * experts_per_layer_bytes * served
+    dense_bytes = 2 * total * served - expert_bytes
     context = prompt_tokens + response_mean * math.exp(response_sigma ** 2) / 2
     hbm = a.hbm_gb_s * 1e9 * a.hbm_efficiency
     peak = a.peak_tflops * 1e12
-    out = []
+    out, refused = [], []
     for t in ENGINE_TENSOR_PARALLEL:
         if t > gpus_per_node:
             continue
-        weights = 2 * total / t
-        kv_token = kv_bytes_per_token(config, t)
-        room = a.mem_fraction_static * gpu_memory_gb * 1e9 - weights
-        capacity = int(room / kv_token) if room > 0 else 0
-        batch = min(a.max_running_requests, int(capacity / context))
-        if batch < 1:
+        fit = engine_fit(config, architecture, tensor_parallel=t, precision=precision, gpu_memory_gb=gpu_memory_gb,
+                         group_size=group_size, max_prompt_tokens=int(max_prompt_tokens or 4 * prompt_tokens),
+                         max_response_tokens=int(max_response_tokens or 2 * response_mean),
+                         mem_fraction_static=a.mem_fraction_static)
+        if not fit.fits:
+            refused.append(fit)
             continue
+        weights = fit.weights_gb_per_gpu * 1e9
+        kv_token = kv_bytes_per_token(config, t)
+        capacity = fit.kv_capacity_tokens
+        batch = min(a.max_running_requests, int(capacity / context))
         touched = 1 - (1 - config.num_experts_per_tok / config.num_experts) ** batch
         read = (dense_bytes + expert_bytes * touched) / t + batch * context * kv_token
         flops = 2 * active * batch / t
@@ -184,7 +189,7 @@ def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_t
         others = ", ".join(f"TP {e.tensor_parallel} {e.tokens_per_s_per_node:,.0f}" for e in out[1:])
         why = (f"most tokens/s per node of the layouts that fit ({others or 'no other fits'}); "
                f"{best.weights_gb_per_gpu:.0f} GB of weights a GPU leave KV for {best.batch} requests of "
-               f"{context:,.0f} tokens")
+               f"{context:,.0f} tokens" + "".join(f"; TP {f.tensor_parallel} does not fit: {f.describe()}" for f in refused))
         out[0] = EngineLayout(**(asdict(best) | {"why": why}))
     return out
 
@@ -237,11 +242,14 @@ def estimate_rates(config, env, model: str, architecture, *, response_mean: floa
     rollout = env.pools.rollout
     engines = engine_layouts(config, gpus_per_node=rollout.spec.gpus, gpu_memory_gb=rollout.spec.gpu_memory_gb,
                              prompt_tokens=prompt, response_mean=mean, response_sigma=response_sigma,
-                             group_size=job.algorithm.group_size, a=a)
+                             group_size=job.algorithm.group_size, a=a, precision=job.rollout.precision,
+                             max_prompt_tokens=job.batch.max_prompt_tokens,
+                             max_response_tokens=job.batch.max_response_tokens, architecture=architecture)
     if not engines:
         from payload.balance.loop import BalanceError
 
-        raise BalanceError(f"{model}: no tensor-parallel layout of one {rollout.instance_type} holds its weights and a KV cache")
+        raise BalanceError(f"{model}: no tensor-parallel layout of one {rollout.instance_type} holds its "
+                           f"{job.rollout.precision} weights and a KV cache for one group at the job's lengths")
     engine = engines[0]
     costs = model_costs(architecture, train_nodes=env.pools.train.desired_size, shard_gpus=trainer.layout.shard, pipeline=trainer.layout.pipeline,
                         servers=rollout.desired_size * engine.replicas_per_node, server_gpus=engine.tensor_parallel,
@@ -314,8 +322,9 @@ def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None =
     for layout in estimate.engines:
         print(f"    {layout.describe()}; weights {layout.weights_gb_per_gpu:.0f} GB/GPU, KV for "
               f"{layout.kv_capacity_tokens:,} tokens, re-prefill after a retracting pause {layout.reprefill_s:.1f} s", file=out)
+    runs = env.job.parallel.for_model(estimate.model)
     print(f"  picked TP {e.tensor_parallel}: {e.why} (the environment runs TP "
-          f"{env.job.parallel.rollout_tensor_parallel_size})", file=out)
+          f"{runs.rollout_tensor_parallel_size} / EP {runs.rollout_expert_parallel_size} for {estimate.model})", file=out)
     print(f"  publish: trainer stall {estimate.publish_stall_s:.1f} s, server pause {estimate.server_pause_s:.1f} s "
           f"(re-prefill {e.reprefill_s:.1f} s of it, pause mode {a.pause_mode}); the loop takes {estimate.publish_s:.1f} s",
           file=out)

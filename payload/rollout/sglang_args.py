@@ -46,7 +46,7 @@ def moe_a2a_backend(tensor_parallel: int, expert_parallel: int, nodes: int) -> s
 def server_args(job: JobConfig, *, model_path: str, host: str, port: int, nodes: int = 1) -> list[str]:
     """`sglang.launch_server` arguments for one replica (without --weight-version: `serve` adds
     the version it starts from; without the multi-node rendezvous flags: the caller knows them)."""
-    p = job.parallel
+    p = job.layout  # the job's model's layout (job.parallel.models)
     tp, ep = p.rollout_tensor_parallel_size, p.rollout_expert_parallel_size
     args = [
         "--model-path", model_path,

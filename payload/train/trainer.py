@@ -232,7 +232,7 @@ class Trainer:
             self.publisher = FanOutPublisher.Config(
                 WeightPublisher.Config(
                     servers=config.rollout_servers,
-                    ranks_per_server=job.parallel.rollout_tensor_parallel_size,
+                    ranks_per_server=job.layout.rollout_tensor_parallel_size,
                     backend="nccl" if world.device.type == "cuda" else "gloo",
                     dtype=job.model.dtype,
                     precision=job.rollout.precision,

@@ -148,7 +148,7 @@ def test_plan_models_publish_checkpoint_and_export_when_not_measured(capsys):
                        "--architecture", "Qwen3-235B-A22B")
     assert code == 0
     big = model_costs(ARCHITECTURES["Qwen3-235B-A22B"], train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000,
-                      keep_last=3, servers=64, server_gpus=4, shard_gpus=32, pipeline=4)  # p5en-48: its layout, 64 TP4 servers
+                      keep_last=3, servers=32, server_gpus=8, shard_gpus=32, pipeline=4)  # p5en-48: its layout, 32 TP8 servers
     assert "modeled for Qwen3-235B-A22B (235.1 B parameters) on 16 training nodes" in out
     assert f"publish: 470 GB bf16 in {big.publish.buckets} buckets; trainer stall {big.publish.stall_s:.2f} s" in out
     assert f"each server paused {big.publish.pause_s:.2f} s" in out and "resume 702 s" in out
