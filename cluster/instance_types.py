@@ -22,15 +22,24 @@ class InstanceSpec:
     nvme_volumes: int = 0
     # Memory of one GPU (GB, decimal as NVIDIA states it): what the trainer's layout must fit.
     gpu_memory_gb: float = 0.0
+    # The GPU's model as its driver names it (torch.cuda.get_device_name: "NVIDIA H200"):
+    # what a run's metrics must say they were measured on before the planner trusts them
+    # for this type. "" for CPU-only types.
+    gpu: str = ""
+
+    @property
+    def device(self) -> str:
+        """What a run on this type records as its device: its GPU's name, else "cpu"."""
+        return self.gpu or "cpu"
 
 
 INSTANCE_TYPES: dict[str, InstanceSpec] = {
     # GPU: the seed's node type and its neighbours.
-    "p5en.48xlarge": InstanceSpec(vcpus=192, memory_gib=2048, gpus=8, efa_interfaces=16, nvme_volumes=8, gpu_memory_gb=141),
-    "p5e.48xlarge": InstanceSpec(vcpus=192, memory_gib=2048, gpus=8, efa_interfaces=32, nvme_volumes=8, gpu_memory_gb=141),
-    "p5.48xlarge": InstanceSpec(vcpus=192, memory_gib=2048, gpus=8, efa_interfaces=32, nvme_volumes=8, gpu_memory_gb=80),
-    "p4d.24xlarge": InstanceSpec(vcpus=96, memory_gib=1152, gpus=8, efa_interfaces=4, nvme_volumes=8, gpu_memory_gb=40),
-    "g6e.48xlarge": InstanceSpec(vcpus=192, memory_gib=1536, gpus=8, efa_interfaces=4, nvme_volumes=4, gpu_memory_gb=48),
+    "p5en.48xlarge": InstanceSpec(vcpus=192, memory_gib=2048, gpus=8, efa_interfaces=16, nvme_volumes=8, gpu_memory_gb=141, gpu="NVIDIA H200"),
+    "p5e.48xlarge": InstanceSpec(vcpus=192, memory_gib=2048, gpus=8, efa_interfaces=32, nvme_volumes=8, gpu_memory_gb=141, gpu="NVIDIA H200"),
+    "p5.48xlarge": InstanceSpec(vcpus=192, memory_gib=2048, gpus=8, efa_interfaces=32, nvme_volumes=8, gpu_memory_gb=80, gpu="NVIDIA H100"),
+    "p4d.24xlarge": InstanceSpec(vcpus=96, memory_gib=1152, gpus=8, efa_interfaces=4, nvme_volumes=8, gpu_memory_gb=40, gpu="NVIDIA A100"),
+    "g6e.48xlarge": InstanceSpec(vcpus=192, memory_gib=1536, gpus=8, efa_interfaces=4, nvme_volumes=4, gpu_memory_gb=48, gpu="NVIDIA L40S"),
     # Compute-optimized: rollout workers, verifiers, router.
     "c7i.2xlarge": InstanceSpec(vcpus=8, memory_gib=16),
     "c7i.4xlarge": InstanceSpec(vcpus=16, memory_gib=32),

@@ -115,7 +115,7 @@ def _load(args: argparse.Namespace):
     if args.from_metrics:
         train, rollout = args.measured_split or (pools.train.desired_size, pools.rollout.desired_size)
         measured = read_metrics(args.from_metrics, train, rollout, env.job.algorithm.group_size)
-        notes = check_provenance(measured, args.from_metrics, pools.train.instance_type, env.architecture_name())
+        notes = check_provenance(measured, args.from_metrics, pools.train.spec.device, env.architecture_name())
         measured = replace(measured, notes=notes + list(measured.notes))
         values = {k: v for k, v in vars(measured.rates).items()}
     for flag, key in (("rollout_tokens_per_s", "rollout_tokens_per_s_per_node"),

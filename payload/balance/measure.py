@@ -16,6 +16,7 @@ had to be and its rate is a lower bound; `notes` says so.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -183,11 +184,20 @@ def _rates(t: _Totals, path: Path, train_nodes: int, rollout_nodes: int, group_s
     return Measured(rates, t.steps, train_nodes, rollout_nodes, t.wait_s / wall, notes, t.devices, t.models)
 
 
+def same_device(said: str, wanted: str) -> bool:
+    """A recorded device name against an environment's ("NVIDIA H200" both, or "cpu"). Driver
+    names carry suffixes ("NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-40GB"), so the wanted name
+    must start the recorded one, ending at a word boundary (an H20 is not an H200)."""
+    return re.match(re.escape(wanted.strip().lower()) + r"(\W|$)", said.strip().lower()) is not None
+
+
 def check_provenance(measured: Measured, path, device: str, model: str) -> list[str]:
     """Refuse rates a run says it measured on another device or model than `device` / `model`
-    (the environment's train instance type and job model); label them when it does not say."""
-    for what, said, wanted in (("device", measured.devices, device), ("model", measured.models, model)):
-        if said and said != {wanted}:
+    (the environment's train GPU, cluster.instance_types' `gpu`, and job model); label them
+    when it does not say."""
+    for what, said, wanted, same in (("device", measured.devices, device, same_device),
+                                     ("model", measured.models, model, str.__eq__)):
+        if said and not all(same(s, wanted) for s in said):
             raise BalanceError(f"--from-metrics {path}: measured on {what} {', '.join(sorted(said))}, not this "
                                f"environment's {wanted}: its rates do not transfer (use --model-config for a "
                                f"first-principles estimate)")

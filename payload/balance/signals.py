@@ -128,6 +128,9 @@ class TrainStepRecord:
     # payload.train.costs.architecture_of reads), which `plan --from-metrics` compares with the
     # environment's before it trusts these rates.
     model: str = ""
+    # The accelerator the step ran on (torch.cuda.get_device_name, e.g. "NVIDIA H200", or "cpu"):
+    # rates measured on one device do not transfer to another's environment.
+    device: str = ""
     kind: str = KIND_TRAIN_STEP
 
     def to_json(self) -> str:

@@ -583,6 +583,7 @@ class Trainer:
             groups_dropped_stale=batch.stale,
             policy_version=step,
             model=self.config.job.model.architecture or self.config.job.model.path.rstrip("/").rsplit("/", 1)[-1],
+            device=device_name(self.world.device),
         )
         line = asdict(record) | {k: v for k, v in extra.items() if k not in asdict(record)}
         with open(self.config.metrics_jsonl, "a") as f:
@@ -599,3 +600,8 @@ class Trainer:
         self.service.close()
         if self.queue is not None and self._owns_queue:
             self.queue.close()
+
+
+def device_name(device: torch.device) -> str:
+    """The GPU's model as its driver names it ("NVIDIA H200"), or the device type ("cpu")."""
+    return torch.cuda.get_device_name(device) if device.type == "cuda" else device.type

@@ -131,8 +131,12 @@ def test_from_metrics_refuses_another_device_and_labels_an_unsaid_one(tmp_path, 
     cpu = _metrics(tmp_path / "cpu.jsonl", device="cpu", model="Qwen3-30B-A3B")
     code = main(["plan", "--env", "p5en-48", "--from-metrics", cpu])
     err = capsys.readouterr().err
-    assert code == 2 and "measured on device cpu, not this environment's p5en.48xlarge" in err
-    other = _metrics(tmp_path / "other.jsonl", device="p5en.48xlarge", model="tiny-demo")
+    assert code == 2 and "measured on device cpu, not this environment's NVIDIA H200" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    h100 = _metrics(tmp_path / "h100.jsonl", device="NVIDIA H100 80GB HBM3", model="Qwen3-30B-A3B")
+    assert main(["plan", "--env", "p5en-48", "--from-metrics", h100]) == 2
+    assert "measured on device NVIDIA H100 80GB HBM3, not this environment's NVIDIA H200" in capsys.readouterr().err
+    other = _metrics(tmp_path / "other.jsonl", device="NVIDIA H200", model="tiny-demo")
     assert main(["plan", "--env", "p5en-48", "--from-metrics", other]) == 2
     assert "model tiny-demo" in capsys.readouterr().err
     unsaid = _metrics(tmp_path / "unsaid.jsonl")
@@ -140,11 +144,29 @@ def test_from_metrics_refuses_another_device_and_labels_an_unsaid_one(tmp_path, 
     out, err = capsys.readouterr()
     assert code == 0, err
     assert any(h.startswith("UNVERIFIED RATES") for h in __import__("json").loads(out)["hints"])
-    same = _metrics(tmp_path / "same.jsonl", device="p5en.48xlarge", model="Qwen3-30B-A3B")
+    same = _metrics(tmp_path / "same.jsonl", device="NVIDIA H200", model="Qwen3-30B-A3B")
     code = main(["plan", "--env", "p5en-48", "--from-metrics", same, "--json"])
     out, err = capsys.readouterr()
     assert code == 0, err
     assert not any(h.startswith("UNVERIFIED") for h in __import__("json").loads(out)["hints"])
+
+
+@pytest.mark.parametrize("said,wanted,same", [
+    ("NVIDIA H200", "NVIDIA H200", True), ("NVIDIA H100 80GB HBM3", "NVIDIA H100", True),
+    ("NVIDIA A100-SXM4-40GB", "NVIDIA A100", True), ("NVIDIA H20", "NVIDIA H200", False),
+    ("NVIDIA H200", "NVIDIA H20", False), ("cpu", "NVIDIA H200", False), ("cpu", "cpu", True)])
+def test_device_names_match_the_driver_s_spelling(said, wanted, same):
+    from payload.balance.measure import same_device
+
+    assert same_device(said, wanted) is same
+
+
+def test_every_gpu_instance_type_names_its_gpu():
+    from cluster.instance_types import INSTANCE_TYPES
+
+    for name, spec in INSTANCE_TYPES.items():
+        assert bool(spec.gpus) == bool(spec.gpu) and spec.device == (spec.gpu or "cpu"), name
+    assert INSTANCE_TYPES["p5en.48xlarge"].device == "NVIDIA H200"
 
 
 @pytest.mark.parametrize("model", ["Qwen3-30B-A3B", "Qwen3-235B-A22B"])

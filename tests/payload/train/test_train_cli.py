@@ -143,6 +143,13 @@ def test_kill_and_resume_auto_continue_bitwise(tmp_path, model_dir, redis_url):
     # Each names the model it trained (no job.model.architecture: the model directory's name, the
     # key architecture_of reads), which `plan --from-metrics` checks against the environment's.
     assert {r["model"] for r in records} == {model_dir.name}
+    # ...and the device it ran on: the CPU demo's rates are refused for a GPU environment.
+    assert {r["device"] for r in records} == {"cpu"}
+    planned = subprocess.run([sys.executable, "-m", "payload", "plan", "--env", "p5en-48", "--from-metrics",
+                              str(tmp_path / "a.jsonl")], capture_output=True, text=True)
+    assert planned.returncode == 2 and planned.stderr.strip().endswith(
+        "measured on device cpu, not this environment's NVIDIA H200: its rates do not transfer (use --model-config "
+        "for a first-principles estimate)") and len(planned.stderr.strip().splitlines()) == 1
     # The HF export of step 4 loads as the trained model.
     from payload.model import load_pretrained
 
