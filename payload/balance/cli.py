@@ -29,6 +29,16 @@ def _fraction(text: str) -> float:
     return value
 
 
+def _counts(text: str) -> tuple[int, ...]:
+    try:
+        counts = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        counts = ()
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected whole numbers >= 1 separated by commas, e.g. 1536,2048")
+    return counts
+
+
 def _positive(text: str) -> float:
     try:
         value = float(text)
@@ -83,6 +93,11 @@ def register(subparsers) -> None:
     model.add_argument("--peak-tflops", type=_positive, help="bf16 matmul peak a GPU (default 775, measured on an H200)")
     model.add_argument("--hbm-efficiency", type=_fraction, help="share of HBM bandwidth decode reaches (default 0.75, assumed)")
     model.add_argument("--prompt-tokens", type=int, help="mean prompt tokens (default batch.max_prompt_tokens / 4)")
+    model.add_argument("--search-splits", action="store_true",
+                       help="also search every train:rollout split of the environment's nodes and the groups in "
+                       "flight (--in-flight) for the most tokens/s/GPU with < 10%% dropped stale")
+    model.add_argument("--in-flight", type=_counts, metavar="N,N,...",
+                       help="groups in flight to try with --search-splits (default 768,1024,1536,2048,3072,4096)")
     model.add_argument("--pause-mode", choices=("retract", "in_place"),
                        help="SGLang pause_generation mode during a publish (default retract: running requests re-prefill)")
     plan.set_defaults(run=run_plan)
@@ -232,6 +247,11 @@ def _print_throughput(args: argparse.Namespace, env, config, name: str) -> bool:
     except _user_errors() as exc:
         print(f"  split: {exc}", file=sys.stdout)
         return True
+    if args.search_splits:
+        from payload.balance.search import IN_FLIGHT, print_search, search_splits
+
+        print_search(*search_splits(env, estimate, args.in_flight or IN_FLIGHT, args.response_tokens_sigma or 0.8),
+                     env, sys.stdout)
     best = plan.recommended
     print(f"  split at max_staleness {pick.max_staleness}: {best.split.label} recommended ({best.step_time_s:,.0f} s a step, "
           f"bound {best.bound}; trainer multiples of {spec.min_train_nodes} node(s) for the layout's "

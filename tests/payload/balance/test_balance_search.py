@@ -1,0 +1,55 @@
+"""payload/balance/search.py: `plan --model-config M --search-splits`."""
+
+import pytest
+
+from cluster.environment import load_environment
+from payload.__main__ import main
+from payload.balance.search import search_splits
+from payload.balance.throughput import choose_staleness, estimate_rates, loop_spec
+from payload.model.config import Qwen3MoeConfig
+from payload.train.costs import ARCHITECTURE_CONFIGS, ARCHITECTURES
+
+
+@pytest.fixture(scope="module")
+def env():
+    return load_environment("p5en-48")
+
+
+def estimate(env, model):
+    return estimate_rates(Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS[model]), env, model, ARCHITECTURES[model])
+
+
+def test_30b_gains_from_more_trainer_nodes_and_more_groups_in_flight(env):
+    e = estimate(env, "Qwen3-30B-A3B")
+    rows, best, shipped = search_splits(env, e, in_flight=(1536, 2048), train_nodes=(16, 28, 32))
+    # The shipped split is what plan prints for the environment: choose_staleness at 16:32, 1536 in flight.
+    spec = loop_spec(env, e)
+    _, pick = choose_staleness(spec, spec.split(16, 32), e.prompt_tokens)
+    assert (shipped.label, shipped.tokens_per_s_per_gpu) == ("16:32 @1536", pick.tokens_per_s_per_gpu)
+    assert all(r.prediction.stale_dropped_fraction < 0.10 for r in rows)
+    assert best.tokens_per_s_per_gpu == pytest.approx(max(r.tokens_per_s_per_gpu for r in rows), rel=0.005)
+    # The rollout side is under-fed at 1536 groups (38% of its slots): 2048 and more trainer nodes win.
+    assert best.groups_in_flight == 2048 and best.train_nodes > 16
+    assert best.tokens_per_s_per_gpu > 1.15 * shipped.tokens_per_s_per_gpu
+
+
+def test_235b_candidates_keep_whole_pipeline_stages(env):
+    e = estimate(env, "Qwen3-235B-A22B")
+    rows, best, shipped = search_splits(env, e, in_flight=(1536,))
+    assert {r.train_nodes % 4 for r in rows} == {0}  # PP 4: whole stages
+    assert best.tokens_per_s_per_gpu >= shipped.tokens_per_s_per_gpu
+
+
+def test_plan_search_splits_prints_the_best_beside_the_shipped(capsys):
+    code = main(["plan", "--env", "p5en-48", "--model-config", "Qwen3-235B-A22B", "--search-splits", "--in-flight", "1536"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "split search over 48 nodes" in out and "shipped 16:32 @1536" in out and "best: " in out
+
+
+def test_a_bad_in_flight_list_is_one_line(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["plan", "--env", "p5en-48", "--model-config", "Qwen3-30B-A3B", "--search-splits", "--in-flight", "2048,x"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "--in-flight" in err and "expected whole numbers >= 1" in err
