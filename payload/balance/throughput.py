@@ -20,14 +20,18 @@ the communication the layout cannot hide (payload.train.footprint's bytes per li
 
 Rollout (one SGLang replica of TP t GPUs, t in 1, 2, 4, 8 per node; EP = TP inside it). A
 decode step reads every expert a batch of B requests touches (a layer's E experts are all
-touched once B·K ≫ E) and every running request's KV cache, bf16, at `hbm_efficiency` of the
+touched once B·K ≫ E; at the job's rollout.precision: fp8 linears are a byte a parameter) and
+every running request's KV cache, bf16, at `hbm_efficiency` of the
 GPU's HBM bandwidth; its FLOPs (2 per active parameter a token) at `decode_mfu`; TP > 1 adds two
 all-reduces a layer at `allreduce_latency_s` each. B is what the KV cache holds (SGLang's
 --mem-fraction-static of the GPU, less the weights) at the time-averaged context of a running
 request (prompt + E[r²] / 2E[r] of lognormal responses: mean · e^{σ²} / 2), at most
 `max_running_requests`. KV heads split over TP up to their count (4 for both Qwen3 MoEs), beyond
 it they are replicated. Prefill: a group's prompt once (the radix cache shares it across the
-G samples) at `prefill_mfu`, spread over the group's G · mean response tokens. The layout giving the most tokens/s per node is picked.
+G samples) at `prefill_mfu`, spread over the group's G · mean response tokens. Only layouts
+that hold their weights and one group's KV at the job's caps count (payload.balance.engine_fit);
+the one giving the most tokens/s per node is picked, and the environment's layout for the
+model (job.parallel.models) is expected to be it.
 
 Publish (payload.train.costs.model_costs under the trainer's layout): the trainer stalls for
 the device-to-host copy of its shard; a server pauses for its transfer and load, plus, in
