@@ -248,10 +248,12 @@ def _print_throughput(args: argparse.Namespace, env, config, name: str) -> bool:
         print(f"  split: {exc}", file=sys.stdout)
         return True
     if args.search_splits:
-        from payload.balance.search import IN_FLIGHT, print_search, search_splits
+        from payload.balance.search import IN_FLIGHT, print_search, search_splits, verified_best
 
-        print_search(*search_splits(env, estimate, args.in_flight or IN_FLIGHT, args.response_tokens_sigma or 0.8),
-                     env, sys.stdout)
+        sigma = args.response_tokens_sigma or 0.8
+        rows, _, shipped = search_splits(env, estimate, args.in_flight or IN_FLIGHT, sigma)
+        best, checks = verified_best(config, env, estimate, rows, sigma)
+        print_search(rows, best, shipped, env, sys.stdout, checks)
     best = plan.recommended
     print(f"  split at max_staleness {pick.max_staleness}: {best.split.label} recommended ({best.step_time_s:,.0f} s a step, "
           f"bound {best.bound}; trainer multiples of {spec.min_train_nodes} node(s) for the layout's "

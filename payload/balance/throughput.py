@@ -109,6 +109,7 @@ class TrainerEstimate:
     unhidden: dict[str, float]  # seconds a step, by traffic name
     step_tokens: float  # prompt + response tokens a step (at the mean lengths)
     response_tokens: float
+    memory_gb: float = 0.0  # a GPU's modeled peak (payload.train.footprint)
 
     @property
     def step_s(self) -> float:
@@ -199,9 +200,10 @@ def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_t
 
 
 def trainer_estimate(config, env, model: str, prompt_tokens: float, response_mean: float,
-                     a: Assumptions) -> TrainerEstimate:
+                     a: Assumptions, layout: Layout | None = None) -> TrainerEstimate:
+    """Under `layout` (default the job's for `model` on the train pool's desired nodes)."""
     job, train = env.job, env.pools.train
-    layout = job_layout(job, train.desired_size, train.spec.gpus, model)
+    layout = layout or job_layout(job, train.desired_size, train.spec.gpus, model)
     shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
     fp: Footprint = footprint(config, layout, shape)
     samples = job.batch.prompts_per_step * job.algorithm.group_size
@@ -224,7 +226,8 @@ def trainer_estimate(config, env, model: str, prompt_tokens: float, response_mea
             fsdp += seconds
     if fsdp > compute_s:
         unhidden["FSDP gather + reduce-scatter beyond compute"] = fsdp - compute_s
-    return TrainerEstimate(layout, flops_per_token, compute_s, fp.bubble, unhidden, tokens, samples * response_mean)
+    return TrainerEstimate(layout, flops_per_token, compute_s, fp.bubble, unhidden, tokens, samples * response_mean,
+                           fp.memory_total_gb)
 
 
 def _rate(link: str) -> float:

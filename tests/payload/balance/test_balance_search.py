@@ -4,7 +4,7 @@ import pytest
 
 from cluster.environment import load_environment
 from payload.__main__ import main
-from payload.balance.search import search_splits
+from payload.balance.search import reshaped_layout, search_splits, verified_best
 from payload.balance.throughput import choose_staleness, estimate_rates, loop_spec
 from payload.model.config import Qwen3MoeConfig
 from payload.train.costs import ARCHITECTURE_CONFIGS, ARCHITECTURES
@@ -38,6 +38,29 @@ def test_235b_candidates_keep_whole_pipeline_stages(env):
     rows, best, shipped = search_splits(env, e, in_flight=(1536,))
     assert {r.train_nodes % 4 for r in rows} == {0}  # PP 4: whole stages
     assert best.tokens_per_s_per_gpu >= shipped.tokens_per_s_per_gpu
+
+
+def test_a_best_split_whose_trainer_does_not_fit_gives_way_to_the_next(env):
+    """235B at 12:36 would be 1.4% faster with the trainer's rate held, but PP 4 over 12 nodes
+    is FSDP 24 a stage, 118 GB a GPU: over the footprint's fit line, so 16:32 stays."""
+    e = estimate(env, "Qwen3-235B-A22B")
+    rows, best, _ = search_splits(env, e, in_flight=(1536,), train_nodes=(12, 16))
+    assert best.train_nodes == 12
+    pick, checks = verified_best(Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS["Qwen3-235B-A22B"]), env, e, rows)
+    assert [c.choice.train_nodes for c in checks] == [12, 16] and [c.fits for c in checks] == [False, True]
+    assert checks[0].layout.shard == 24 and checks[0].memory_gb > 0.8 * 141 > checks[1].memory_gb
+    assert pick.train_nodes == 16
+    # At 16 nodes the re-shaped layout is the shipped one, so its own rate is the one held.
+    assert checks[1].trainer_tokens_per_s_per_node == pytest.approx(checks[1].held_tokens_per_s_per_node)
+
+
+def test_reshaped_layouts_keep_stages_and_ep_and_take_the_widest_shard(env):
+    e = estimate(env, "Qwen3-30B-A3B")
+    shipped = e.trainer.layout  # EP 8, FSDP 128
+    assert reshaped_layout(shipped, 30).shard == 120 and reshaped_layout(shipped, 32).shard == 128
+    assert reshaped_layout(shipped, 28).shard == 112 and reshaped_layout(shipped, 3).shard == 24
+    big = estimate(env, "Qwen3-235B-A22B").trainer.layout  # PP 4, FSDP 32
+    assert reshaped_layout(big, 10) is None and reshaped_layout(big, 12).pipeline == 4
 
 
 def test_plan_search_splits_prints_the_best_beside_the_shipped(capsys):
