@@ -73,19 +73,19 @@ def check_engine_fit(env, config, architecture, model: str, mem_fraction_static:
     job, rollout = env.job, env.pools.rollout
     layout = job.parallel.for_model(model)
     tp = layout.rollout_tensor_parallel_size
-    fit = engine_fit(config, architecture, tensor_parallel=tp, precision=job.rollout.precision,
-                     gpu_memory_gb=rollout.spec.gpu_memory_gb, group_size=job.algorithm.group_size,
-                     max_prompt_tokens=job.batch.max_prompt_tokens, max_response_tokens=job.batch.max_response_tokens,
-                     mem_fraction_static=mem_fraction_static)
+
+    def at(tensor_parallel: int) -> EngineFit:
+        return engine_fit(config, architecture, tensor_parallel=tensor_parallel, precision=job.rollout.precision,
+                          gpu_memory_gb=rollout.spec.gpu_memory_gb, group_size=job.algorithm.group_size,
+                          max_prompt_tokens=job.batch.max_prompt_tokens,
+                          max_response_tokens=job.batch.max_response_tokens, mem_fraction_static=mem_fraction_static)
+
+    fit = at(tp)
     if not fit.fits:
         field = (f"job.parallel.models.{model}.rollout_tensor_parallel_size" if model in job.parallel.models
                  and job.parallel.models[model].rollout_tensor_parallel_size is not None
                  else "job.parallel.rollout_tensor_parallel_size")
-        larger = [t for t in (1, 2, 4, 8, 16) if t > tp and engine_fit(
-            config, architecture, tensor_parallel=t, precision=job.rollout.precision,
-            gpu_memory_gb=rollout.spec.gpu_memory_gb, group_size=job.algorithm.group_size,
-            max_prompt_tokens=job.batch.max_prompt_tokens, max_response_tokens=job.batch.max_response_tokens,
-            mem_fraction_static=mem_fraction_static).fits]
+        larger = [t for t in (1, 2, 4, 8, 16) if t > tp and at(t).fits]
         raise BalanceError(
             f"{field} {tp}: {model} does not fit one replica on {rollout.instance_type} "
             f"({rollout.spec.gpu_memory_gb:.0f} GB GPUs, mem_fraction_static {mem_fraction_static}): {fit.describe()} "
