@@ -120,9 +120,10 @@ def test_every_generated_sglang_command_parses_in_the_release(dists, release):
         assert parsed["enable_metrics"] is True
         # Block FP8 (payload/sync/wire.py) from a block-FP8 checkpoint; the tokenizer stays the base's.
         assert parsed["quantization"] == ("fp8" if job.rollout.precision == "fp8" else None), label
-    assert (verdicts[-1]["args"]["model_path"], verdicts[-1]["args"]["tokenizer_path"]) == (
+    by_label = {label: verdict["args"] for (label, _, _), verdict in zip(cases, verdicts)}
+    assert (by_label["fp8 rollout"]["model_path"], by_label["fp8 rollout"]["tokenizer_path"]) == (
         "/fsx/models/Qwen3-30B-A3B-FP8", fp8.model.path)
-    two_node = verdicts[-2]["args"]
+    two_node = by_label["two-node replica"]
     assert (two_node["moe_a2a_backend"], two_node["deepep_v2_mode"], two_node["nnodes"]) == ("deepep_v2", "hybrid", 2)
 
 
