@@ -13,13 +13,23 @@ differ); the request carries token ids, so the server never re-tokenizes.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import httpx
 
+# The variable that gives rollout workers and verifiers the reward tier's address (the chart's
+# Service, or the local launcher's loopback server) when job.rewards.model has no url.
+REWARD_URL_ENV = "RL_REWARD_URL"
+
 
 class RewardModelError(RuntimeError):
-    """The reward server failed or answered something that is not one score per sequence."""
+    """The reward server answered something that is not one score per sequence (charged to the group)."""
+
+
+class RewardModelUnavailable(RewardModelError):
+    """The reward server could not be reached or failed (5xx) every attempt: not the group's
+    fault, so it is handed back uncharged, like a rollout server outage."""
 
 
 def classify_body(sequences: list[list[int]]) -> dict:
@@ -32,21 +42,22 @@ class RewardModelClient:
     class Config:
         url: str
         timeout_s: float = 120.0
+        # Connection errors and 5xx are retried (a reward replica restarting) with backoff.
+        max_attempts: int = 3
+        backoff_s: float = 1.0
 
         def build(self) -> "RewardModelClient":
             return RewardModelClient(self)
 
     def __init__(self, config: Config) -> None:
+        self.config = config
         self.url = config.url.rstrip("/")
         self._http = httpx.Client(timeout=config.timeout_s)
 
     def score(self, sequences: list[list[int]]) -> list[float]:
         if not sequences:
             return []
-        try:
-            response = self._http.post(f"{self.url}/classify", json=classify_body(sequences))
-        except httpx.HTTPError as exc:
-            raise RewardModelError(f"reward model {self.url}: {exc}") from exc
+        response = self._post(classify_body(sequences))
         if response.status_code != 200:
             raise RewardModelError(f"reward model {self.url}: HTTP {response.status_code}: {response.text[:200]}")
         items = response.json()
@@ -59,6 +70,20 @@ class RewardModelClient:
                 raise RewardModelError(f"reward model {self.url}: not one finite score: {str(item)[:200]}")
             scores.append(float(embedding[0]))
         return scores
+
+    def _post(self, body: dict) -> httpx.Response:
+        config = self.config
+        for attempt in range(1, config.max_attempts + 1):
+            try:
+                response = self._http.post(f"{self.url}/classify", json=body)
+                if response.status_code < 500:
+                    return response
+                failure = f"HTTP {response.status_code}: {response.text[:200]}"
+            except httpx.HTTPError as exc:
+                failure = f"{type(exc).__name__}: {exc}"
+            if attempt < config.max_attempts:
+                time.sleep(config.backoff_s * 2 ** (attempt - 1))
+        raise RewardModelUnavailable(f"reward model {self.url}: {failure} ({config.max_attempts} attempts)")
 
     def close(self) -> None:
         self._http.close()

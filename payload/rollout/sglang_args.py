@@ -72,3 +72,22 @@ def server_args(job: JobConfig, *, model_path: str, host: str, port: int, nodes:
         # Routing replay: each response carries the experts every token was routed to.
         args.append("--enable-return-routed-experts")
     return args
+
+
+def reward_server_args(job: JobConfig, *, host: str, port: int) -> list[str]:
+    """`sglang.launch_server` arguments for one replica of the job's reward tier
+    (job.rewards.model): a sequence-classification model answering /classify."""
+    model = job.rewards.model
+    if model is None:
+        raise LayoutError("job.rewards.model is not set: there is no reward model to serve")
+    return [
+        "--model-path", model.path,
+        # Qwen3ForSequenceClassification and the other reward architectures are served as
+        # non-generative models by architecture (sglang 0.5.23 configs/model_config.py
+        # is_generation_model); the flag says so for any checkpoint, so /classify is its route.
+        "--is-embedding",
+        "--tp-size", str(model.tensor_parallel_size),
+        "--enable-metrics",
+        "--host", host,
+        "--port", str(port),
+    ]  # fmt: skip

@@ -96,3 +96,78 @@ def test_the_trainer_trains_on_the_served_scores(reward_server):
         train_step(policy, optimizer, micro_batches(samples, len(samples), 1), LossConfig(tis_cap=None))
     assert any(a != 0 for a in advantages)
     assert weighted_likelihood() > before
+
+
+def _group(data_source: str, prompt: list[int], responses: list[list[int]], texts: list[str], label: str):
+    from payload.queue.experience import ExperienceGroup, Sample
+
+    samples = [Sample(r, [0.0] * len(r), "stop", text=t) for r, t in zip(responses, texts)]
+    return ExperienceGroup(f"t-{data_source}", "p", 0, prompt, samples, label=label, verifier="exact_match",
+                           data_source=data_source)
+
+
+def test_rewards_combine_verifier_and_model_per_data_source(reward_server):
+    """job.rewards: per data source, verifier weight × exact match + model weight × the served
+    model's score of prompt + response; a source without an entry takes the default."""
+    from payload.job import RewardsSection
+    from payload.rewards.pool import RewardPool
+
+    _, url = reward_server
+    rewards = RewardsSection.model_validate({
+        "model": {"path": "/fsx/models/rm"},
+        "default": {"verifier": 1.0},
+        "sources": {"chat": {"verifier": 0.0, "model": 1.0}, "math": {"verifier": 1.0, "model": 0.5}},
+    })
+    pool = RewardPool.Config(processes=1, rewards=rewards, model_url=url).build()
+    client = RewardModelClient.Config(url=url).build()
+    prompt, responses, texts = [3, 9, 27], [[4, 5], [6], [7, 8, 9]], ["42", "41", "42"]
+    try:
+        served = client.score([prompt + r for r in responses])
+        exact = [1.0, 0.0, 1.0]
+        chat = pool.score_group(_group("chat", prompt, responses, texts, "42")).rewards_G
+        math = pool.score_group(_group("math", prompt, responses, texts, "42")).rewards_G
+        other = pool.score_group(_group("other", prompt, responses, texts, "42")).rewards_G
+    finally:
+        pool.close()
+    assert chat.tolist() == pytest.approx(served, abs=1e-5)
+    assert math.tolist() == pytest.approx([v + 0.5 * m for v, m in zip(exact, served)], abs=1e-5)
+    assert other.tolist() == exact
+
+
+def test_an_unreachable_reward_model_leaves_the_group_unscored():
+    """Never a made-up reward: the group stays NaN and the error says the server is unavailable
+    (the workers hand it back uncharged)."""
+    from payload.job import RewardsSection
+    from payload.rewards.model import RewardModelUnavailable
+    from payload.rewards.pool import RewardPool
+
+    rewards = RewardsSection.model_validate({"model": {"path": "/fsx/models/rm", "timeout_s": 2},
+                                             "default": {"verifier": 1.0, "model": 1.0}})
+    pool = RewardPool.Config(processes=1, rewards=rewards, model_url=f"http://127.0.0.1:{free_port()}").build()
+    pool._model.config.backoff_s = 0.01
+    group = _group("any", [1, 2], [[3], [4]], ["a", "b"], "a")
+    try:
+        with pytest.raises(RewardModelUnavailable, match="3 attempts"):
+            pool.score_group(group)
+    finally:
+        pool.close()
+    assert not group.verified
+
+
+@pytest.mark.parametrize("rewards, message", [
+    ({"default": {"model": 1.0}}, "job.rewards: default.model weight > 0 needs rewards.model"),
+    ({"model": {"path": "/m"}, "sources": {"chat": {"model": 1.0, "verifier": 0}}, "default": {"verifier": 1}}, None),
+    ({"model": {"path": "/m"}, "sources": {"chat": {"verifier": 0}}}, "job.rewards.sources.chat: verifier and model "
+                                                                      "weights are both 0"),
+    ({"model": {"path": "/m", "url": "reward:30000"}}, "job.rewards.model.url: 'reward:30000': expected http://"),
+    ({"model": {"path": "/m", "replicas": 0}}, "job.rewards.model.replicas: Input should be greater than or equal to 1"),
+])
+def test_bad_rewards_section_is_one_line(rewards, message):
+    from payload.job import JobConfigError, parse_job_config
+
+    if message is None:
+        assert parse_job_config({"rewards": rewards}, "job.yaml").rewards.uses_model
+        return
+    with pytest.raises(JobConfigError) as error:
+        parse_job_config({"rewards": rewards}, "job.yaml")
+    assert str(error.value).startswith(f"job.yaml: {message}"), str(error.value)
