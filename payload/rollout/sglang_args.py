@@ -82,9 +82,10 @@ def reward_server_args(job: JobConfig, *, host: str, port: int) -> list[str]:
         raise LayoutError("job.rewards.model is not set: there is no reward model to serve")
     return [
         "--model-path", model.path,
-        # Qwen3ForSequenceClassification and the other reward architectures are served as
-        # non-generative models by architecture (sglang 0.5.23 configs/model_config.py
-        # is_generation_model); the flag says so for any checkpoint, so /classify is its route.
+        # Pooled serving (/classify): sglang 0.5.23 infers it only for native encoder
+        # architectures; a decoder checkpoint needs this explicit opt-in
+        # (arg_groups/model_hook.py). Its score head is then read at the last token
+        # (models/qwen3_classification.py: PoolingType.LAST, not normalized with a label map).
         "--is-embedding",
         "--tp-size", str(model.tensor_parallel_size),
         "--enable-metrics",
