@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from cluster.environment import Environment
 from cluster.placement import GpuShare, LayoutError, Placement
+from payload.job import RewardModelSection
 from payload.rollout import sglang_args
 
 
@@ -100,6 +101,7 @@ class RewardLayout:
 
     share: GpuShare
     replicas: int
+    model: RewardModelSection
 
     @property
     def pods_per_node(self) -> int:
@@ -108,7 +110,7 @@ class RewardLayout:
     @property
     def nodes(self) -> int:
         """Whole rollout nodes the tier takes (the rollout servers get the others)."""
-        return -(-self.replicas // self.pods_per_node)
+        return self.model.nodes(self.share.placement.spec.gpus)
 
     @classmethod
     def of(cls, environment: Environment) -> "RewardLayout | None":
@@ -122,7 +124,7 @@ class RewardLayout:
                 f"job.rewards.model.tensor_parallel_size {tp} must divide {gpus} "
                 f"(the GPUs of one {placement.pool.instance_type}: a reward replica stays inside one node)"
             )
-        return cls(GpuShare(placement, tp, uses_efa=False), model.replicas)
+        return cls(GpuShare(placement, tp, uses_efa=False), model.replicas, model)
 
     @classmethod
     def nodes_of(cls, environment: Environment) -> int:

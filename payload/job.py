@@ -414,6 +414,10 @@ class RewardModelSection(_Section):
     # One /classify call (a whole group) may take this long before the group is handed back.
     timeout_s: float = Field(default=120.0, gt=0)
 
+    def nodes(self, gpus_per_node: int) -> int:
+        """Whole rollout nodes the job's own tier takes (replicas packed `gpus / tp` to a node)."""
+        return -(-self.replicas // (gpus_per_node // self.tensor_parallel_size))
+
     @field_validator("url")
     @classmethod
     def _http_url(cls, url: str | None) -> str | None:

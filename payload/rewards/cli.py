@@ -40,11 +40,12 @@ def _job(args):
 
 
 def run(args: argparse.Namespace) -> int:
+    from payload.common.service import PortInUse
     from payload.job import JobConfigError
 
     try:
         return _run(args)
-    except (CliError, JobConfigError, ValueError) as exc:
+    except (CliError, JobConfigError, PortInUse, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
@@ -61,8 +62,12 @@ def _run(args: argparse.Namespace) -> int:
     path = args.model_path or (job.rewards.model.path if job.rewards.model else None)
     if path is None:
         raise CliError("--model-path is required (or job rewards.model.path)")
+    import signal
+    import threading
+
     import uvicorn
 
+    from payload.common.service import bound_socket
     from payload.model.config import ModelConfigError
     from payload.rewards.model_server import TinyRewardModel, build_app
 
@@ -70,6 +75,19 @@ def _run(args: argparse.Namespace) -> int:
         model = TinyRewardModel(path, args.score_token_id)
     except ModelConfigError as exc:
         raise CliError(f"--model-path {path}: {exc}") from None
-    # uvicorn stops on SIGTERM after the requests in flight.
-    uvicorn.run(build_app(model), host=args.host, port=args.port, log_level="warning")
+    # Bound in the main thread (a taken port is one line); uvicorn serves on a thread, and SIGTERM
+    # here lets it finish the calls in flight, then exits 0 (uvicorn.run would re-raise the signal).
+    sock = bound_socket(args.host, args.port, "--port")
+    server = uvicorn.Server(uvicorn.Config(build_app(model), host=args.host, port=args.port, log_level="warning",
+                                           access_log=False))
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name="http", daemon=True)
+    thread.start()
+    while not stop.wait(0.5):
+        if not thread.is_alive():
+            return 1
+    server.should_exit = True
+    thread.join(30)
     return 0
