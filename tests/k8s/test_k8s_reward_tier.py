@@ -77,6 +77,17 @@ def test_reward_servers_take_whole_rollout_nodes_from_the_rollout_servers(served
     # The router and the trainer know only the rollout servers that exist.
     router = served.one("Deployment", "router")["spec"]["template"]["spec"]["containers"][0]["command"]
     assert len([a for a in router if a.startswith("http://")]) == servers["spec"]["replicas"]
+    # Both tiers' pods fit the pool's nodes: GPUs, and memory with the nodes' huge pages.
+    from tests.k8s.test_k8s_consistency import pod_requests
+
+    used = {"nvidia.com/gpu": 0.0, "memory": 0.0}
+    for doc in (lws, servers):
+        for _, pod, count in pod_templates(doc):
+            requests = pod_requests(pod)
+            used["nvidia.com/gpu"] += requests["nvidia.com/gpu"] * count
+            used["memory"] += (requests["memory"] + requests.get("hugepages-2Mi", 0)) * count
+    assert used["nvidia.com/gpu"] <= rollout.desired_size * gpus
+    assert used["memory"] <= rollout.desired_size * rollout.spec.memory_gib * 2**30
     # Kueue admits the tier's groups like the rollout servers'.
     assert lws["metadata"]["labels"]["kueue.x-k8s.io/queue-name"] == servers["metadata"]["labels"]["kueue.x-k8s.io/queue-name"]
 
