@@ -171,3 +171,36 @@ def test_bad_rewards_section_is_one_line(rewards, message):
     with pytest.raises(JobConfigError) as error:
         parse_job_config({"rewards": rewards}, "job.yaml")
     assert str(error.value).startswith(f"job.yaml: {message}"), str(error.value)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--engine", "local", "--model-path", "/nonexistent"], "error: --model-path /nonexistent: /nonexistent/config.json"),
+    (["--engine", "local"], "error: --model-path is required (or job rewards.model.path)"),
+    (["--engine", "sglang"], "error: job.rewards.model is not set: there is no reward model to serve"),
+    (["--engine", "local", "--model-path", "/m", "--", "--tp-size", "2"], "error: arguments after `--` are for --engine sglang"),
+])
+def test_reward_serve_bad_input_is_one_line(argv, message, capsys, monkeypatch):
+    from payload.__main__ import main
+
+    monkeypatch.delenv("RL_JOB_CONFIG", raising=False)
+    assert main(["reward-serve", *argv]) == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(message), line
+
+
+@pytest.mark.parametrize("command", ["verify", "rollout"])
+def test_a_weighted_reward_model_without_an_address_is_one_line(command, tmp_path, capsys, monkeypatch):
+    """Checked before the queue opens (the queue URL here leads nowhere)."""
+    import yaml
+
+    from payload.__main__ import main
+
+    monkeypatch.delenv("RL_REWARD_URL", raising=False)
+    job = tmp_path / "job.yaml"
+    job.write_text(yaml.safe_dump({"rewards": {"model": {"path": "/fsx/models/rm"}, "default": {"model": 1.0}}}))
+    extra = ["--server-url", "http://127.0.0.1:1"] if command == "rollout" else []
+    assert main([command, "--job-config", str(job), "--queue-url", "redis://127.0.0.1:1/0", "--metrics-port", "0",
+                 *extra]) == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line == ("error: job.rewards weighs a reward model: set rewards.model.url, or $RL_REWARD_URL to the job's "
+                    "reward servers")
