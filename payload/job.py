@@ -395,14 +395,32 @@ class EvalSection(_Section):
     max_prompts: int | None = Field(default=None, ge=1)
 
 
-class RewardModelSection(_Section):
-    """A served Bradley-Terry reward model: a one-label `*ForSequenceClassification` checkpoint
-    that SGLang serves on its `/classify` route (payload/rewards/model.py). It scores the
-    policy's own token ids (prompt + response, no re-tokenization), so it must share the
-    policy's tokenizer and chat template (e.g. Skywork-Reward-V2-Qwen3-8B for a Qwen3 policy)."""
+# What a generative judge is asked (rewards.model.judge_prompt): the response and the row's
+# label go in; its last "Score: N" comes out, divided by judge_max_score.
+DEFAULT_JUDGE_PROMPT = (
+    "Grade the response against the reference answer.\n\nReference answer: {label}\n\nResponse: {response}\n\n"
+    "End your reply with one line 'Score: N', N an integer from 0 (wrong) to 10 (fully correct)."
+)
 
+
+class RewardModelSection(_Section):
+    """A served reward model (payload/rewards/model.py), of one of two kinds:
+
+    - `scalar`: a Bradley-Terry one-label `*ForSequenceClassification` checkpoint that SGLang
+      serves on its `/classify` route. It scores the policy's own token ids (prompt + response,
+      no re-tokenization), so it must share the policy's tokenizer and chat template (e.g.
+      Skywork-Reward-V2-Qwen3-8B for a Qwen3 policy);
+    - `judge`: a generative model asked on SGLang's `/generate` route, with `judge_prompt`
+      (the response's text and the row's label filled in, sent as it is: write it in the
+      judge's own chat format), greedy; its last "Score: N" divided by `judge_max_score`.
+    """
+
+    kind: Literal["scalar", "judge"] = "scalar"
     # The checkpoint on the shared filesystem (read-only on the reward servers).
     path: str
+    judge_prompt: str = DEFAULT_JUDGE_PROMPT
+    judge_max_score: float = Field(default=10.0, gt=0)
+    judge_max_tokens: int = Field(default=512, ge=1)
     # An existing reward server (or router) shared by several jobs: this job renders no reward
     # servers of its own and its workers call this URL. None: the job's own reward tier
     # (k8s/charts/reward_servers.py), one SGLang replica per `tensor_parallel_size` GPUs.
@@ -417,6 +435,17 @@ class RewardModelSection(_Section):
     def nodes(self, gpus_per_node: int) -> int:
         """Whole rollout nodes the job's own tier takes (replicas packed `gpus / tp` to a node)."""
         return -(-self.replicas // (gpus_per_node // self.tensor_parallel_size))
+
+    @field_validator("judge_prompt")
+    @classmethod
+    def _fills_the_response(cls, prompt: str) -> str:
+        try:
+            prompt.format(response="", label="")
+        except (KeyError, IndexError, ValueError) as exc:
+            raise ValueError(f"may hold only the fields {{response}} and {{label}} ({exc!r})") from None
+        if "{response}" not in prompt:
+            raise ValueError("must contain {response} (where the judged response goes)")
+        return prompt
 
     @field_validator("url")
     @classmethod

@@ -59,6 +59,8 @@ def _run(args: argparse.Namespace) -> int:
         os.execv(sys.executable, [sys.executable, "-m", "sglang.launch_server", *sglang])
     if args.sglang_args:
         raise CliError("arguments after `--` are for --engine sglang")
+    if job.rewards.model is not None and job.rewards.model.kind == "judge":
+        raise CliError("job.rewards.model.kind judge needs --engine sglang (the local reward server is a scalar model)")
     path = args.model_path or (job.rewards.model.path if job.rewards.model else None)
     if path is None:
         raise CliError("--model-path is required (or job rewards.model.path)")

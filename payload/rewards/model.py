@@ -13,6 +13,7 @@ differ); the request carries token ids, so the server never re-tokenizes.
 from __future__ import annotations
 
 import math
+import re
 import time
 from dataclasses import dataclass
 
@@ -35,6 +36,16 @@ class RewardModelUnavailable(RewardModelError):
 def classify_body(sequences: list[list[int]]) -> dict:
     """The `/classify` body: EmbeddingReqInput's batch form of `input_ids`."""
     return {"input_ids": [list(map(int, s)) for s in sequences]}
+
+
+# A judge's verdict line: "Score: 7", "score: 7.5", "**Score:** 7".
+_SCORE = re.compile(r"score\W{0,4}\s*(\d+(?:\.\d+)?)", re.IGNORECASE)
+
+
+def judge_body(prompts: list[str], max_new_tokens: int) -> dict:
+    """The `/generate` body (GenerateReqInput's batch form of `text`): greedy, so a group's
+    grades do not depend on the judge's sampling."""
+    return {"text": list(prompts), "sampling_params": {"temperature": 0.0, "max_new_tokens": max_new_tokens}}
 
 
 class RewardModelClient:
@@ -71,11 +82,32 @@ class RewardModelClient:
             scores.append(float(embedding[0]))
         return scores
 
-    def _post(self, body: dict) -> httpx.Response:
+    def judge(self, prompts: list[str], max_new_tokens: int, max_score: float) -> list[float]:
+        """A generative judge's grades: each prompt answered greedily on /generate, its last
+        "Score: N" divided by `max_score`; a reply without one, or out of [0, max_score], is an
+        error (charged to the group), never a 0."""
+        if not prompts:
+            return []
+        response = self._post(judge_body(prompts, max_new_tokens), route="/generate")
+        if response.status_code != 200:
+            raise RewardModelError(f"judge {self.url}: HTTP {response.status_code}: {response.text[:200]}")
+        items = response.json()
+        if not isinstance(items, list) or len(items) != len(prompts):
+            raise RewardModelError(f"judge {self.url}: expected {len(prompts)} results, got {str(items)[:200]}")
+        scores = []
+        for item in items:
+            text = item.get("text") if isinstance(item, dict) else None
+            found = _SCORE.findall(text) if isinstance(text, str) else []
+            if not found or not 0 <= float(found[-1]) <= max_score:
+                raise RewardModelError(f"judge {self.url}: no 'Score: N' within [0, {max_score:g}] in {str(text)[-200:]!r}")
+            scores.append(float(found[-1]) / max_score)
+        return scores
+
+    def _post(self, body: dict, route: str = "/classify") -> httpx.Response:
         config = self.config
         for attempt in range(1, config.max_attempts + 1):
             try:
-                response = self._http.post(f"{self.url}/classify", json=body)
+                response = self._http.post(f"{self.url}{route}", json=body)
                 if response.status_code < 500:
                     return response
                 failure = f"HTTP {response.status_code}: {response.text[:200]}"

@@ -2,7 +2,8 @@
 
 A job's rewards (job.rewards) may add a served reward model (payload/rewards/model.py): per
 data source, reward = verifier weight × the verifier's score + model weight × the model's
-score of prompt + response; a weight of 0 skips that scorer.
+score (a scalar model's of prompt + response tokens, or a judge's grade of the response text
+against the label); a weight of 0 skips that scorer.
 
 Processes rather than threads: verifiers are CPU-bound Python (sympy), their timeouts need a
 main thread (SIGALRM), and a verifier for untrusted output (code execution, a judge's parser)
@@ -138,8 +139,7 @@ class RewardPool:
                 verified = self._verify(group).rewards_G.astype(np.float64)
             modelled = np.zeros(len(group.samples))
             if weights.model > 0:
-                prompt = group.prompt_tokens_P.tolist()
-                modelled = np.array(self._model.score([prompt + s.token_ids_T.tolist() for s in group.samples]))
+                modelled = np.array(self._model_scores(group))
         except BaseException:
             for sample in group.samples:
                 sample.reward = float("nan")
@@ -147,6 +147,14 @@ class RewardPool:
         for sample, v, m in zip(group.samples, verified, modelled):
             sample.reward = float(weights.verifier * v + weights.model * m)
         return group
+
+    def _model_scores(self, group: ExperienceGroup) -> list[float]:
+        model = self.config.rewards.model
+        if model.kind == "judge":
+            prompts = [model.judge_prompt.format(response=s.text, label=group.label) for s in group.samples]
+            return self._model.judge(prompts, model.judge_max_tokens, model.judge_max_score)
+        prompt = group.prompt_tokens_P.tolist()
+        return self._model.score([prompt + s.token_ids_T.tolist() for s in group.samples])
 
     def _verify(self, group: ExperienceGroup) -> ExperienceGroup:
         _import_modules(self.config.verifier_modules)

@@ -80,6 +80,10 @@ def reward_server_args(job: JobConfig, *, host: str, port: int) -> list[str]:
     model = job.rewards.model
     if model is None:
         raise LayoutError("job.rewards.model is not set: there is no reward model to serve")
+    if model.kind == "judge":
+        # A generative judge answers /generate like any causal LM.
+        return ["--model-path", model.path, "--tp-size", str(model.tensor_parallel_size), "--enable-metrics",
+                "--host", host, "--port", str(port)]
     return [
         "--model-path", model.path,
         # Pooled serving (/classify): sglang 0.5.23 infers it only for native encoder

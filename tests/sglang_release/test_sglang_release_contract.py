@@ -351,6 +351,23 @@ def test_reward_tier_arguments_parse_in_the_release(release):
     assert (parsed["model_path"], parsed["tp_size"]) == ("/fsx/models/Skywork-Reward-V2-Qwen3-8B", 2)
 
 
+def test_a_generative_judge_fits_the_release(release):
+    """kind judge: its server arguments parse as a generative model (no --is-embedding), and its
+    /generate body (payload/rewards/model.py judge_body: a batch of `text`, greedy) passes the
+    release's GenerateRequest contract gate with only GenerateReqInput's fields."""
+    from payload.rewards.model import judge_body
+    from payload.rollout.sglang_args import reward_server_args
+
+    job = JobConfig.model_validate({"rewards": {"model": {"kind": "judge", "path": "/fsx/models/judge",
+                                                          "tensor_parallel_size": 4}, "default": {"model": 1.0}}})
+    verdicts = release({"server_args": [reward_server_args(job, host="0.0.0.0", port=30000)],
+                        "requests": [{"route": "/generate", "body": judge_body(["a", "b"], 512)}]})
+    [server], [request] = verdicts["server_args"], verdicts["requests"]
+    assert server["ok"], server["error"]
+    assert (server["args"]["is_embedding"], server["args"]["tp_size"]) == (False, 4)
+    assert request == {"ok": True, "class": "GenerateReqInput", "error": None}
+
+
 class _NamedServer:
     """A stand-in rollout server on loopback that answers /generate with its own name (the
     router is under test here): /health and the metadata routes the gateway reads on registration."""

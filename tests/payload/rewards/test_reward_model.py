@@ -204,3 +204,69 @@ def test_a_weighted_reward_model_without_an_address_is_one_line(command, tmp_pat
     [line] = capsys.readouterr().err.strip().splitlines()
     assert line == ("error: job.rewards weighs a reward model: set rewards.model.url, or $RL_REWARD_URL to the job's "
                     "reward servers")
+
+
+class _JudgeServer:
+    """SGLang's side of a generative judge on loopback: /generate answers each `text` the way a
+    judge model writes its verdict (here: full marks when the response holds the reference)."""
+
+    def __init__(self) -> None:
+        from fastapi import FastAPI
+
+        app, self.bodies = FastAPI(), []
+
+        @app.post("/generate")
+        def generate(body: dict):
+            self.bodies.append(body)
+            return [{"text": "Reasoning...\n**Score:** " + ("10" if "Response: 42" in t else "2"
+                                                          if "Response: 41" in t else "none"),
+                     "meta_info": {"finish_reason": {"type": "stop"}}} for t in body["text"]]
+
+        self.port = free_port()
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="error"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        while not self.server.started:
+            self.thread.join(0.05)
+
+    def close(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+def test_a_generative_judge_grades_responses_against_the_label():
+    """kind judge: each sample's text and the row's label fill judge_prompt, the judge answers
+    greedily on /generate, and its last "Score: N" / judge_max_score is the model's score,
+    weighed like a scalar model's; a verdict without a score is an error, never a 0."""
+    from payload.job import RewardsSection
+    from payload.rewards.pool import RewardPool
+
+    judge = _JudgeServer()
+    rewards = RewardsSection.model_validate({"model": {"kind": "judge", "path": "/fsx/models/judge"},
+                                             "default": {"verifier": 0.5, "model": 1.0}})
+    pool = RewardPool.Config(processes=1, rewards=rewards, model_url=f"http://127.0.0.1:{judge.port}").build()
+    try:
+        group = pool.score_group(_group("any", [1, 2], [[3], [4]], ["42", "41"], "42"))
+        assert group.rewards_G.tolist() == pytest.approx([0.5 * 1 + 1.0, 0.5 * 0 + 0.2])
+        [body] = judge.bodies
+        assert body["sampling_params"] == {"temperature": 0.0, "max_new_tokens": 512}
+        assert body["text"][0] == rewards.model.judge_prompt.format(response="42", label="42")
+        unparsable = _group("any", [1, 2], [[3]], ["7"], "42")
+        with pytest.raises(RewardModelError, match="no 'Score: N' within"):
+            pool.score_group(unparsable)
+        assert not unparsable.verified
+    finally:
+        pool.close()
+        judge.close()
+
+
+@pytest.mark.parametrize("prompt, message", [
+    ("Grade this: {answer}", "job.yaml: job.rewards.model.judge_prompt: may hold only the fields"),
+    ("Grade this against {label}", "job.yaml: job.rewards.model.judge_prompt: must contain {response}"),
+])
+def test_a_bad_judge_prompt_is_one_line(prompt, message):
+    from payload.job import JobConfigError, parse_job_config
+
+    with pytest.raises(JobConfigError) as error:
+        parse_job_config({"rewards": {"model": {"kind": "judge", "path": "/m", "judge_prompt": prompt}}}, "job.yaml")
+    assert str(error.value).startswith(message), str(error.value)
