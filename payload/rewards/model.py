@@ -6,8 +6,13 @@ sequence-classification model (`--is-embedding`; one label, so the "embedding" i
     client = RewardModelClient.Config(url="http://reward-router:30000").build()
     client.score([prompt_ids + response_ids, ...])   # -> [float, ...], one per sequence
 
-The caller tokenizes with the reward model's own tokenizer and chat template (the policy's may
-differ); the request carries token ids, so the server never re-tokenizes.
+The caller sends token ids, so the server never re-tokenizes: they must be ids of the reward
+model's own vocabulary (RewardPool sends the policy's prompt + response, so the job's reward
+model shares the policy's tokenizer and chat template).
+
+A generative judge (job rewards.model.kind judge) is asked on `/generate` instead:
+
+    client.judge([prompt_text, ...], max_new_tokens=512, max_score=10)   # -> [0..1, ...]
 """
 
 from __future__ import annotations
