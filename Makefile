@@ -89,9 +89,11 @@ scale: setup
 test: setup
 	@$(PYTHON) -m pytest $(PYTEST_PARALLEL)
 
-## make demo: the whole RL loop (engine, queue, workers, EP=2 trainer) on this machine, a few minutes on 2 CPU cores
+## make demo [REWARD=model]: the whole RL loop (engine, queue, workers, EP=2 trainer) on this machine, a few
+## minutes on 2 CPU cores; REWARD=model scores with a tiny reward model served on loopback (the reward tier's API)
+REWARD ?= verifier
 demo: setup
-	@$(PYTHON) -m payload local
+	@$(PYTHON) -m payload local --reward $(REWARD)
 
 ## make demo-plot: regenerate docs/demo.png from a fresh default demo run (seed 0), so the README shows what the code produces
 demo-plot: setup

@@ -3,6 +3,8 @@
 The trainer runs one pod per `train` node (torchrun, all of the node's GPUs); the rollout
 servers run one SGLang replica per `tp` GPUs: a LeaderWorkerSet group of `tp / gpus per node`
 pods when a replica spans nodes, or several replicas per node when it is smaller than one.
+The job's own reward tier (job.rewards.model without a url) takes whole rollout nodes first:
+one SGLang replica per `tensor_parallel_size` GPUs inside a node, the rollout servers on the rest.
 Mismatches are user errors, reported with the field to change.
 """
 
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 
 from cluster.environment import Environment
 from cluster.placement import GpuShare, LayoutError, Placement
+from payload.job import RewardModelSection
 from payload.rollout import sglang_args
 
 
@@ -56,11 +59,17 @@ class RolloutLayout:
     def of(cls, environment: Environment) -> "RolloutLayout":
         placement = Placement.of(environment, "rollout")
         gpus = placement.spec.gpus
-        nodes = placement.pool.desired_size
+        reward_nodes = RewardLayout.nodes_of(environment)
+        nodes = placement.pool.desired_size - reward_nodes
         tp = environment.job.layout.rollout_tensor_parallel_size  # the job's model's (parallel.models)
         ep = environment.job.layout.rollout_expert_parallel_size
-        if nodes == 0:
+        if placement.pool.desired_size == 0:
             raise LayoutError("pools.rollout.desired_size is 0: the rollout servers need at least one node")
+        if nodes <= 0:
+            raise LayoutError(
+                f"pools.rollout.desired_size {placement.pool.desired_size} leaves no node for the rollout servers: "
+                f"the reward tier (job.rewards.model) takes {reward_nodes}"
+            )
         if tp >= gpus:
             if tp % gpus:
                 raise LayoutError(
@@ -82,6 +91,45 @@ class RolloutLayout:
             )
         _check_sglang_layout(tp, ep, 1)
         return cls(GpuShare(placement, tp), 1, nodes * (gpus // tp), tp, ep)
+
+
+@dataclass(frozen=True)
+class RewardLayout:
+    """The job's own reward servers (job.rewards.model without a url): `replicas` SGLang
+    replicas of `share.gpus` GPUs each, inside one rollout node (a reward model is a dense
+    model of a few billion parameters: tensor parallel over NVLink, no EFA)."""
+
+    share: GpuShare
+    replicas: int
+    model: RewardModelSection
+
+    @property
+    def pods_per_node(self) -> int:
+        return self.share.placement.spec.gpus // self.share.gpus
+
+    @property
+    def nodes(self) -> int:
+        """Whole rollout nodes the tier takes (the rollout servers get the others)."""
+        return self.model.nodes(self.share.placement.spec.gpus)
+
+    @classmethod
+    def of(cls, environment: Environment) -> "RewardLayout | None":
+        model = environment.job.rewards.model
+        if model is None or model.url is not None:
+            return None  # verifiers only, or a reward server shared with other jobs
+        placement = Placement.of(environment, "rollout")
+        gpus, tp = placement.spec.gpus, model.tensor_parallel_size
+        if gpus % tp:
+            raise LayoutError(
+                f"job.rewards.model.tensor_parallel_size {tp} must divide {gpus} "
+                f"(the GPUs of one {placement.pool.instance_type}: a reward replica stays inside one node)"
+            )
+        return cls(GpuShare(placement, tp, uses_efa=False), model.replicas, model)
+
+    @classmethod
+    def nodes_of(cls, environment: Environment) -> int:
+        layout = cls.of(environment)
+        return 0 if layout is None else layout.nodes
 
 
 def _check_sglang_layout(tp: int, ep: int, nodes: int) -> None:

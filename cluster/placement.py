@@ -57,6 +57,9 @@ class GpuShare:
 
     placement: Placement
     gpus: int
+    # False for a pod whose GPUs talk only over NVLink (a reward model replica inside one node):
+    # it asks for no EFA devices or huge pages, leaving them to the pods that cross nodes.
+    uses_efa: bool = True
 
     @property
     def fraction(self) -> float:
@@ -64,7 +67,7 @@ class GpuShare:
 
     @property
     def efa(self) -> int:
-        if not self.placement.pool.efa:
+        if not self.placement.pool.efa or not self.uses_efa:
             return 0
         return self.placement.spec.efa_interfaces * self.gpus // self.placement.spec.gpus
 
@@ -74,6 +77,8 @@ class GpuShare:
 
     @property
     def memory_gib(self) -> int:
-        # The huge pages come out of the node's memory too.
+        # The huge pages come out of the node's memory too; an EFA pool's nodes pre-allocate them
+        # for the pods that use EFA, so a pod that does not still finds them taken.
         usable = self.placement.spec.memory_gib * NODE_SHARE * self.fraction
-        return math.floor(usable - (EFA_HUGEPAGES_GIB if self.efa else 0))
+        hugepages = self.efa or (not self.uses_efa and self.placement.pool.efa)
+        return math.floor(usable - (EFA_HUGEPAGES_GIB if hugepages else 0))

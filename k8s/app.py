@@ -14,6 +14,7 @@ from k8s.charts.buffer import BufferChart
 from k8s.charts.feeder import FeederChart
 from k8s.charts.monitoring import MonitoringChart
 from k8s.charts.queueing import QueueingChart
+from k8s.charts.reward_servers import RewardServersChart
 from k8s.charts.rollout_servers import RolloutServersChart
 from k8s.charts.router import RouterChart
 from k8s.charts.sandbox import SandboxChart
@@ -43,6 +44,9 @@ WORKLOAD_CHARTS = (
     ("queueing", QueueingChart),
     ("autoscaling", AutoscalingChart),
 )
+# Rendered only for a job that serves its own reward model (job.rewards.model without a url), and
+# last, so a job without one keeps every file name above.
+REWARD_CHARTS = (("reward-servers", RewardServersChart),)
 
 
 def build_app(environment: Environment, outputs: DeployOutputs, outdir: Path) -> cdk8s.App:
@@ -51,7 +55,7 @@ def build_app(environment: Environment, outputs: DeployOutputs, outdir: Path) ->
     TrainerLayout.of(environment), RolloutLayout.of(environment)
     app = cdk8s.App(outdir=str(outdir))
     base = BaseChart(app, "base", ctx)
-    for name, chart_class in WORKLOAD_CHARTS:
+    for name, chart_class in WORKLOAD_CHARTS + (REWARD_CHARTS if ctx.reward else ()):
         # The namespace, identities and volumes first: `kubectl apply -f dist/` takes the
         # files in name order, and cdk8s numbers them in dependency order.
         chart_class(app, name, ctx).add_dependency(base)

@@ -9,7 +9,7 @@ from functools import cached_property
 import yaml
 
 from cluster.environment import Environment
-from cluster.layout import RolloutLayout, TrainerLayout
+from cluster.layout import RewardLayout, RolloutLayout, TrainerLayout
 from cluster.outputs import DeployOutputs
 from payload.job import JobConfig
 
@@ -46,3 +46,8 @@ class Context:
     @cached_property
     def rollout(self) -> RolloutLayout:
         return RolloutLayout.of(self.environment)
+
+    @cached_property
+    def reward(self) -> RewardLayout | None:
+        """The job's own reward servers (None: no reward model, or a shared one's url)."""
+        return RewardLayout.of(self.environment)

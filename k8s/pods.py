@@ -35,6 +35,7 @@ VERIFIER = "verifier"
 FEEDER = "feeder"
 BUFFER = "buffer"
 SANDBOX = "sandbox"
+REWARD_SERVER = "reward-server"
 # The opt-in acceptance jobs (dist/acceptance/).
 ACCEPTANCE = "acceptance"
 

@@ -13,6 +13,7 @@ import sys
 
 COMMAND_MODULES = (
     "payload.rollout.cli",  # serve, rollout, verify
+    "payload.rewards.cli",  # reward-serve (the reward model tier)
     "payload.train.cli",  # train
     "payload.data.cli",  # feed
     "payload.balance.cli",  # plan, simulate

@@ -409,6 +409,107 @@ class EvalSection(_Section):
     max_prompts: int | None = Field(default=None, ge=1)
 
 
+# What a generative judge is asked (rewards.model.judge_prompt): the response and the row's
+# label go in; its last "Score: N" comes out, divided by judge_max_score.
+DEFAULT_JUDGE_PROMPT = (
+    "Grade the response against the reference answer.\n\nReference answer: {label}\n\nResponse: {response}\n\n"
+    "End your reply with one line 'Score: N', N an integer from 0 (wrong) to 10 (fully correct)."
+)
+
+
+class RewardModelSection(_Section):
+    """A served reward model (payload/rewards/model.py), of one of two kinds:
+
+    - `scalar`: a Bradley-Terry one-label `*ForSequenceClassification` checkpoint that SGLang
+      serves on its `/classify` route. It scores the policy's own token ids (prompt + response,
+      no re-tokenization), so it must share the policy's tokenizer and chat template (e.g.
+      Skywork-Reward-V2-Qwen3-8B for a Qwen3 policy);
+    - `judge`: a generative model asked on SGLang's `/generate` route, with `judge_prompt`
+      (the response's text and the row's label filled in, sent as it is: write it in the
+      judge's own chat format), greedy; its last "Score: N" divided by `judge_max_score`.
+    """
+
+    kind: Literal["scalar", "judge"] = "scalar"
+    # The checkpoint on the shared filesystem (read-only on the reward servers).
+    path: str
+    judge_prompt: str = DEFAULT_JUDGE_PROMPT
+    judge_max_score: float = Field(default=10.0, gt=0)
+    judge_max_tokens: int = Field(default=512, ge=1)
+    # An existing reward server (or router) shared by several jobs: this job renders no reward
+    # servers of its own and its workers call this URL. None: the job's own reward tier
+    # (k8s/charts/reward_servers.py), one SGLang replica per `tensor_parallel_size` GPUs.
+    url: str | None = None
+    tensor_parallel_size: int = Field(default=1, ge=1)
+    # SGLang replicas of the job's own tier (what `payload plan --reward-prefill-tokens-per-s`
+    # sizes from the rollout rate); their GPUs come out of the rollout pool.
+    replicas: int = Field(default=1, ge=1)
+    # One /classify call (a whole group) may take this long before the group is handed back.
+    timeout_s: float = Field(default=120.0, gt=0)
+
+    def nodes(self, gpus_per_node: int) -> int:
+        """Whole rollout nodes the job's own tier takes (replicas packed `gpus / tp` to a node)."""
+        return -(-self.replicas // (gpus_per_node // self.tensor_parallel_size))
+
+    @field_validator("judge_prompt")
+    @classmethod
+    def _fills_the_response(cls, prompt: str) -> str:
+        try:
+            prompt.format(response="", label="")
+        except (KeyError, IndexError, ValueError) as exc:
+            raise ValueError(f"may hold only the fields {{response}} and {{label}} ({exc!r})") from None
+        if "{response}" not in prompt:
+            raise ValueError("must contain {response} (where the judged response goes)")
+        return prompt
+
+    @field_validator("url")
+    @classmethod
+    def _http_url(cls, url: str | None) -> str | None:
+        if url is not None and not url.startswith(("http://", "https://")):
+            raise ValueError(f"{url!r}: expected http://host:port or https://host:port")
+        return url
+
+
+class RewardWeights(_Section):
+    """A sample's reward: verifier × its score + model × the reward model's score."""
+
+    verifier: float = Field(default=1.0, ge=0)
+    model: float = Field(default=0.0, ge=0)
+
+    @model_validator(mode="after")
+    def _some_reward(self) -> "RewardWeights":
+        if self.verifier == 0 and self.model == 0:
+            raise ValueError("verifier and model weights are both 0: every reward would be 0")
+        return self
+
+
+class RewardsSection(_Section):
+    """How samples are scored: the task's verifier, a served reward model, or a weighted sum,
+    per data source (the rows' columns.data_source, else the file's name)."""
+
+    model: RewardModelSection | None = None
+    default: RewardWeights = Field(default_factory=RewardWeights)
+    sources: dict[str, RewardWeights] = Field(default_factory=dict)
+
+    def weights_for(self, data_source: str) -> RewardWeights:
+        return self.sources.get(data_source, self.default)
+
+    @property
+    def uses_model(self) -> bool:
+        return any(w.model > 0 for w in (self.default, *self.sources.values()))
+
+    @property
+    def serves_model(self) -> bool:
+        """Whether this job renders its own reward servers (a model, and no shared url)."""
+        return self.model is not None and self.model.url is None
+
+    @model_validator(mode="after")
+    def _model_when_weighted(self) -> "RewardsSection":
+        if self.uses_model and self.model is None:
+            weighted = "default" if self.default.model > 0 else next(f"sources.{s}" for s, w in self.sources.items() if w.model > 0)
+            raise ValueError(f"{weighted}.model weight > 0 needs rewards.model (a reward model's path, or url)")
+        return self
+
+
 def _pinned(image: str) -> str:
     if "@sha256:" in image:
         return image
@@ -446,6 +547,7 @@ class JobConfig(_Section):
     images: ImagesSection = Field(default_factory=ImagesSection)
     data: DataSection | None = None
     eval: EvalSection = Field(default_factory=EvalSection)
+    rewards: RewardsSection = Field(default_factory=RewardsSection)
 
     @property
     def layout(self) -> ParallelSection:

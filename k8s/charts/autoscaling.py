@@ -50,9 +50,10 @@ def queries(window: str) -> dict[str, str]:
 
 
 def pool_replicas(ctx: Context) -> int:
-    """SGLang replicas the rollout pool's max_size nodes hold."""
+    """SGLang replicas the rollout pool's max_size nodes hold, less the reward tier's nodes."""
     layout = ctx.rollout
-    return ctx.environment.pools.rollout.max_size * layout.pods_per_node // layout.group_size
+    nodes = ctx.environment.pools.rollout.max_size - (ctx.reward.nodes if ctx.reward else 0)
+    return nodes * layout.pods_per_node // layout.group_size
 
 
 class AutoscalingChart(cdk8s.Chart):

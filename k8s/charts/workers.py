@@ -12,11 +12,15 @@ import cdk8s
 from cdk8s_plus_33 import k8s
 from constructs import Construct
 
+from urllib.parse import urlsplit
+
+from k8s.charts.reward_servers import reward_url
 from k8s.charts.sandbox import sandbox_url
 from k8s.context import Context
-from k8s.netpol import allow, from_prometheus, to_components
+from k8s.netpol import allow, from_prometheus, ports, to_components
 from cluster.placement import Placement
 from k8s.placement import cpu_resources
+from payload.rewards.model import REWARD_URL_ENV
 from payload.sandbox.client import SANDBOX_URL_ENV
 from k8s.pods import (
     BUFFER,
@@ -24,11 +28,13 @@ from k8s.pods import (
     NAMESPACE,
     PRIORITY_ROLLOUT,
     REDIS_PORT,
+    REWARD_SERVER,
     ROLLOUT_WORKER,
     ROUTER,
     ROUTER_PORT,
     SANDBOX,
     SANDBOX_PORT,
+    SGLANG_PORT,
     SPOT_GRACE_SECONDS,
     VERIFIER,
     env,
@@ -60,6 +66,8 @@ class WorkersChart(cdk8s.Chart):
         service_account(self, ROLLOUT_WORKER)
         service_account(self, VERIFIER)
         router_url = f"http://{ROUTER}.{NAMESPACE}.svc:{ROUTER_PORT}"
+        # Whoever scores (inline in a worker, or a verifier) may call the reward model.
+        reward_env, reward_egress = self._reward_model(ctx)
         self._deployment(
             ctx,
             ROLLOUT_WORKER,
@@ -67,7 +75,7 @@ class WorkersChart(cdk8s.Chart):
             replicas=ctx.job.rollout.workers,
             identity=ROLLOUT_WORKER,
             redis_user="worker",
-            extra_env=[env("RL_ROUTER_URL", router_url), env(SANDBOX_URL_ENV, sandbox_url())],
+            extra_env=[env("RL_ROUTER_URL", router_url), env(SANDBOX_URL_ENV, sandbox_url()), *reward_env],
             # Multi-turn tasks frame the tools' replies with the policy's tokenizer and chat
             # template, read from job.model.path (read-only; single-turn jobs never open it).
             model_files=True,
@@ -79,7 +87,7 @@ class WorkersChart(cdk8s.Chart):
             replicas=ctx.job.rollout.verifiers,
             identity=VERIFIER,
             redis_user="verifier",
-            extra_env=[env(SANDBOX_URL_ENV, sandbox_url())],
+            extra_env=[env(SANDBOX_URL_ENV, sandbox_url()), *reward_env],
         )
         allow(
             self,
@@ -89,6 +97,7 @@ class WorkersChart(cdk8s.Chart):
                 to_components(ROUTER, port_numbers=(ROUTER_PORT,)),
                 to_components(BUFFER, port_numbers=(REDIS_PORT,)),
                 to_components(SANDBOX, port_numbers=(SANDBOX_PORT,)),
+                *reward_egress,
             ],
         )
         allow(
@@ -98,8 +107,23 @@ class WorkersChart(cdk8s.Chart):
             egress=[
                 to_components(BUFFER, port_numbers=(REDIS_PORT,)),
                 to_components(SANDBOX, port_numbers=(SANDBOX_PORT,)),
+                *reward_egress,
             ],
         )
+
+    @staticmethod
+    def _reward_model(ctx: Context) -> tuple[list[k8s.EnvVar], list[k8s.NetworkPolicyEgressRule]]:
+        """The reward model's address and the egress rule to it: the job's own reward servers
+        (RL_REWARD_URL), or a shared server's url (read from the job config; its host can be
+        anywhere, a NetworkPolicy cannot name it, so only its port is opened)."""
+        model = ctx.job.rewards.model
+        if model is None or not ctx.job.rewards.uses_model:
+            return [], []
+        if model.url is None:
+            return [env(REWARD_URL_ENV, reward_url())], [to_components(REWARD_SERVER, port_numbers=(SGLANG_PORT,))]
+        url = urlsplit(model.url)
+        port_number = url.port or (443 if url.scheme == "https" else 80)
+        return [], [k8s.NetworkPolicyEgressRule(ports=ports(port_number))]
 
     def _deployment(
         self,

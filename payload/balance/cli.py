@@ -83,6 +83,9 @@ def register(subparsers) -> None:
         "train + rollout nodes, and recommend the fastest one inside the pools' limits.",
     )
     _inputs(plan)
+    plan.add_argument("--reward-prefill-tokens-per-s", type=_positive, metavar="R",
+                      help="prompt + response tokens/s one reward model replica scores (/classify, measured): "
+                      "size the job's reward tier (job.rewards.model.replicas) for the recommended split's rollout")
     plan.add_argument("--model-config", metavar="CONFIG.json|NAME",
                       help="a Qwen3-MoE config.json, a checkpoint directory, or a released model's name "
                       "(payload/model/architectures: Qwen3-30B-A3B, Qwen3-235B-A22B): also print the trainer's "
@@ -218,7 +221,7 @@ def _print_throughput(args: argparse.Namespace, env, config, name: str) -> bool:
     """The first-principles step and tokens/s/GPU of `config` on `env` (payload/balance/throughput.py)."""
     from dataclasses import replace
 
-    from payload.balance.planner import make_plan
+    from payload.balance.planner import make_plan, size_reward_tier
     from payload.balance.throughput import Assumptions, choose_staleness, estimate_rates, loop_spec, print_estimate
     from payload.balance.engine_fit import architecture_of_config, check_engine_fit
     from payload.train.costs import ARCHITECTURES
@@ -267,7 +270,7 @@ def split_nodes(split) -> tuple[int, int]:
 
 
 def run_plan(args: argparse.Namespace) -> int:
-    from payload.balance.planner import make_plan
+    from payload.balance.planner import make_plan, size_reward_tier
     from payload.balance.report import plan_json, print_costs, print_plan
 
     rates = (args.from_metrics, args.rollout_tokens_per_s, args.trainer_tokens_per_s, args.publish_s)
@@ -276,22 +279,48 @@ def run_plan(args: argparse.Namespace) -> int:
     try:
         env, spec, measured, current = _load(args)
         pools = env.pools
-        budget = pools.train.desired_size + pools.rollout.desired_size
+        # The job's own reward tier holds whole rollout nodes (cluster.layout.RewardLayout): the
+        # split is of the nodes left to the trainer and the rollout servers.
+        model = env.job.rewards.model
+        reward_nodes = model.nodes(pools.rollout.spec.gpus) if env.job.rewards.serves_model else 0
+        budget = pools.train.desired_size + pools.rollout.desired_size - reward_nodes
+        held = f" less the reward tier's {reward_nodes}" if reward_nodes else ""
         if args.split and sum(args.split) != budget:
             raise _user_errors()[0](
                 f"--split {args.split[0]}:{args.split[1]}: {sum(args.split)} nodes, the budget is {budget} "
-                "(pools.train.desired_size + pools.rollout.desired_size)"
+                f"(pools.train.desired_size + pools.rollout.desired_size{held})"
             )
+        if not args.split:
+            current = (current[0], current[1] - reward_nodes)
         plan = make_plan(spec, budget, current, (pools.train.min_size, pools.train.max_size),
-                         (pools.rollout.min_size, pools.rollout.max_size))
+                         (max(pools.rollout.min_size - reward_nodes, 0), pools.rollout.max_size - reward_nodes))
+        tier = None
+        if args.reward_prefill_tokens_per_s:
+            if model is None or model.url is not None:
+                raise _user_errors()[0]("--reward-prefill-tokens-per-s sizes the job's own reward tier: "
+                                        "job.rewards.model must be set, without a url")
+            tier = size_reward_tier(plan.recommended, spec, args.reward_prefill_tokens_per_s,
+                                    env.job.batch.max_prompt_tokens / 4, model.tensor_parallel_size,
+                                    pools.rollout.spec.gpus)
     except _user_errors() as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     costs = modeled_costs(env, args.architecture)
     if args.json:
-        print(json.dumps(plan_json(plan, spec, measured) | {"data_movement": costs.as_dict()}, indent=2))
+        reward = {"reward_nodes_held": reward_nodes, "reward_tier": tier.as_dict() if tier else None}
+        print(json.dumps(plan_json(plan, spec, measured) | reward | {"data_movement": costs.as_dict()}, indent=2))
     else:
         print_plan(plan, spec, measured, env.name)
+        if reward_nodes:
+            print(f"- the reward tier holds {reward_nodes} rollout node(s) ({model.replicas} replicas x TP "
+                  f"{model.tensor_parallel_size}); the split is of the other {budget}")
+        if tier:
+            rollout = plan.recommended.split.rollout_nodes
+            print(f"- reward tier for the recommended split: {tier.scored_tokens_per_s:,.0f} prompt + response tokens/s "
+                  f"to score (prompts of {env.job.batch.max_prompt_tokens / 4:,.0f} tokens assumed) -> "
+                  f"job.rewards.model.replicas {tier.replicas} ({tier.nodes} node(s)): pools.rollout.desired_size "
+                  f"{rollout + tier.nodes}" + ("" if tier.nodes == reward_nodes else
+                                               "; the split changes with it: plan again after setting both"))
         print_costs(costs, env, args.architecture or env.architecture_name())
     return _print_footprint(args) if args.model_config else 0
 

@@ -27,6 +27,8 @@ it; above `max_staleness` it is dropped. Two steady states:
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -301,3 +303,28 @@ def _check_limits(split: tuple[int, int], train_limits: tuple[int, int], rollout
             raise BalanceError(
                 f"split {split[0]}:{split[1]}: {nodes} {pool} nodes is outside pools.{pool} min_size..max_size {lo}..{hi}"
             )
+
+
+@dataclass(frozen=True)
+class RewardTier:
+    """The reward tier a split's rollout needs (job.rewards.model served by the job itself):
+    every sample's prompt + response is scored once, at the rate the rollout servers decode."""
+
+    scored_tokens_per_s: float
+    replicas: int
+    tensor_parallel: int
+    nodes: int
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def size_reward_tier(prediction: Prediction, spec: LoopSpec, prefill_tokens_per_s: float, prompt_tokens: float,
+                     tensor_parallel: int, gpus_per_node: int) -> RewardTier:
+    """Replicas of `prefill_tokens_per_s` (one replica's measured /classify rate) that keep up
+    with the split's rollout: its response tokens/s decoded, plus each response's prompt."""
+    decoded = (prediction.split.rollout_nodes * spec.rates.rollout_tokens_per_s_per_node
+               * (1 - prediction.rollout_idle_fraction))
+    scored = decoded * (1 + prompt_tokens / spec.lengths.mean)
+    replicas = max(1, math.ceil(scored / prefill_tokens_per_s))
+    return RewardTier(scored, replicas, tensor_parallel, -(-replicas // (gpus_per_node // tensor_parallel)))

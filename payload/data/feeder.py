@@ -114,7 +114,8 @@ class Feeder:
             tasks.append(Task(task_id=self.plan.task_id(epoch, row), prompt_id=self.plan.prompt_id(row),
                               prompt_tokens_P=prompt.tokens_P, group_size=self.config.group_size,
                               policy_version=policy_version, label=prompt.label, verifier=prompt.verifier,
-                              environment=self.config.environment_for(prompt.data_source)))
+                              environment=self.config.environment_for(prompt.data_source),
+                              data_source=prompt.data_source))
         return tasks
 
     def _finished(self, position: int, progress: TrainerProgress) -> bool:

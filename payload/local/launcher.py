@@ -14,6 +14,11 @@ the two against each other); the queue URL is `local://` for the memory backend:
     serve        `python -m payload serve --engine local`: the embedded engine, SGLang's HTTP API
     rollout      `python -m payload rollout`: task → G samples from the engine → VERIFY stage
     verify       `python -m payload verify`: exact-match rewards → buffer
+    reward-serve with --reward model: `python -m payload reward-serve --engine local`, a tiny
+                 Bradley-Terry reward model (a second random tiny Qwen3-MoE, its score head one LM
+                 head row) behind SGLang's /classify route, standing in for the reward tier's
+                 SGLang; the verifier scores every sample with it alone (job.rewards: verifier 0,
+                 model 1), so the policy learns what the reward model prefers
     train ×2     `python -m payload train` with torchrun's environment: FSDP2 + expert parallel
                  (EP = 2, all_to_all over gloo); rank 0 publishes the weights to the engine after
                  every step and evaluates the held-out set before the first and after the last
@@ -67,6 +72,8 @@ RESTARTED = ("rollout", "verify", "feed")
 MAX_RESTARTS = 3
 # A task whose worker died is handed out again after this (a local group takes < 1 s).
 VISIBILITY_TIMEOUT_S = 10.0
+# --reward: the data's verifier alone, or a served reward model alone (job.rewards weights).
+REWARDS = ("verifier", "model")
 
 
 class LocalError(Exception):
@@ -175,6 +182,8 @@ class Launcher:
         # Seconds any one step may take before the run is declared stuck.
         step_timeout_s: float = 120.0
         progress: bool = True
+        # How samples are scored: the data's verifier, or a served reward model (`reward-serve`).
+        reward: str = "verifier"
 
         def __post_init__(self) -> None:
             for name in ("steps", "prompts_per_step", "group_size", "step_timeout_s"):
@@ -186,6 +195,8 @@ class Launcher:
                 raise LocalError(f"--learning-rate {self.learning_rate}: must be positive")
             if self.temperature <= 0:
                 raise LocalError(f"--temperature {self.temperature}: must be positive (GRPO needs sampled groups)")
+            if self.reward not in REWARDS:
+                raise LocalError(f"--reward {self.reward!r}: expected one of {', '.join(REWARDS)}")
             if self.max_staleness < 0:
                 raise LocalError(f"--max-staleness {self.max_staleness}: must be 0 or more")
             if self.redis is not None and not self.redis.startswith(("redis://", "rediss://")):
@@ -286,9 +297,17 @@ class Launcher:
                 "checkpoint": {"directory": str(self.output / "checkpoints"), "interval_steps": c.steps,
                                "export_interval_steps": c.steps + 1, "keep_last": 1},
                 "data": data,
+                "rewards": self._rewards(),
             }, "the local job")
         except JobConfigError as exc:
             raise LocalError(str(exc)) from None
+
+    def _rewards(self) -> dict:
+        """job.rewards: with --reward model, the tiny reward model written with the run, alone."""
+        if self.config.reward == "verifier":
+            return {}
+        return {"model": {"path": str(self.output / "reward-model"), "timeout_s": 60},
+                "default": {"verifier": 0.0, "model": 1.0}}
 
     def check_data(self, job, toy: bool) -> list[str]:
         """The data check (`python -m payload data check`) before anything starts: LocalError with
@@ -433,8 +452,9 @@ class Launcher:
                 "serve", "serve", "--engine", "local", "--model-path", str(model_path), "--host", "127.0.0.1",
                 "--port", str(engine_port), "--metrics-port", str(engine_metrics), "--seed", str(c.seed),
                 "--poll-s", "3600", "--max-batch-size", str(c.group_size))
+            reward_env = self._reward_server(c) if c.reward == "model" else {}
             self._payload("verify", "verify", *queue_args, "--name", "local-verifier", "--processes", "1",
-                          "--metrics-port", "0")
+                          "--metrics-port", "0", **reward_env)
             self._payload("feed", "feed", *queue_args, "--cache-dir", str(self.output / "cache"), "--metrics-port", "0")
             # torchrun's environment for two ranks on this machine (the JobSet runs torchrun).
             trainers = [
@@ -447,7 +467,8 @@ class Launcher:
             ]
             self._wait_engine(engine, engine_metrics)
             self._payload("rollout", "rollout", *queue_args, "--server-url", engine_url, "--name", "local-rollout",
-                          "--drain-timeout-s", "10", "--request-timeout-s", "120", "--metrics-port", "0")
+                          "--drain-timeout-s", "10", "--request-timeout-s", "120", "--metrics-port", "0",
+                          **reward_env)
             self._loop(queue, trainers, started)
             if not self.stop.is_set():
                 self.engine_version = httpx.get(f"{engine_url}/get_weight_version", timeout=10).json()["weight_version"]
@@ -456,6 +477,31 @@ class Launcher:
         summary = self._summary(queue, time.monotonic() - started)
         queue.close()
         return summary
+
+    def _reward_server(self, c) -> dict[str, str]:
+        """Start the reward tier's stand-in and wait until /classify answers; the environment
+        that points the scorers at it (RL_REWARD_URL, as the chart sets it)."""
+        from payload.rewards.model import REWARD_URL_ENV
+
+        write_policy(self.output / "reward-model", c.seed + 1)
+        port = _free_port()
+        self.ports["reward"] = port
+        url = f"http://127.0.0.1:{port}"
+        child = self._payload("reward-serve", "reward-serve", "--engine", "local", "--model-path",
+                              str(self.output / "reward-model"), "--host", "127.0.0.1", "--port", str(port))
+        deadline = time.monotonic() + 600.0  # import torch and load the model on a loaded machine
+        while not self.stop.is_set():
+            if not child.alive():
+                raise LocalError(f"the reward server exited with {child.process.returncode}:\n{child.tail()}")
+            try:
+                if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise LocalError(f"the reward server was not ready within 600 s:\n{child.tail()}")
+            time.sleep(0.2)
+        return {REWARD_URL_ENV: url}
 
     def _loop(self, queue, trainers: list[Child], started: float) -> None:
         from payload.local.report import ProgressView, zero_reward_warning
@@ -510,7 +556,7 @@ class Launcher:
         # Stage by stage: a trainer stopped mid-step still publishes its weights to the engine
         # and checkpoints, so the engine must outlive it (all at once, it retried a dead engine
         # until it was killed, step's groups acknowledged but never trained).
-        for stage in ("train", "feed", "rollout", "verify", "serve"):
+        for stage in ("train", "feed", "rollout", "verify", "serve", "reward"):
             children = [ch for ch in self.children if ch.name.split("-")[0] == stage]
             for child in children:
                 child.terminate()

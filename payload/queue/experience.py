@@ -30,7 +30,8 @@ import msgpack
 import numpy as np
 
 # 2: tasks name their environment; groups may carry a loss mask per sample (multi-turn).
-FORMAT_VERSION = 2
+# 3: tasks and groups carry their data source (job.rewards weighs verifier and model per source).
+FORMAT_VERSION = 3
 _TASK_MAGIC = b"RLT"
 _GROUP_MAGIC = b"RLX"
 
@@ -68,6 +69,8 @@ class Task:
     verifier: str = "math"
     # The environment of a multi-turn episode (payload.envs); "" is one turn, no tools.
     environment: str = ""
+    # The row's data source: picks its reward weights (job.rewards.sources).
+    data_source: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "prompt_tokens_P", _tokens(self.prompt_tokens_P, "prompt_tokens_P"))
@@ -127,6 +130,7 @@ class ExperienceGroup:
     verifier: str = "math"
     worker: str = ""
     generated_at: float = field(default_factory=time.time)
+    data_source: str = ""
 
     def __post_init__(self) -> None:
         self.prompt_tokens_P = _tokens(self.prompt_tokens_P, "prompt_tokens_P")
@@ -184,6 +188,7 @@ def encode_task(task: Task) -> bytes:
             "label": task.label,
             "verifier": task.verifier,
             "environment": task.environment,
+            "data_source": task.data_source,
         }
     )
 
@@ -200,6 +205,7 @@ def decode_task(data: bytes | memoryview) -> Task:
             label=body["label"],
             verifier=body["verifier"],
             environment=body["environment"],
+            data_source=body["data_source"],
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise RecordFormatError(f"malformed task record: {exc!r}") from None
@@ -243,6 +249,7 @@ def encode_group(group: ExperienceGroup) -> bytes:
             "verifier": group.verifier,
             "worker": group.worker,
             "generated_at": group.generated_at,
+            "data_source": group.data_source,
         }
     )
     return b"".join([_header(_GROUP_MAGIC), len(meta).to_bytes(4, "little"), meta, *(memoryview(a).cast("B") for a in arrays)])
@@ -309,6 +316,7 @@ def decode_group(data: bytes | memoryview) -> ExperienceGroup:
             verifier=body["verifier"],
             worker=body["worker"],
             generated_at=body["generated_at"],
+            data_source=body["data_source"],
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise RecordFormatError(f"malformed experience record: {exc!r}") from None

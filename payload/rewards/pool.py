@@ -1,5 +1,10 @@
 """Scores groups in worker processes.
 
+A job's rewards (job.rewards) may add a served reward model (payload/rewards/model.py): per
+data source, reward = verifier weight × the verifier's score + model weight × the model's
+score (a scalar model's of prompt + response tokens, or a judge's grade of the response text
+against the label); a weight of 0 skips that scorer.
+
 Processes rather than threads: verifiers are CPU-bound Python (sympy), their timeouts need a
 main thread (SIGALRM), and a verifier for untrusted output (code execution, a judge's parser)
 must not be able to corrupt or stall the process that holds the queue lease.
@@ -26,8 +31,12 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
+from payload.job import RewardsSection
 from payload.queue.experience import ExperienceGroup
 from payload.rewards.base import Verifier, get_verifier
+from payload.rewards.model import RewardModelClient
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +83,10 @@ class RewardPool:
         # Modules each verifier process imports first: their Verifier subclasses join the
         # registry (payload.rewards.base), so a site adds verifiers without editing the payload.
         verifier_modules: tuple[str, ...] = ()
+        # The job's rewards section (None: the task's verifier alone) and the reward model's
+        # address (its url, or the job's own tier's: $RL_REWARD_URL).
+        rewards: RewardsSection | None = None
+        model_url: str | None = None
 
         def build(self) -> "RewardPool":
             return RewardPool(self)
@@ -85,6 +98,13 @@ class RewardPool:
         # Pools killed for a hung verifier: the other groups they were scoring are innocent and
         # are scored again on the new pool, not charged.
         self._killed: weakref.WeakSet[ProcessPoolExecutor] = weakref.WeakSet()
+        self._model = None
+        rewards = config.rewards
+        if rewards is not None and rewards.uses_model:
+            if not config.model_url:
+                raise ValueError("job.rewards weighs a reward model but no url was given (rewards.model.url, or "
+                                 "$RL_REWARD_URL for the job's own reward servers)")
+            self._model = RewardModelClient.Config(url=config.model_url, timeout_s=rewards.model.timeout_s).build()
 
     def _new_pool(self) -> ProcessPoolExecutor:
         # spawn: the caller has threads (worker slots, HTTP clients); forking them is unsafe.
@@ -108,7 +128,35 @@ class RewardPool:
         pool.shutdown(wait=kill, cancel_futures=True)
 
     def score_group(self, group: ExperienceGroup) -> ExperienceGroup:
-        """Set every sample's reward (in place) and return the group."""
+        """Set every sample's reward (in place) and return the group. A failure (verifier or
+        reward model) leaves every reward NaN: the group is never written half-scored."""
+        weights = None if self.config.rewards is None else self.config.rewards.weights_for(group.data_source)
+        if weights is None or (weights.model == 0 and weights.verifier == 1):
+            return self._verify(group)
+        try:
+            verified = np.zeros(len(group.samples))
+            if weights.verifier > 0:
+                verified = self._verify(group).rewards_G.astype(np.float64)
+            modelled = np.zeros(len(group.samples))
+            if weights.model > 0:
+                modelled = np.array(self._model_scores(group))
+        except BaseException:
+            for sample in group.samples:
+                sample.reward = float("nan")
+            raise
+        for sample, v, m in zip(group.samples, verified, modelled):
+            sample.reward = float(weights.verifier * v + weights.model * m)
+        return group
+
+    def _model_scores(self, group: ExperienceGroup) -> list[float]:
+        model = self.config.rewards.model
+        if model.kind == "judge":
+            prompts = [model.judge_prompt.format(response=s.text, label=group.label) for s in group.samples]
+            return self._model.judge(prompts, model.judge_max_tokens, model.judge_max_score)
+        prompt = group.prompt_tokens_P.tolist()
+        return self._model.score([prompt + s.token_ids_T.tolist() for s in group.samples])
+
+    def _verify(self, group: ExperienceGroup) -> ExperienceGroup:
         _import_modules(self.config.verifier_modules)
         get_verifier(group.verifier)  # an unknown name fails here, in the caller, with its one-line error
         while True:
@@ -134,3 +182,5 @@ class RewardPool:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._model is not None:
+            self._model.close()

@@ -3,7 +3,8 @@ to the buffer. Same lease rules as a rollout worker: a group is acknowledged onl
 with its scored copy; SIGTERM hands back what is in flight; a crashing verifier, or one that
 hangs past `verifier_timeout_s` (killed, payload/rewards/pool.py), charges the group an attempt,
 so a group that always crashes or hangs it ends in the dead-letter stream, never in the buffer
-with a made-up reward."""
+with a made-up reward. A reward model server that cannot be reached hands the group back
+uncharged (an outage is not the group's fault) and the slot pauses."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from dataclasses import dataclass, field
 
 from prometheus_client import REGISTRY, CollectorRegistry, Counter
 
+from payload.job import RewardsSection
 from payload.queue.base import Delivery, RolloutQueue, Stage
+from payload.rewards.model import RewardModelUnavailable
 from payload.rewards.pool import RewardPool
 
 log = logging.getLogger(__name__)
@@ -29,6 +32,11 @@ class VerifyWorker:
         # A sample's verification outliving this kills the verifier and charges the group.
         verifier_timeout_s: float = 30.0
         verifier_modules: tuple[str, ...] = ()
+        # job.rewards and the reward model's address (payload.rewards.pool).
+        rewards: RewardsSection | None = None
+        reward_url: str | None = None
+        # After the reward model was unreachable, a slot pauses this long before claiming again.
+        server_down_pause_s: float = 5.0
 
     def __init__(self, config: Config, queue: RolloutQueue, registry: CollectorRegistry = REGISTRY,
                  on_progress=lambda: None) -> None:
@@ -36,7 +44,8 @@ class VerifyWorker:
         self.queue = queue
         self.on_progress = on_progress
         self.pool = RewardPool.Config(processes=config.processes, timeout_s=config.verifier_timeout_s,
-                                      verifier_modules=config.verifier_modules).build()
+                                      verifier_modules=config.verifier_modules, rewards=config.rewards,
+                                      model_url=config.reward_url).build()
         self.verified = Counter("rl_verify_groups_total", "Groups scored and written to the buffer", registry=registry)
         self.failed = Counter("rl_verify_failures_total", "Groups handed back because verification failed", registry=registry)
         self._lock = threading.Lock()
@@ -67,6 +76,11 @@ class VerifyWorker:
                     self._in_flight[delivery.entry_id] = delivery
                 try:
                     group = self.pool.score_group(delivery.item)
+                except RewardModelUnavailable as exc:
+                    log.warning("reward model unavailable, %s handed back: %s", delivery.task_id, exc)
+                    self.queue.release(delivery, failed=False, reason=str(exc)[:200])
+                    stop.wait(self.config.server_down_pause_s)
+                    continue
                 except Exception as exc:  # noqa: BLE001 - charged to the group, never fatal
                     log.error("verification of %s failed: %s", delivery.task_id, exc)
                     self.queue.release(delivery, failed=True, reason=f"verifier: {exc}"[:200])

@@ -134,6 +134,21 @@ def _queue(args, job, required: bool):
     ).build()
 
 
+def _reward_url(job) -> str | None:
+    """The reward model's address when job.rewards weighs one: its shared url, else the job's own
+    reward servers' ($RL_REWARD_URL, set by the chart and the local launcher)."""
+    from payload.rewards.model import REWARD_URL_ENV
+
+    rewards = job.rewards
+    if not rewards.uses_model:
+        return None
+    url = rewards.model.url or os.environ.get(REWARD_URL_ENV)
+    if not url:
+        raise CliError(f"job.rewards weighs a reward model: set rewards.model.url, or ${REWARD_URL_ENV} to the job's "
+                       "reward servers")
+    return url
+
+
 def _service(args, name: str):
     from payload.common.service import Service, bound_socket, configure_logging
 
@@ -261,6 +276,7 @@ def run_rollout(args) -> int:
                  "request_timeout_s", "max_attempts", "verifier_processes"):
         _positive("--" + name.replace("_", "-"), getattr(args, name))
     job = _job(args)
+    reward_url = _reward_url(job)  # before the queue opens: a missing address is one line
     routed_shape = routed_layers = None
     if job.rollout.return_routed_experts:
         from payload.model import Qwen3MoeConfig
@@ -291,6 +307,7 @@ def run_rollout(args) -> int:
         RolloutWorker.Config(
             name=args.name or socket.gethostname(), concurrency=args.concurrency or job.rollout.worker_concurrency,
             sampling=sampling, inline_verifier=inline, verifier_processes=args.verifier_processes,
+            rewards=job.rewards, reward_url=reward_url,
             drain_timeout_s=args.drain_timeout_s,
             # Multi-turn tasks frame the tools' replies with the policy's own chat template.
             chat_tokenizer_path=job.model.path,
@@ -319,9 +336,11 @@ def run_verify(args) -> int:
 
     _positive("--processes", args.processes)
     job = _job(args)
+    reward_url = _reward_url(job)  # before the queue opens: a missing address is one line
     service = _service(args, "verifier")
     queue = _queue(args, job, required=True)
-    worker = VerifyWorker(VerifyWorker.Config(name=args.name or socket.gethostname(), processes=args.processes),
+    worker = VerifyWorker(VerifyWorker.Config(name=args.name or socket.gethostname(), processes=args.processes,
+                                              rewards=job.rewards, reward_url=reward_url),
                           queue, on_progress=service.beat)
     service.start()
     service.set_ready(True)

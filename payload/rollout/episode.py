@@ -128,4 +128,4 @@ class EpisodeRunner:
         ]
         return ExperienceGroup(task_id=task.task_id, prompt_id=task.prompt_id, policy_version=version,
                                prompt_tokens_P=conversations[0].prompt, samples=samples, label=task.label,
-                               verifier=task.verifier, worker=worker)
+                               verifier=task.verifier, worker=worker, data_source=task.data_source)

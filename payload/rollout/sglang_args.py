@@ -72,3 +72,27 @@ def server_args(job: JobConfig, *, model_path: str, host: str, port: int, nodes:
         # Routing replay: each response carries the experts every token was routed to.
         args.append("--enable-return-routed-experts")
     return args
+
+
+def reward_server_args(job: JobConfig, *, host: str, port: int) -> list[str]:
+    """`sglang.launch_server` arguments for one replica of the job's reward tier
+    (job.rewards.model): a sequence-classification model answering /classify."""
+    model = job.rewards.model
+    if model is None:
+        raise LayoutError("job.rewards.model is not set: there is no reward model to serve")
+    if model.kind == "judge":
+        # A generative judge answers /generate like any causal LM.
+        return ["--model-path", model.path, "--tp-size", str(model.tensor_parallel_size), "--enable-metrics",
+                "--host", host, "--port", str(port)]
+    return [
+        "--model-path", model.path,
+        # Pooled serving (/classify): sglang 0.5.23 infers it only for native encoder
+        # architectures; a decoder checkpoint needs this explicit opt-in
+        # (arg_groups/model_hook.py). Its score head is then read at the last token
+        # (models/qwen3_classification.py: PoolingType.LAST, not normalized with a label map).
+        "--is-embedding",
+        "--tp-size", str(model.tensor_parallel_size),
+        "--enable-metrics",
+        "--host", host,
+        "--port", str(port),
+    ]  # fmt: skip

@@ -23,6 +23,7 @@ What can go wrong and what happens:
   poison task reaches the dead-letter stream instead of looping forever; so is a task naming
   an environment this build lacks, or one whose tokenizer has no usable chat template;
 - a multi-turn task's tool sandbox is unreachable: handed back without charge, the slot backs off;
+  so is a task whose inline reward model (job.rewards) cannot be reached;
 - the worker dies mid-conversation: the conversation is lost and replayed from the prompt by
   whoever reclaims the task (payload.rollout.episode says why restart, not resume);
 - Redis is restarting: redis-py reconnects with backoff; a slot that still gets an error
@@ -41,10 +42,12 @@ from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histo
 
 from payload.balance import signals
 from payload.envs.base import EnvironmentError_
+from payload.job import RewardsSection
 from payload.queue.base import BufferFull, Delivery, RolloutQueue, Stage
 from payload.queue.experience import ExperienceGroup, Sample, Task
 from payload.rollout.chat import ChatTemplateError, ChatTurns
 from payload.rollout.client import RequestRejected, SamplingParams, ServerUnavailable, SGLangClient, Stopped
+from payload.rewards.model import RewardModelUnavailable
 from payload.rollout.episode import EpisodeRunner
 from payload.sandbox.jail import SandboxError
 
@@ -85,6 +88,9 @@ class RolloutWorker:
         # Score in this process (cheap verifiers) or leave the group to `verify` workers.
         inline_verifier: bool = True
         verifier_processes: int = 1
+        # job.rewards and the reward model's address, for the inline verifier (payload.rewards.pool).
+        rewards: RewardsSection | None = None
+        reward_url: str | None = None
         claim_block_s: float = 2.0
         # Less than the pod's terminationGracePeriodSeconds (spot notices give two minutes).
         drain_timeout_s: float = 90.0
@@ -114,7 +120,8 @@ class RolloutWorker:
         if config.inline_verifier:
             from payload.rewards import RewardPool
 
-            self._pool = RewardPool.Config(processes=config.verifier_processes).build()
+            self._pool = RewardPool.Config(processes=config.verifier_processes, rewards=config.rewards,
+                                           model_url=config.reward_url).build()
         self._lock = threading.Lock()
         self._in_flight: dict[str, Delivery] = {}
         self._retries_seen = 0
@@ -240,6 +247,11 @@ class RolloutWorker:
         if self._pool is not None and not group.verified:
             try:
                 self._pool.score_group(group)
+            except RewardModelUnavailable as exc:
+                log.warning("reward model unavailable, task %s handed back: %s", task.task_id, exc, extra=extra)
+                self._release(delivery, False, str(exc)[:200], "reward_model_unavailable")
+                stop.wait(self.config.server_down_pause_s)
+                return
             except Exception as exc:  # noqa: BLE001 - a verifier failure is charged to the task
                 log.error("verifier failed on %s: %s", task.task_id, exc, extra=extra)
                 self._release(delivery, True, f"verifier: {exc}"[:200], "verifier_failed")
@@ -312,4 +324,5 @@ class RolloutWorker:
             label=task.label,
             verifier=task.verifier,
             worker=self.config.name,
+            data_source=task.data_source,
         )

@@ -342,6 +342,40 @@ def test_reward_model_requests_fit_the_release(release):
     assert verdict == {"ok": True, "class": "EmbeddingReqInput", "error": None}
 
 
+def test_reward_tier_arguments_parse_in_the_release(release):
+    """The reward tier's SGLang arguments (what k8s/charts/reward_servers.py runs after
+    `reward-serve --engine sglang --`, and what `reward-serve` builds without them) parse in
+    0.5.23's prepare_server_args as a non-generative model on /classify, at the job's size."""
+    from payload.rollout.sglang_args import reward_server_args
+
+    job = JobConfig.model_validate({"rewards": {
+        "model": {"path": "/fsx/models/Skywork-Reward-V2-Qwen3-8B", "tensor_parallel_size": 2},
+        "default": {"model": 1.0}}})
+    args = reward_server_args(job, host="0.0.0.0", port=30000)
+    [verdict] = release({"server_args": [args]})["server_args"]
+    assert verdict["ok"], verdict["error"]
+    parsed = verdict["args"]
+    assert parsed["is_embedding"] is True and parsed["enable_metrics"] is True
+    assert (parsed["model_path"], parsed["tp_size"]) == ("/fsx/models/Skywork-Reward-V2-Qwen3-8B", 2)
+
+
+def test_a_generative_judge_fits_the_release(release):
+    """kind judge: its server arguments parse as a generative model (no --is-embedding), and its
+    /generate body (payload/rewards/model.py judge_body: a batch of `text`, greedy) passes the
+    release's GenerateRequest contract gate with only GenerateReqInput's fields."""
+    from payload.rewards.model import judge_body
+    from payload.rollout.sglang_args import reward_server_args
+
+    job = JobConfig.model_validate({"rewards": {"model": {"kind": "judge", "path": "/fsx/models/judge",
+                                                          "tensor_parallel_size": 4}, "default": {"model": 1.0}}})
+    verdicts = release({"server_args": [reward_server_args(job, host="0.0.0.0", port=30000)],
+                        "requests": [{"route": "/generate", "body": judge_body(["a", "b"], 512)}]})
+    [server], [request] = verdicts["server_args"], verdicts["requests"]
+    assert server["ok"], server["error"]
+    assert (server["args"]["is_embedding"], server["args"]["tp_size"]) == (False, 4)
+    assert request == {"ok": True, "class": "GenerateReqInput", "error": None}
+
+
 class _NamedServer:
     """A stand-in rollout server on loopback that answers /generate with its own name (the
     router is under test here): /health and the metadata routes the gateway reads on registration."""

@@ -155,3 +155,39 @@ def test_plan_models_publish_checkpoint_and_export_when_not_measured(capsys):
     assert "FSx needed 13,334 GiB of 4,800" in out
     code, _, err = run(capsys, "plan", "--env", "p5en-48", *rates, "--architecture", "Llama-70B")
     assert code == 2 and err.strip() == "error: --architecture 'Llama-70B': known ones are Qwen3-30B-A3B, Qwen3-235B-A22B"
+
+
+def test_plan_splits_the_nodes_the_reward_tier_leaves_and_sizes_the_tier(tmp_path, capsys):
+    """A job serving its own reward model: the tier's whole rollout nodes are out of the split,
+    and --reward-prefill-tokens-per-s sizes it for the recommended split's rollout (its decoded
+    response tokens/s, each response scored with its prompt)."""
+    path = env_file(tmp_path, train=(1, 2, 3), rollout=(1, 4, 6), parallel={"expert_parallel_size": 8})
+    data = yaml.safe_load(open(path))
+    data["job"]["rewards"] = {"model": {"path": "/fsx/models/rm", "tensor_parallel_size": 2, "replicas": 4},
+                              "default": {"model": 1.0}}
+    open(path, "w").write(yaml.safe_dump(data))
+    code, out, err = run(capsys, "plan", "--env", path, *RATES, "--server-slots", "32", "--json",
+                         "--reward-prefill-tokens-per-s", "50000")
+    assert code == 0, err
+    answer = json.loads(out)
+    assert answer["reward_nodes_held"] == 1  # 4 replicas x TP 2 fill one 8-GPU node
+    assert answer["budget_nodes"] == 2 + 4 - 1
+    assert answer["current"]["split"]["rollout_nodes"] == 3
+    recommended = answer["recommended"]
+    decoded = recommended["split"]["rollout_nodes"] * 20000 * (1 - recommended["rollout_idle_fraction"])
+    prompt = load_environment(path).job.batch.max_prompt_tokens / 4
+    scored = decoded * (1 + prompt / answer["rates"]["response_tokens_mean"])
+    tier = answer["reward_tier"]
+    assert tier["scored_tokens_per_s"] == pytest.approx(scored)
+    assert tier["replicas"] == -(-scored // 50000) and tier["nodes"] == -(-tier["replicas"] // 4)
+    code, out, _ = run(capsys, "plan", "--env", path, *RATES, "--server-slots", "32",
+                       "--reward-prefill-tokens-per-s", "50000")
+    assert code == 0 and "the reward tier holds 1 rollout node(s)" in out
+    assert f"job.rewards.model.replicas {tier['replicas']}" in out
+
+
+def test_sizing_a_reward_tier_the_job_does_not_serve_is_one_line(capsys):
+    code, _, err = run(capsys, "plan", "--env", "default", *RATES, "--reward-prefill-tokens-per-s", "50000")
+    assert code == 2
+    assert err.strip() == ("error: --reward-prefill-tokens-per-s sizes the job's own reward tier: job.rewards.model "
+                           "must be set, without a url")

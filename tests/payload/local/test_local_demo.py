@@ -119,17 +119,22 @@ def containers(node) -> list[dict]:
     return []
 
 
-def assert_commands_are_the_manifests(summary: dict, tmp_path) -> None:
-    """Every payload container command of the default environment's dist/ is a command this run
-    started, with the same arguments apart from addresses, paths, names and sizes; and the run
-    started no payload command the cluster does not run. The one substitution: the embedded
-    engine (`serve --engine local`) stands in for SGLang (`serve --engine sglang`)."""
+SUBCOMMANDS = {"serve", "rollout", "verify", "feed", "train"}
+
+
+def assert_commands_are_the_manifests(summary: dict, tmp_path, environment: str = "default",
+                                      subcommands: set[str] = SUBCOMMANDS) -> None:
+    """Every payload container command of the environment's dist/ (default: the default one) is
+    a command this run started, with the same arguments apart from addresses, paths, names and
+    sizes; and the run started no payload command the cluster does not run. The substitutions:
+    the embedded engine (`serve --engine local`) stands in for SGLang (`serve --engine sglang`),
+    and the tiny reward model (`reward-serve --engine local`) for the reward tier's SGLang."""
     import yaml
 
     from k8s.main import synth
 
     dist = tmp_path / "dist"
-    synth("default", tmp_path / "no-outputs.json", dist)
+    synth(environment, tmp_path / "no-outputs.json", dist)
     # `sandbox` (the code verifier's pool) has no part in the demo's exact-match loop: its dist/
     # command is started by tests/payload/sandbox/test_sandbox.py instead.
     cluster = [parsed for path in sorted(dist.glob("*.k8s.yaml")) for doc in yaml.safe_load_all(path.read_text())
@@ -139,7 +144,7 @@ def assert_commands_are_the_manifests(summary: dict, tmp_path) -> None:
     for child in summary["children"].values():
         sub, args = payload_command(child["command"])
         assert local.setdefault(sub, flags(args)) == flags(args)  # both trainer ranks alike
-    assert {sub for sub, _ in cluster} == set(local) == {"serve", "rollout", "verify", "feed", "train"}
+    assert {sub for sub, _ in cluster} == set(local) == subcommands
     for sub, args in cluster:
         on_cluster, here = flags(args), local[sub]
         for flag, value in on_cluster.items():
@@ -148,6 +153,46 @@ def assert_commands_are_the_manifests(summary: dict, tmp_path) -> None:
             elif flag not in LOCAL_ONLY_FLAGS:
                 assert here.get(flag) == value, (sub, flag)
         assert set(here) - set(on_cluster) <= LOCAL_ONLY_FLAGS, (sub, set(here) - set(on_cluster))
+
+
+@pytest.mark.slow
+def test_demo_with_a_served_reward_model_trains_on_its_scores(tmp_path):
+    """`make demo REWARD=model`, shortened: a real reward server on loopback (`reward-serve`, the
+    reward tier's command, SGLang's /classify route) scores every group through the verifier,
+    and the trainer trains on those scores: they are the model's (not 0/1 verdicts) and their
+    mean rises as the policy learns what the reward model prefers."""
+    import yaml
+
+    from cluster.environment import ENVIRONMENTS_DIR
+
+    run = tmp_path / "run"
+    steps = 8
+    done = subprocess.run(local("--steps", str(steps), "--seed", "0", "--reward", "model", "--output", str(run)),
+                          cwd=REPO, env=ENV, capture_output=True, text=True, timeout=540)
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = json.loads((run / "summary.json").read_text())
+    records = [r for r in map(json.loads, (run / "metrics.jsonl").read_text().splitlines()) if r["kind"] == "train_step"]
+    assert [r["step"] for r in records] == list(range(1, steps + 1))
+    assert summary["tasks_submitted"] == summary["groups_trained"] == steps * summary["config"]["prompts_per_step"]
+    assert not any(summary["queue_left"].values()), summary["queue_left"]
+    assert {c["exit_code"] for c in summary["children"].values()} == {0}
+    assert "reward-serve" in summary["children"]
+    job = yaml.safe_load((run / "job.yaml").read_text())
+    assert job["rewards"]["default"] == {"verifier": 0.0, "model": 1.0}
+    rewards = summary["rewards"]
+    # Mean exact-match verdicts of 16 groups of 8 are multiples of 1/128; the model's scores are not.
+    assert any(abs(r * 128 - round(r * 128)) > 1e-3 for r in rewards), rewards
+    assert max(rewards[-3:]) > rewards[0], rewards
+    assert processes_of(run) == []
+    assert all(port_free(p) for p in summary["ports"].values()), summary["ports"]
+    # The cluster's side: an environment whose job serves its own reward model renders the
+    # reward tier, whose command is the one this run started (the demo's rewards section).
+    environment = yaml.safe_load((ENVIRONMENTS_DIR / "default.yaml").read_text())
+    environment["name"] = "reward-demo"
+    environment["job"]["rewards"] = {"model": {"path": "/fsx/models/reward"}, "default": {"verifier": 0.0, "model": 1.0}}
+    path = tmp_path / "reward-demo.yaml"
+    path.write_text(yaml.safe_dump(environment))
+    assert_commands_are_the_manifests(summary, tmp_path, str(path), SUBCOMMANDS | {"reward-serve"})
 
 
 def assert_eval_held_out(run, summary: dict, steps: int) -> None:

@@ -24,7 +24,8 @@ def make_group(experts: bool, num_experts: int = 128) -> ExperienceGroup:
             finish_reason=("stop", "length", "abort")[k], text=f"é{k}", reward=[1.0, 0.0, math.nan][k],
             routed_experts_SLK=rng.integers(0, num_experts, (3 + length - 1, 3, 2)) if experts else None))
     return ExperienceGroup(task_id="job-7", prompt_id="gsm8k/12", policy_version=41,
-                           prompt_tokens_P=np.array([1, 2, 3]), samples=samples, label="42", worker="w-3")
+                           prompt_tokens_P=np.array([1, 2, 3]), samples=samples, label="42", worker="w-3",
+                           data_source="gsm8k")
 
 
 @pytest.mark.parametrize("experts, num_experts", [(False, 0), (True, 128), (True, 1000)])
@@ -32,6 +33,7 @@ def test_group_round_trip_is_exact(experts, num_experts):
     group = make_group(experts, num_experts)
     back = decode_group(encode_group(group))
     assert (back.task_id, back.prompt_id, back.policy_version, back.label, back.worker) == ("job-7", "gsm8k/12", 41, "42", "w-3")
+    assert back.data_source == "gsm8k"  # picks the group's reward weights (job.rewards.sources)
     assert back.generated_at == group.generated_at
     for a, b in zip(group.samples, back.samples):
         assert np.array_equal(a.token_ids_T, b.token_ids_T) and b.token_ids_T.dtype == np.int32
@@ -55,10 +57,11 @@ def test_encoding_is_compact_binary():
 
 
 def test_task_round_trip_and_validation():
-    t = Task(task_id="a1", prompt_id="p", prompt_tokens_P=[5, 6], group_size=8, policy_version=3, label="x", verifier="math")
+    t = Task(task_id="a1", prompt_id="p", prompt_tokens_P=[5, 6], group_size=8, policy_version=3, label="x", verifier="math",
+             data_source="gsm8k")
     assert decode_task(encode_task(t)).__dict__.keys() == t.__dict__.keys()
     back = decode_task(encode_task(t))
-    assert (back.task_id, back.group_size, back.policy_version, back.label) == ("a1", 8, 3, "x")
+    assert (back.task_id, back.group_size, back.policy_version, back.label, back.data_source) == ("a1", 8, 3, "x", "gsm8k")
     assert back.prompt_tokens_P.tolist() == [5, 6]
     with pytest.raises(ValueError, match="task_id 'a/b'"):
         Task(task_id="a/b", prompt_id="p", prompt_tokens_P=[1], group_size=2)
@@ -69,7 +72,7 @@ def test_task_round_trip_and_validation():
 def test_version_kind_and_corruption_fail_loudly():
     data = encode_group(make_group(False))
     newer = data[:3] + bytes([data[3] + 1]) + data[4:]
-    with pytest.raises(RecordFormatError, match=r"format version 3, this build reads version 2"):
+    with pytest.raises(RecordFormatError, match=r"format version 4, this build reads version 3"):
         decode_group(newer)
     with pytest.raises(RecordFormatError, match="not a record of kind .task."):
         decode_task(data)

@@ -41,7 +41,7 @@ def test_a_record_of_another_format_version_fails_loudly(redis_server):
     future = bytearray(encode_task(task(1)))
     future[3] += 1  # what a newer build would write
     queue.redis.xadd(queue._streams[Stage.ROLLOUT], {"d": bytes(future)})
-    with pytest.raises(RecordFormatError, match="format version 3, this build reads version 2"):
+    with pytest.raises(RecordFormatError, match="format version 4, this build reads version 3"):
         queue.claim(Stage.ROLLOUT, "w", block_s=0.1)
     queue.close()
 

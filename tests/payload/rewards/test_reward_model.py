@@ -96,3 +96,177 @@ def test_the_trainer_trains_on_the_served_scores(reward_server):
         train_step(policy, optimizer, micro_batches(samples, len(samples), 1), LossConfig(tis_cap=None))
     assert any(a != 0 for a in advantages)
     assert weighted_likelihood() > before
+
+
+def _group(data_source: str, prompt: list[int], responses: list[list[int]], texts: list[str], label: str):
+    from payload.queue.experience import ExperienceGroup, Sample
+
+    samples = [Sample(r, [0.0] * len(r), "stop", text=t) for r, t in zip(responses, texts)]
+    return ExperienceGroup(f"t-{data_source}", "p", 0, prompt, samples, label=label, verifier="exact_match",
+                           data_source=data_source)
+
+
+def test_rewards_combine_verifier_and_model_per_data_source(reward_server):
+    """job.rewards: per data source, verifier weight × exact match + model weight × the served
+    model's score of prompt + response; a source without an entry takes the default."""
+    from payload.job import RewardsSection
+    from payload.rewards.pool import RewardPool
+
+    _, url = reward_server
+    rewards = RewardsSection.model_validate({
+        "model": {"path": "/fsx/models/rm"},
+        "default": {"verifier": 1.0},
+        "sources": {"chat": {"verifier": 0.0, "model": 1.0}, "math": {"verifier": 1.0, "model": 0.5}},
+    })
+    pool = RewardPool.Config(processes=1, rewards=rewards, model_url=url).build()
+    client = RewardModelClient.Config(url=url).build()
+    prompt, responses, texts = [3, 9, 27], [[4, 5], [6], [7, 8, 9]], ["42", "41", "42"]
+    try:
+        served = client.score([prompt + r for r in responses])
+        exact = [1.0, 0.0, 1.0]
+        chat = pool.score_group(_group("chat", prompt, responses, texts, "42")).rewards_G
+        math = pool.score_group(_group("math", prompt, responses, texts, "42")).rewards_G
+        other = pool.score_group(_group("other", prompt, responses, texts, "42")).rewards_G
+    finally:
+        pool.close()
+    assert chat.tolist() == pytest.approx(served, abs=1e-5)
+    assert math.tolist() == pytest.approx([v + 0.5 * m for v, m in zip(exact, served)], abs=1e-5)
+    assert other.tolist() == exact
+
+
+def test_an_unreachable_reward_model_leaves_the_group_unscored():
+    """Never a made-up reward: the group stays NaN and the error says the server is unavailable
+    (the workers hand it back uncharged)."""
+    from payload.job import RewardsSection
+    from payload.rewards.model import RewardModelUnavailable
+    from payload.rewards.pool import RewardPool
+
+    rewards = RewardsSection.model_validate({"model": {"path": "/fsx/models/rm", "timeout_s": 2},
+                                             "default": {"verifier": 1.0, "model": 1.0}})
+    pool = RewardPool.Config(processes=1, rewards=rewards, model_url=f"http://127.0.0.1:{free_port()}").build()
+    pool._model.config.backoff_s = 0.01
+    group = _group("any", [1, 2], [[3], [4]], ["a", "b"], "a")
+    try:
+        with pytest.raises(RewardModelUnavailable, match="3 attempts"):
+            pool.score_group(group)
+    finally:
+        pool.close()
+    assert not group.verified
+
+
+@pytest.mark.parametrize("rewards, message", [
+    ({"default": {"model": 1.0}}, "job.rewards: default.model weight > 0 needs rewards.model"),
+    ({"model": {"path": "/m"}, "sources": {"chat": {"model": 1.0, "verifier": 0}}, "default": {"verifier": 1}}, None),
+    ({"model": {"path": "/m"}, "sources": {"chat": {"verifier": 0}}}, "job.rewards.sources.chat: verifier and model "
+                                                                      "weights are both 0"),
+    ({"model": {"path": "/m", "url": "reward:30000"}}, "job.rewards.model.url: 'reward:30000': expected http://"),
+    ({"model": {"path": "/m", "replicas": 0}}, "job.rewards.model.replicas: Input should be greater than or equal to 1"),
+])
+def test_bad_rewards_section_is_one_line(rewards, message):
+    from payload.job import JobConfigError, parse_job_config
+
+    if message is None:
+        assert parse_job_config({"rewards": rewards}, "job.yaml").rewards.uses_model
+        return
+    with pytest.raises(JobConfigError) as error:
+        parse_job_config({"rewards": rewards}, "job.yaml")
+    assert str(error.value).startswith(f"job.yaml: {message}"), str(error.value)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--engine", "local", "--model-path", "/nonexistent"], "error: --model-path /nonexistent: /nonexistent/config.json"),
+    (["--engine", "local"], "error: --model-path is required (or job rewards.model.path)"),
+    (["--engine", "sglang"], "error: job.rewards.model is not set: there is no reward model to serve"),
+    (["--engine", "local", "--model-path", "/m", "--", "--tp-size", "2"], "error: arguments after `--` are for --engine sglang"),
+])
+def test_reward_serve_bad_input_is_one_line(argv, message, capsys, monkeypatch):
+    from payload.__main__ import main
+
+    monkeypatch.delenv("RL_JOB_CONFIG", raising=False)
+    assert main(["reward-serve", *argv]) == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(message), line
+
+
+@pytest.mark.parametrize("command", ["verify", "rollout"])
+def test_a_weighted_reward_model_without_an_address_is_one_line(command, tmp_path, capsys, monkeypatch):
+    """Checked before the queue opens (the queue URL here leads nowhere)."""
+    import yaml
+
+    from payload.__main__ import main
+
+    monkeypatch.delenv("RL_REWARD_URL", raising=False)
+    job = tmp_path / "job.yaml"
+    job.write_text(yaml.safe_dump({"rewards": {"model": {"path": "/fsx/models/rm"}, "default": {"model": 1.0}}}))
+    extra = ["--server-url", "http://127.0.0.1:1"] if command == "rollout" else []
+    assert main([command, "--job-config", str(job), "--queue-url", "redis://127.0.0.1:1/0", "--metrics-port", "0",
+                 *extra]) == 2
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line == ("error: job.rewards weighs a reward model: set rewards.model.url, or $RL_REWARD_URL to the job's "
+                    "reward servers")
+
+
+class _JudgeServer:
+    """SGLang's side of a generative judge on loopback: /generate answers each `text` the way a
+    judge model writes its verdict (here: full marks when the response holds the reference)."""
+
+    def __init__(self) -> None:
+        from fastapi import FastAPI
+
+        app, self.bodies = FastAPI(), []
+
+        @app.post("/generate")
+        def generate(body: dict):
+            self.bodies.append(body)
+            return [{"text": "Reasoning...\n**Score:** " + ("10" if "Response: 42" in t else "2"
+                                                          if "Response: 41" in t else "none"),
+                     "meta_info": {"finish_reason": {"type": "stop"}}} for t in body["text"]]
+
+        self.port = free_port()
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="error"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        while not self.server.started:
+            self.thread.join(0.05)
+
+    def close(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+def test_a_generative_judge_grades_responses_against_the_label():
+    """kind judge: each sample's text and the row's label fill judge_prompt, the judge answers
+    greedily on /generate, and its last "Score: N" / judge_max_score is the model's score,
+    weighed like a scalar model's; a verdict without a score is an error, never a 0."""
+    from payload.job import RewardsSection
+    from payload.rewards.pool import RewardPool
+
+    judge = _JudgeServer()
+    rewards = RewardsSection.model_validate({"model": {"kind": "judge", "path": "/fsx/models/judge"},
+                                             "default": {"verifier": 0.5, "model": 1.0}})
+    pool = RewardPool.Config(processes=1, rewards=rewards, model_url=f"http://127.0.0.1:{judge.port}").build()
+    try:
+        group = pool.score_group(_group("any", [1, 2], [[3], [4]], ["42", "41"], "42"))
+        assert group.rewards_G.tolist() == pytest.approx([0.5 * 1 + 1.0, 0.5 * 0 + 0.2])
+        [body] = judge.bodies
+        assert body["sampling_params"] == {"temperature": 0.0, "max_new_tokens": 512}
+        assert body["text"][0] == rewards.model.judge_prompt.format(response="42", label="42")
+        unparsable = _group("any", [1, 2], [[3]], ["7"], "42")
+        with pytest.raises(RewardModelError, match="no 'Score: N' within"):
+            pool.score_group(unparsable)
+        assert not unparsable.verified
+    finally:
+        pool.close()
+        judge.close()
+
+
+@pytest.mark.parametrize("prompt, message", [
+    ("Grade this: {answer}", "job.yaml: job.rewards.model.judge_prompt: may hold only the fields"),
+    ("Grade this against {label}", "job.yaml: job.rewards.model.judge_prompt: must contain {response}"),
+])
+def test_a_bad_judge_prompt_is_one_line(prompt, message):
+    from payload.job import JobConfigError, parse_job_config
+
+    with pytest.raises(JobConfigError) as error:
+        parse_job_config({"rewards": {"model": {"kind": "judge", "path": "/m", "judge_prompt": prompt}}}, "job.yaml")
+    assert str(error.value).startswith(message), str(error.value)
