@@ -42,6 +42,20 @@ def port_free(port: int) -> bool:
     return True
 
 
+def stop_run(launcher: subprocess.Popen | None, run: Path) -> None:
+    """For a test's `finally`: a launcher still running (the test failed midway) is killed, and
+    so is every process of its run still alive, so a failure leaves nothing behind on the
+    machine (its children would die with it, but its grandchildren need not)."""
+    if launcher is not None and launcher.poll() is None:
+        launcher.kill()
+        launcher.communicate(timeout=60)
+    for pid in processes_of(run):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:  # exited meanwhile
+            pass
+
+
 @pytest.mark.slow
 def test_short_demo_learns_publishes_loses_nothing_and_leaves_no_process(tmp_path):
     run = tmp_path / "run"
@@ -161,7 +175,8 @@ def assert_eval_held_out(run, summary: dict, steps: int) -> None:
         return {json.loads(line)["prompt"] for line in (run / "data" / f"{split}.jsonl").read_text().splitlines()}
 
     held_out, train = prompts("eval"), prompts("train")
-    assert len(held_out) == 5 and len(train) == 20 and not held_out & train
+    assert len(held_out) == 20 and len(train) == 80 and not held_out & train
+    assert all(p[4] != p[6] for p in held_out)  # "max a b=", a != b: never an answer shown in the prompt
     assert all(port_free(p) for p in summary["ports"].values()), summary["ports"]
 
 
@@ -175,6 +190,7 @@ def test_ctrl_c_on_redis_with_overlap_stops_everything_and_loses_no_task(tmp_pat
     model = write_policy(tmp_path / "model", seed=3)
     server = started()
     run = tmp_path / "run"
+    launcher = None
     try:
         launcher = subprocess.Popen(local("--steps", "500", "--redis", server.url, "--max-staleness", "1",
                                           "--model", str(model), "--output", str(run)),
@@ -215,6 +231,7 @@ def test_ctrl_c_on_redis_with_overlap_stops_everything_and_loses_no_task(tmp_pat
         assert all(t.startswith(f"{fingerprint}-e") and int(t.rsplit("-r", 1)[1]) < 20 for t in taken), taken
         assert not (run / "model").exists()  # --model is used as it is
     finally:
+        stop_run(launcher, run)
         server.close()
 
 
