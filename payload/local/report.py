@@ -106,8 +106,10 @@ def reward_figure(records: list[dict], evals: list[dict] = (), eval_shortcut: fl
     fig, (reward_ax, speed_ax) = plt.subplots(2, 1, figsize=(7, 5.5), sharex=True)
     reward_ax.plot(steps, [r["mean_reward"] for r in records], marker="o", markersize=3, label="training groups")
     if evals:
+        # Points only: the eval runs at a few steps (before the first, after the last), and a
+        # line between them would draw a path the held-out reward was never measured on.
         reward_ax.plot([e["step"] for e in evals], [e["mean_reward"] for e in evals], color="tab:red", marker="D",
-                       markersize=6, linestyle="--", label="held-out eval")
+                       markersize=7, linestyle="none", label="held-out eval")
     if eval_shortcut is not None:
         reward_ax.axhline(eval_shortcut, color="tab:red", linestyle=":", linewidth=1,
                           label="held-out: best without comparing")

@@ -14,12 +14,14 @@ import socket
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
 import redis
 
 from payload.local.launcher import processes_of_run as processes_of
+from payload.local.task import shortcut_share
 from tests.payload.queue.redis_server import started
 
 REPO = Path(__file__).resolve().parents[3]
@@ -171,12 +173,22 @@ def assert_eval_held_out(run, summary: dict, steps: int) -> None:
     assert [(e["step"], e["weight_versions"]) for e in evals] == [(0, ["0"]), (steps, [str(steps)])]
     assert summary["eval_before"] == evals[0]["mean_reward"] and summary["eval_after"] == evals[1]["mean_reward"]
 
-    def prompts(split: str) -> set[str]:
-        return {json.loads(line)["prompt"] for line in (run / "data" / f"{split}.jsonl").read_text().splitlines()}
+    def rows(split: str) -> list[dict]:
+        return [json.loads(line) for line in (run / "data" / f"{split}.jsonl").read_text().splitlines()]
 
-    held_out, train = prompts("eval"), prompts("train")
+    held_out, train = {r["prompt"] for r in rows("eval")}, {r["prompt"] for r in rows("train")}
     assert len(held_out) == 20 and len(train) == 80 and not held_out & train
-    assert all(p[4] != p[6] for p in held_out)  # "max a b=", a != b: never an answer shown in the prompt
+    assert all(p[4] != p[6] for p in held_out)  # "max a b=" with a != b
+
+    # The policy generalised to pairs it never trained on, by a clear margin, and not by always
+    # giving the commonest held-out answer (a constant policy scores exactly that share).
+    commonest = Counter(r["answer"] for r in rows("eval")).most_common(1)[0][1] / len(held_out)
+    assert summary["eval_after"] >= summary["eval_before"] + 0.3, (summary["eval_before"], summary["eval_after"])
+    assert summary["eval_after"] > commonest + 0.2, (summary["eval_after"], commonest)
+    # Beating the copy-a-digit shortcut too needs more steps than CI can spend (seed 0: 0.65 at
+    # 40 steps against 0.60, one prompt; 0.75 at 100): README's 3-seed table shows it. The bar
+    # itself is reported, and is what shortcut_share says of these rows.
+    assert summary["eval_shortcut"] == shortcut_share(rows("eval"))
     assert all(port_free(p) for p in summary["ports"].values()), summary["ports"]
 
 
