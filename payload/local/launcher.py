@@ -458,8 +458,10 @@ class Launcher:
             # sharing an engine batch with eval prompts would be sampled from a timing-dependent
             # batch, and the run would not repeat itself under --seed.
             self._wait_eval_before_training(job, trainers)
-            self._payload("rollout", "rollout", *queue_args, "--server-url", engine_url, "--name", "local-rollout",
-                          "--drain-timeout-s", "10", "--request-timeout-s", "120", "--metrics-port", "0")
+            if not self.stop.is_set():  # not started for a run stopped (Ctrl-C) before training
+                self._payload("rollout", "rollout", *queue_args, "--server-url", engine_url, "--name",
+                              "local-rollout", "--drain-timeout-s", "10", "--request-timeout-s", "120",
+                              "--metrics-port", "0")
             self._loop(queue, trainers, started)
             if not self.stop.is_set():
                 self.engine_version = httpx.get(f"{engine_url}/get_weight_version", timeout=10).json()["weight_version"]

@@ -240,7 +240,8 @@ def test_ctrl_c_on_redis_with_overlap_stops_everything_and_loses_no_task(tmp_pat
         client.close()
         fingerprint = content_hash([run / "data" / "train.jsonl"])
         assert len(taken) >= summary["groups_trained"] > 0
-        assert all(t.startswith(f"{fingerprint}-e") and int(t.rsplit("-r", 1)[1]) < 20 for t in taken), taken
+        train_rows = len((run / "data" / "train.jsonl").read_text().splitlines())
+        assert all(t.startswith(f"{fingerprint}-e") and int(t.rsplit("-r", 1)[1]) < train_rows for t in taken), taken
         assert not (run / "model").exists()  # --model is used as it is
     finally:
         stop_run(launcher, run)
