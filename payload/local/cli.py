@@ -25,7 +25,7 @@ def register(subparsers) -> None:
     where.add_argument("--env", help="an environment (environments/NAME.yaml or a path) whose job.data this run uses")
     p.add_argument("--data", help="the training set (Parquet, JSON Lines or a save_to_disk folder): replaces the "
                    "section's data.train; without a section, JSON Lines with prompt and answer fields, scored by "
-                   "exact match (default: generated digit-sum problems, with a held-out eval split)")
+                   "exact match (default: generated larger-of-two-digits problems, 20 held out for eval)")
     p.add_argument("--eval-data", help="the held-out eval set, never trained on (replaces data.eval)")
     p.add_argument("--redis", help="redis://host:port/db: queue and buffer on this Redis (default: in memory)")
     p.add_argument("--prompts-per-step", type=int, default=d.prompts_per_step)

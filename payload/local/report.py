@@ -63,8 +63,10 @@ def summary_table(summary: dict) -> Table:
         ("mean reward, step 1 (initial policy)", _num(summary["baseline_reward"])),
         ("mean reward, last 3 steps", _num(summary["final_reward"])),
         ("best step reward", _num(summary["best_reward"])),
-        ("eval reward (held out), before → after",
+        ("eval reward (held out, greedy), before → after",
          f"{_num(summary['eval_before'])} → {_num(summary['eval_after'])}"),
+        *([("held-out reward without comparing digits", _num(summary["eval_shortcut"]))]
+          if summary.get("eval_shortcut") is not None else []),
         *_data_rows(summary.get("data_check")),
         ("wall time", f"{summary['wall_s']:.0f} s"),
         ("trained response tokens / s (wall)", f"{summary['tokens_per_s']:.1f}"),
@@ -90,9 +92,11 @@ def _num(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def reward_figure(records: list[dict], evals: list[dict] = ()):
+def reward_figure(records: list[dict], evals: list[dict] = (), eval_shortcut: float | None = None):
     """Mean training reward per step with the held-out eval's mean reward at the steps it ran
-    (step 0: the initial policy), and trainer throughput per step."""
+    (step 0: the initial policy), and trainer throughput per step. `eval_shortcut`: the best
+    held-out reward a policy gets without learning the task (the generated problems' shortcuts),
+    drawn so an eval point above it reads as learned, not guessed."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -102,8 +106,13 @@ def reward_figure(records: list[dict], evals: list[dict] = ()):
     fig, (reward_ax, speed_ax) = plt.subplots(2, 1, figsize=(7, 5.5), sharex=True)
     reward_ax.plot(steps, [r["mean_reward"] for r in records], marker="o", markersize=3, label="training groups")
     if evals:
+        # Points only: the eval runs at a few steps (before the first, after the last), and a
+        # line between them would draw a path the held-out reward was never measured on.
         reward_ax.plot([e["step"] for e in evals], [e["mean_reward"] for e in evals], color="tab:red", marker="D",
-                       markersize=6, linestyle="--", label="held-out eval")
+                       markersize=7, linestyle="none", label="held-out eval")
+    if eval_shortcut is not None:
+        reward_ax.axhline(eval_shortcut, color="tab:red", linestyle=":", linewidth=1,
+                          label="held-out: best without comparing")
     reward_ax.axhline(records[0]["mean_reward"], color="grey", linestyle="--", linewidth=1, label="step 1 (initial policy)")
     reward_ax.set_ylabel("mean reward")
     reward_ax.set_ylim(-0.02, 1.02)
@@ -118,11 +127,11 @@ def reward_figure(records: list[dict], evals: list[dict] = ()):
     return fig
 
 
-def write_plot(records: list[dict], path: Path, evals: list[dict] = ()) -> Path:
+def write_plot(records: list[dict], path: Path, evals: list[dict] = (), eval_shortcut: float | None = None) -> Path:
     """The reward figure as a PNG."""
     import matplotlib.pyplot as plt
 
-    fig = reward_figure(records, evals)
+    fig = reward_figure(records, evals, eval_shortcut)
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path

@@ -432,6 +432,11 @@ class Engine:
         vocab = logits_BV.shape[-1]
         top_p = torch.tensor([o.top_p for o in opts], device=logits_BV.device)
         top_k = torch.tensor([o.top_k if o.top_k > 0 else vocab for o in opts], device=logits_BV.device)
+        if bool(greedy.all()):
+            # No draw: a greedy request (an eval) leaves the sampling stream as it found it, so
+            # the rollouts that follow sample the same tokens as they would without it.
+            tokens_B = logits_BV.argmax(-1)
+            return tokens_B.cpu(), logprobs_BV.gather(1, tokens_B[:, None]).squeeze(1).cpu()
         if bool((top_p < 1).any() or (top_k < vocab).any()):
             sorted_probs, order = probs_BV.sort(dim=-1, descending=True)
             ranks = torch.arange(vocab, device=logits_BV.device)[None, :]

@@ -111,3 +111,7 @@ def test_the_plot_shows_the_held_out_eval_at_the_steps_it_ran(tmp_path):
     (line,) = [line for line in reward_ax.get_lines() if line.get_label() == "held-out eval"]
     assert list(line.get_xdata()) == [0, 5] and list(line.get_ydata()) == [0.2, 0.6]
     assert write_plot(records, tmp_path / "reward.png", evals).stat().st_size > 10_000
+    # The generated problems' shortcut (the best held-out reward without comparing the digits).
+    shortcut_ax = reward_figure(records, evals, eval_shortcut=0.6).axes[0]
+    (line,) = [line for line in shortcut_ax.get_lines() if line.get_label() == "held-out: best without comparing"]
+    assert list(line.get_ydata()) == [0.6, 0.6]

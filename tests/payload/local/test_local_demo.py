@@ -14,12 +14,14 @@ import socket
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
 import redis
 
 from payload.local.launcher import processes_of_run as processes_of
+from payload.local.task import shortcut_share
 from tests.payload.queue.redis_server import started
 
 REPO = Path(__file__).resolve().parents[3]
@@ -40,6 +42,20 @@ def port_free(port: int) -> bool:
         except OSError:
             return False
     return True
+
+
+def stop_run(launcher: subprocess.Popen | None, run: Path) -> None:
+    """For a test's `finally`: a launcher still running (the test failed midway) is killed, and
+    so is every process of its run still alive, so a failure leaves nothing behind on the
+    machine (its children would die with it, but its grandchildren need not)."""
+    if launcher is not None and launcher.poll() is None:
+        launcher.kill()
+        launcher.communicate(timeout=60)
+    for pid in processes_of(run):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:  # exited meanwhile
+            pass
 
 
 @pytest.mark.slow
@@ -202,11 +218,22 @@ def assert_eval_held_out(run, summary: dict, steps: int) -> None:
     assert [(e["step"], e["weight_versions"]) for e in evals] == [(0, ["0"]), (steps, [str(steps)])]
     assert summary["eval_before"] == evals[0]["mean_reward"] and summary["eval_after"] == evals[1]["mean_reward"]
 
-    def prompts(split: str) -> set[str]:
-        return {json.loads(line)["prompt"] for line in (run / "data" / f"{split}.jsonl").read_text().splitlines()}
+    def rows(split: str) -> list[dict]:
+        return [json.loads(line) for line in (run / "data" / f"{split}.jsonl").read_text().splitlines()]
 
-    held_out, train = prompts("eval"), prompts("train")
-    assert len(held_out) == 5 and len(train) == 20 and not held_out & train
+    held_out, train = {r["prompt"] for r in rows("eval")}, {r["prompt"] for r in rows("train")}
+    assert len(held_out) == 20 and len(train) == 80 and not held_out & train
+    assert all(p[4] != p[6] for p in held_out)  # "max a b=" with a != b
+
+    # The policy generalised to pairs it never trained on, by a clear margin, and not by always
+    # giving the commonest held-out answer (a constant policy scores exactly that share).
+    commonest = Counter(r["answer"] for r in rows("eval")).most_common(1)[0][1] / len(held_out)
+    assert summary["eval_after"] >= summary["eval_before"] + 0.3, (summary["eval_before"], summary["eval_after"])
+    assert summary["eval_after"] > commonest + 0.2, (summary["eval_after"], commonest)
+    # Beating the copy-a-digit shortcut too needs more steps than CI can spend (seed 0: 0.65 at
+    # 40 steps against 0.60, one prompt; 0.75 at 100): README's 3-seed table shows it. The bar
+    # itself is reported, and is what shortcut_share says of these rows.
+    assert summary["eval_shortcut"] == shortcut_share(rows("eval"))
     assert all(port_free(p) for p in summary["ports"].values()), summary["ports"]
 
 
@@ -220,6 +247,7 @@ def test_ctrl_c_on_redis_with_overlap_stops_everything_and_loses_no_task(tmp_pat
     model = write_policy(tmp_path / "model", seed=3)
     server = started()
     run = tmp_path / "run"
+    launcher = None
     try:
         launcher = subprocess.Popen(local("--steps", "500", "--redis", server.url, "--max-staleness", "1",
                                           "--model", str(model), "--output", str(run)),
@@ -257,9 +285,11 @@ def test_ctrl_c_on_redis_with_overlap_stops_everything_and_loses_no_task(tmp_pat
         client.close()
         fingerprint = content_hash([run / "data" / "train.jsonl"])
         assert len(taken) >= summary["groups_trained"] > 0
-        assert all(t.startswith(f"{fingerprint}-e") and int(t.rsplit("-r", 1)[1]) < 20 for t in taken), taken
+        train_rows = len((run / "data" / "train.jsonl").read_text().splitlines())
+        assert all(t.startswith(f"{fingerprint}-e") and int(t.rsplit("-r", 1)[1]) < train_rows for t in taken), taken
         assert not (run / "model").exists()  # --model is used as it is
     finally:
+        stop_run(launcher, run)
         server.close()
 
 

@@ -15,7 +15,7 @@ import pytest
 import redis
 
 from payload.local.launcher import processes_of_run
-from tests.payload.local.test_local_demo import ENV, REPO, local
+from tests.payload.local.test_local_demo import ENV, REPO, local, stop_run
 from tests.payload.queue.redis_server import started
 
 pytestmark = pytest.mark.slow
@@ -75,6 +75,7 @@ def test_a_killed_rollout_worker_and_a_killed_redis_lose_nothing(tmp_path):
     after step 2."""
     server = started()
     client = redis.Redis.from_url(server.url)
+    run, launcher, restart = tmp_path / "run", None, None
     try:
         run, launcher = start_run(tmp_path, server)
         deadline = time.monotonic() + 400
@@ -96,5 +97,8 @@ def test_a_killed_rollout_worker_and_a_killed_redis_lose_nothing(tmp_path):
         assert summary["restarts"] == {"rollout": 1}  # the killed worker; the Redis outage ridden out
         assert {c["pid"] for c in summary["children"].values()} <= pids
     finally:
+        if restart is not None:
+            restart.cancel()  # a failure before it fired: no Redis started after the test
+        stop_run(launcher, run)
         client.close()
         server.close()
