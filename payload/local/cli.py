@@ -34,6 +34,8 @@ def register(subparsers) -> None:
     p.add_argument("--temperature", type=float, default=d.temperature, help="rollout sampling temperature")
     p.add_argument("--max-staleness", type=int, default=d.max_staleness,
                    help="policy versions rollouts may lag (0: on-policy and deterministic; 1: overlap with training)")
+    p.add_argument("--tracking-uri", help="http(s)://host:port of an MLflow tracking server to log the run to "
+                   "(default: $MLFLOW_TRACKING_URI, else no tracking)")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no live progress bar")
     p.set_defaults(run=run)
 
@@ -57,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
             job_config=args.job_config, env=args.env, data=args.data, eval_data=args.eval_data,
             prompts_per_step=args.prompts_per_step, group_size=args.group_size, learning_rate=args.learning_rate,
             temperature=args.temperature, max_staleness=args.max_staleness, progress=args.progress,
+            tracking_uri=args.tracking_uri,
         ).build()
         # The data check first: a file the job cannot use is one line, and nothing is written.
         for line in launcher.prepare():
