@@ -290,8 +290,10 @@ class Launcher:
                 # at the training temperature (pass@1 and pass@group_size).
                 "eval": {"interval_steps": c.steps if has_eval else 0, "before_training": has_eval,
                          "temperature": c.temperature, "samples_per_prompt": c.group_size},
+                # The trained policy as a Hugging Face checkpoint at the end (checkpoints/hf/step-N),
+                # the export the MLflow run names as final.
                 "checkpoint": {"directory": str(self.output / "checkpoints"), "interval_steps": c.steps,
-                               "export_interval_steps": c.steps + 1, "keep_last": 1},
+                               "export_interval_steps": c.steps, "keep_last": 1},
                 "data": data,
                 # The run's name is the output folder's; the in-cluster server is the cluster's only.
                 "tracking": {"uri": c.tracking_uri, "server": False, "run_name": self.output.name},
