@@ -17,6 +17,7 @@ from k8s.charts.queueing import QueueingChart
 from k8s.charts.rollout_servers import RolloutServersChart
 from k8s.charts.router import RouterChart
 from k8s.charts.sandbox import SandboxChart
+from k8s.charts.tracking import TrackingChart
 from k8s.charts.trainer import TrainerChart
 from k8s.charts.workers import WorkersChart
 from k8s.context import Context
@@ -42,6 +43,7 @@ WORKLOAD_CHARTS = (
     # while the job stays suspended.
     ("queueing", QueueingChart),
     ("autoscaling", AutoscalingChart),
+    ("tracking", TrackingChart),
 )
 
 
