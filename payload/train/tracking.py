@@ -222,7 +222,9 @@ class Tracker:
 
     def log_step(self, step: int, record: dict) -> None:
         """A train_step record's numbers (loss terms, reward, throughput, staleness, ...)."""
-        self._guarded("step metrics", self._metrics, step, _numeric({k: v for k, v in record.items() if k != "step"}))
+        # The step is MLflow's step, the wall time its timestamp.
+        values = _numeric({k: v for k, v in record.items() if k not in ("step", "wall_time")})
+        self._guarded("step metrics", self._metrics, step, values)
 
     def log_eval(self, record: dict) -> None:
         """An eval record: eval/<metric> for the whole set, eval/<data source>/<metric> per source."""

@@ -42,7 +42,8 @@ def test_a_restarted_trainer_resumes_its_run_instead_of_starting_another(mlflow_
     first = Tracker.Config.of(config).build()
     first.start(params)
     for step in (1, 2, 3):
-        first.log_step(step, {"step": step, "loss": 1.0 / step, "mean_reward": 0.1 * step, "model": "Qwen3"})
+        first.log_step(step, {"step": step, "loss": 1.0 / step, "mean_reward": 0.1 * step, "model": "Qwen3",
+                              "wall_time": 1.7e9 + step})
     first.log_eval(eval_record(2, 0.25))
     first.log_export(2, "/fsx/checkpoints/hf/step-00000002")
     # The pod dies here (no finish): the run stays RUNNING on the server.
@@ -63,7 +64,7 @@ def test_a_restarted_trainer_resumes_its_run_instead_of_starting_another(mlflow_
     assert run["history"]["eval/mean_reward"] == [[2, 0.25], [4, 0.5]]
     assert run["history"]["eval/gsm8k/pass_at_4"] == [[2, 1.0], [4, 1.0]]
     assert run["metrics"]["mean_reward"] == pytest.approx(0.4)
-    assert "model" not in run["metrics"]  # strings are no metrics
+    assert "model" not in run["metrics"] and "wall_time" not in run["metrics"]  # a string; MLflow's own timestamp
     assert run["params"]["algorithm.learning_rate"] == str(config.algorithm.learning_rate)
     assert run["params"]["checkpoint.directory"] == str(tmp_path / "checkpoints")
     assert run["tags"][TAG_EXPORT] == run["tags"][TAG_FINAL_EXPORT] == "/fsx/checkpoints/hf/step-00000004"
