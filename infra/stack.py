@@ -23,6 +23,7 @@ from infra.network import Network
 from infra.node_autoscaler import NodeAutoscaler
 from infra.node_group import NodeGroup
 from infra.storage import Storage
+from infra.tracking import TrackingIdentity
 from cluster.layout import gpu_pods_per_node
 
 
@@ -85,6 +86,9 @@ class MoeRlStack(Stack):
             )
             self.node_autoscaler.node.add_dependency(self.node_groups["system"].nodegroup)
         self.storage = Storage(self, "Storage", environment=environment, network=self.network)
+        if environment.job.tracking.server:
+            # The in-cluster MLflow server's artifact store (k8s/charts/tracking.py).
+            self.tracking = TrackingIdentity(self, "Tracking", cluster=cluster, bucket=self.storage.bucket)
 
         outputs = {
             "EnvironmentName": environment.name,

@@ -18,6 +18,7 @@ from k8s.charts.reward_servers import RewardServersChart
 from k8s.charts.rollout_servers import RolloutServersChart
 from k8s.charts.router import RouterChart
 from k8s.charts.sandbox import SandboxChart
+from k8s.charts.tracking import TrackingChart
 from k8s.charts.trainer import TrainerChart
 from k8s.charts.workers import WorkersChart
 from k8s.context import Context
@@ -43,6 +44,7 @@ WORKLOAD_CHARTS = (
     # while the job stays suspended.
     ("queueing", QueueingChart),
     ("autoscaling", AutoscalingChart),
+    ("tracking", TrackingChart),
 )
 # Rendered only for a job that serves its own reward model (job.rewards.model without a url), and
 # last, so a job without one keeps every file name above.

@@ -36,6 +36,8 @@ FEEDER = "feeder"
 BUFFER = "buffer"
 SANDBOX = "sandbox"
 REWARD_SERVER = "reward-server"
+TRACKING = "mlflow"  # the MLflow tracking server (k8s/charts/tracking.py)
+TRACKING_DB = "mlflow-db"  # its PostgreSQL backend store
 # The opt-in acceptance jobs (dist/acceptance/).
 ACCEPTANCE = "acceptance"
 
@@ -49,6 +51,7 @@ REDIS_PORT = 6379
 REDIS_EXPORTER_PORT = 9121
 RENDEZVOUS_PORT = 29500
 SANDBOX_PORT = 8090
+TRACKING_DB_PORT = 5432
 
 JOB_CONFIGMAP = "rl-job"
 FSX_CLAIM = "fsx"

@@ -508,6 +508,29 @@ class RewardsSection(_Section):
             weighted = "default" if self.default.model > 0 else next(f"sources.{s}" for s, w in self.sources.items() if w.model > 0)
             raise ValueError(f"{weighted}.model weight > 0 needs rewards.model (a reward model's path, or url)")
         return self
+class TrackingSection(_Section):
+    """MLflow experiment tracking (payload/train/tracking.py): the trainer's rank 0 logs the job,
+    every step's metrics, the eval results and the HF exports to one run per checkpoint directory."""
+
+    # An http(s):// MLflow tracking server; None: $MLFLOW_TRACKING_URI, else the in-cluster server
+    # when `server` is on (the trainer chart sets the variable), else no tracking.
+    uri: str | None = None
+    # Deploy the cluster's own tracking server (k8s/charts/tracking.py): PostgreSQL on the memory
+    # pool, artifacts in the environment's S3 bucket.
+    server: bool = True
+    experiment: str = "moe-grpo"
+    # The run's display name; default: the checkpoint directory's last component.
+    run_name: str | None = None
+    # Per request. Tracking runs on the trainer's critical path (rank 0, between steps): a server
+    # that does not answer in this long is given up on for the rest of the run (one warning).
+    timeout_s: float = Field(default=10.0, gt=0, le=120)
+
+    @field_validator("uri")
+    @classmethod
+    def _http(cls, uri: str | None) -> str | None:
+        if uri is not None and not uri.startswith(("http://", "https://")):
+            raise ValueError(f"{uri!r}: expected an http(s):// MLflow tracking server")
+        return uri
 
 
 def _pinned(image: str) -> str:
@@ -533,8 +556,13 @@ class ImagesSection(_Section):
     router: str = "lmsysorg/sgl-model-gateway:v0.3.2"
     # Prometheus exporter sidecar of the Redis experience buffer.
     redis_exporter: str = "oliver006/redis_exporter:v1.74.0"
+    # The tracking server: MLflow's own image with its extras, db (psycopg2) and auth extras
+    # (docker/Dockerfile.full), the release tests/mlflow_server/requirements.txt pins.
+    mlflow: str = "ghcr.io/mlflow/mlflow:v3.17.2-full"
+    # Its backend store (Debian, like the MLflow image; PostgreSQL 17).
+    postgres: str = "postgres:17.6-bookworm"
 
-    _check = field_validator("payload", "sglang", "redis", "router", "redis_exporter")(classmethod(lambda cls, v: _pinned(v)))
+    _check = field_validator("payload", "sglang", "redis", "router", "redis_exporter", "mlflow", "postgres")(classmethod(lambda cls, v: _pinned(v)))
 
 
 class JobConfig(_Section):
@@ -553,6 +581,7 @@ class JobConfig(_Section):
     def layout(self) -> ParallelSection:
         """The trainer's and the rollout servers' layout for the job's model (parallel.models)."""
         return self.parallel.for_model(self.model.path)
+    tracking: TrackingSection = Field(default_factory=TrackingSection)
 
     @property
     def rollout_model_path(self) -> str:

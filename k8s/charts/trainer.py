@@ -14,11 +14,13 @@ from constructs import Construct
 
 from cluster.identities import TRAINER_SERVICE_ACCOUNT
 from payload.train.costs import Timeouts
+from payload.train.tracking import SERVER_PORT
 from k8s.charts.efa import efa_env
 from k8s.context import Context
 from k8s.imports.io.x_k8s import jobset as js
 from k8s.netpol import allow, from_components, from_prometheus, to_components
 from k8s.charts.rollout_servers import server_urls
+from k8s.charts.tracking import tracking_url
 from k8s.charts.queueing import TRAINER_WORKLOAD_PRIORITY, queue_labels, trainer_topology_annotations
 from cluster.placement import Placement
 from k8s.placement import gpu_resources
@@ -30,6 +32,7 @@ from k8s.pods import (
     REDIS_PORT,
     RENDEZVOUS_PORT,
     ROLLOUT_SERVER,
+    TRACKING,
     TRAINER,
     env,
     fsx_mount,
@@ -84,6 +87,7 @@ class TrainerChart(cdk8s.Chart):
             "train",
             f"--stall-timeout-s={timeouts.stall_s}",
         ]
+        tracking_server = ctx.job.tracking.server
         container = k8s.Container(
             name=TRAINER,
             image=ctx.job.images.payload,
@@ -95,6 +99,8 @@ class TrainerChart(cdk8s.Chart):
                 env("RL_WORLD_SIZE", str(layout.world_size)),
                 # Where the trainer publishes weights (payload/train/cli.py reads it).
                 env("RL_ROLLOUT_SERVERS", ",".join(server_urls(ctx.rollout.replicas))),
+                # The cluster's tracking server (job.tracking.uri, where set, takes precedence).
+                *([env("MLFLOW_TRACKING_URI", tracking_url())] if tracking_server else []),
             ],
             ports=[port("metrics", METRICS_PORT), port("rendezvous", RENDEZVOUS_PORT)],
             resources=gpu_resources(layout.share),
@@ -152,5 +158,6 @@ class TrainerChart(cdk8s.Chart):
                 to_components(TRAINER),
                 to_components(ROLLOUT_SERVER),
                 to_components(BUFFER, port_numbers=(REDIS_PORT,)),
+                *([to_components(TRACKING, port_numbers=(SERVER_PORT,))] if tracking_server else []),
             ],
         )

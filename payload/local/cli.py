@@ -37,6 +37,8 @@ def register(subparsers) -> None:
     p.add_argument("--reward", choices=("verifier", "model"), default=d.reward,
                    help="score with the data's verifier, or with a tiny reward model served on loopback through "
                    "SGLang's /classify route (`reward-serve`, the reward tier's command)")
+    p.add_argument("--tracking-uri", help="http(s)://host:port of an MLflow tracking server to log the run to "
+                   "(default: $MLFLOW_TRACKING_URI, else no tracking)")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="no live progress bar")
     p.set_defaults(run=run)
 
@@ -61,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
             prompts_per_step=args.prompts_per_step, group_size=args.group_size, learning_rate=args.learning_rate,
             temperature=args.temperature, max_staleness=args.max_staleness, progress=args.progress,
             reward=args.reward,
+            tracking_uri=args.tracking_uri,
         ).build()
         # The data check first: a file the job cannot use is one line, and nothing is written.
         for line in launcher.prepare():

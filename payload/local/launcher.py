@@ -188,6 +188,8 @@ class Launcher:
         progress: bool = True
         # How samples are scored: the data's verifier, or a served reward model (`reward-serve`).
         reward: str = "verifier"
+        # An MLflow tracking server the trainer logs the run to (default: $MLFLOW_TRACKING_URI, else none).
+        tracking_uri: str | None = None
 
         def __post_init__(self) -> None:
             for name in ("steps", "prompts_per_step", "group_size", "step_timeout_s"):
@@ -207,6 +209,11 @@ class Launcher:
                 raise LocalError(f"--redis {redacted(self.redis)!r}: expected redis://host:port/db")
             if self.model is not None and not (Path(self.model) / "config.json").is_file():
                 raise LocalError(f"--model {self.model}: not a checkpoint directory (no config.json)")
+            uri = self.tracking_uri or os.environ.get("MLFLOW_TRACKING_URI")
+            if uri and not uri.startswith(("http://", "https://")):
+                where = "--tracking-uri" if self.tracking_uri else "MLFLOW_TRACKING_URI"
+                raise LocalError(f"{where} {uri!r}: expected an http(s):// MLflow tracking server (e.g. mlflow server "
+                                 "--host 127.0.0.1 --port 5000, then http://127.0.0.1:5000)")
             if self.job_config is not None and self.env is not None:
                 raise LocalError("--job-config and --env both given: the data section comes from one of them")
             if self.eval_data is not None and self.data is None and self.job_config is None and self.env is None:
@@ -300,10 +307,14 @@ class Launcher:
                 # nothing from the engine's sampling stream, which stays the rollouts' alone.
                 "eval": {"interval_steps": c.steps if has_eval else 0, "before_training": has_eval,
                          "temperature": 0.0, "samples_per_prompt": 1},
+                # The trained policy as a Hugging Face checkpoint at the end (checkpoints/hf/step-N),
+                # the export the MLflow run names as final.
                 "checkpoint": {"directory": str(self.output / "checkpoints"), "interval_steps": c.steps,
-                               "export_interval_steps": c.steps + 1, "keep_last": 1},
+                               "export_interval_steps": c.steps, "keep_last": 1},
                 "data": data,
                 "rewards": self._rewards(),
+                # The run's name is the output folder's; the in-cluster server is the cluster's only.
+                "tracking": {"uri": c.tracking_uri, "server": False, "run_name": self.output.name},
             }, "the local job")
         except JobConfigError as exc:
             raise LocalError(str(exc)) from None
@@ -621,6 +632,7 @@ class Launcher:
         c = self.config
         self._read_records()
         stats = queue.stats()
+        run_file = self.output / "checkpoints" / "mlflow-run.json"
         rewards = [r["mean_reward"] for r in self.records]
         tokens = sum(r["tokens"] for r in self.records)
         tail = rewards[-3:]
@@ -655,6 +667,8 @@ class Launcher:
             # The data check's report (rows, filtered by reason, duplicates, overlap, labels); None
             # for the generated problems.
             "data_check": self.data_report,
+            # The trainer's MLflow run ({uri, experiment_id, run_id}), when one was tracked.
+            "mlflow_run": json.loads(run_file.read_text()) if run_file.is_file() else None,
             "warnings": list(self.warnings),
             "namespace": self.namespace,
             "ports": self.ports,

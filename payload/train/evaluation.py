@@ -27,6 +27,7 @@ import os
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -65,11 +66,11 @@ class Evaluator:
             return cls(job, list(servers), metrics_jsonl)
 
         def build(self, registry: CollectorRegistry, stop_token_ids: list[int],
-                  stop: threading.Event | None = None) -> "Evaluator":
-            return Evaluator(self, registry, stop_token_ids, stop or threading.Event())
+                  stop: threading.Event | None = None, on_record: Callable[[dict], None] | None = None) -> "Evaluator":
+            return Evaluator(self, registry, stop_token_ids, stop or threading.Event(), on_record)
 
     def __init__(self, config: Config, registry: CollectorRegistry, stop_token_ids: list[int],
-                 stop: threading.Event) -> None:
+                 stop: threading.Event, on_record: Callable[[dict], None] | None = None) -> None:
         from payload.data.prompts import PromptBuilder
         from payload.data.source import open_dataset
         from payload.rewards.pool import RewardPool
@@ -77,6 +78,8 @@ class Evaluator:
 
         job = config.job
         self.config, self.stop = config, stop
+        # Each record also goes here (the trainer's MLflow run).
+        self.on_record = on_record
         builder = PromptBuilder.Config.of(job).build()
         dataset = open_dataset(job.data.eval, config.cache_dir)
         scan = builder.scan(dataset, limit=job.eval.max_prompts)
@@ -166,6 +169,8 @@ class Evaluator:
         if self.config.metrics_jsonl is not None:
             with open(self.config.metrics_jsonl, "a") as f:
                 f.write(json.dumps(record, separators=(",", ":")) + "\n")
+        if self.on_record is not None:
+            self.on_record(record)
         return record
 
     def close(self) -> None:

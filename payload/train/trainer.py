@@ -59,6 +59,7 @@ from payload.train.loading import load_sharded
 from payload.train.parallel import init_world, own_hf_rows
 from payload.train.pipeline import PipelineScorer, pipeline_train_step
 from payload.train.step import LossConfig, build_optimizer, train_step
+from payload.train.tracking import Tracker, TrackingConfigError, flatten
 from payload.train.watchdog import PhaseWatchdog
 
 log = logging.getLogger(__name__)
@@ -245,13 +246,27 @@ class Trainer:
                 replicas=world.replica_ranks,
             ).build(world.rank, world.world_size, world.device)
         self.publish_failures = PublishFailures(job.rollout.max_staleness)
+        self.tracker = self._tracker() if world.is_main else None
         self.evaluator = self._evaluator() if world.is_main else None
         self.counters = TrainCounters()
         self.resumed = False
         self._replayed_tasks: set[str] = set()
         self._resume()
+        # What the run ends as in MLflow unless run() reaches the end of the data or max_steps.
+        self.outcome = "FAILED"
+        if self.tracker is not None:
+            self.tracker.start(flatten(job.model_dump(mode="json")) | {
+                "trainer.world_size": str(world.world_size), "trainer.rollout_servers": str(len(config.rollout_servers)),
+                "trainer.max_steps": str(config.max_steps)})
 
     # -- start ------------------------------------------------------------------------------
+
+    def _tracker(self) -> Tracker | None:
+        try:
+            config = Tracker.Config.of(self.config.job, resume=self.config.resume != "none")
+        except TrackingConfigError as exc:
+            raise TrainerConfigError(str(exc)) from None
+        return config and config.build()
 
     def _evaluator(self):
         from payload.train.evaluation import Evaluator
@@ -262,7 +277,8 @@ class Trainer:
             raise TrainerConfigError(str(exc)) from None
         eos = self.model.config.eos_token_id
         stop_tokens = [] if eos is None else [eos] if isinstance(eos, int) else list(eos)
-        return config and config.build(self.metrics.registry, stop_tokens, self.service.stopping)
+        on_record = self.tracker.log_eval if self.tracker else None
+        return config and config.build(self.metrics.registry, stop_tokens, self.service.stopping, on_record)
 
     def _resume(self) -> None:
         resume = self.config.resume
@@ -449,6 +465,8 @@ class Trainer:
                   precision=self.config.job.rollout.precision)
         if self.world.is_main:
             self.queue.publish_policy(PolicyPointer(step, str(path)))
+            if self.tracker is not None:
+                self.tracker.log_export(step, str(path))
             exports = sorted(p for p in self.export_dir.glob("step-*") if p.name[5:].isdigit())
             for old in exports[: -self.config.job.checkpoint.keep_last]:
                 shutil.rmtree(old, ignore_errors=True)
@@ -461,6 +479,7 @@ class Trainer:
     def run(self) -> TrainCounters:
         job = self.config.job
         self.service.set_ready(True)
+        self._finished = False
         saved_at = self.counters.step
         if self.evaluator and job.eval.before_training and self.counters.step == 0:
             self.evaluator.run(0)
@@ -472,6 +491,7 @@ class Trainer:
             if received is None:  # SIGTERM while waiting
                 break
             mine, groups, final = received
+            self._finished = final
             if not groups:  # end of data, nothing left: export what the last step made
                 if self.counters.step and self.counters.step % job.checkpoint.export_interval_steps:
                     self._export(self.counters.step)
@@ -519,6 +539,9 @@ class Trainer:
             self.watchdog.enter("done")
         if self.publish_failures.stalled:
             raise self.publish_failures.error(self.counters.step)
+        done = self.config.max_steps is not None and self.counters.step >= self.config.max_steps
+        # Stopped by SIGTERM: KILLED, and the restart that resumes the checkpoint reopens the run.
+        self.outcome = "FINISHED" if done or self._finished else "KILLED"
         return self.counters
 
     def _train_step(self, micro: list[MicroBatch]) -> dict:
@@ -565,7 +588,7 @@ class Trainer:
         for name, gauge in m.step_values.items():
             if name in extra:
                 gauge.set(extra[name])
-        if self.config.metrics_jsonl is None:
+        if self.config.metrics_jsonl is None and self.tracker is None:
             return
         record = signals.TrainStepRecord(
             step=step,
@@ -586,12 +609,17 @@ class Trainer:
             device=device_name(self.world.device),
         )
         line = asdict(record) | {k: v for k, v in extra.items() if k not in asdict(record)}
-        with open(self.config.metrics_jsonl, "a") as f:
-            f.write(json.dumps(line, separators=(",", ":")) + "\n")
+        if self.tracker is not None:
+            self.tracker.log_step(step, line)
+        if self.config.metrics_jsonl is not None:
+            with open(self.config.metrics_jsonl, "a") as f:
+                f.write(json.dumps(line, separators=(",", ":")) + "\n")
 
     def close(self) -> None:
         if self.evaluator is not None:
             self.evaluator.close()
+        if self.tracker is not None:
+            self.tracker.finish(self.outcome)
         self.checkpointer.close()
         if self.publisher is not None:
             self.publisher.close()

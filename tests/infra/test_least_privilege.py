@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from cluster.identities import TRACKING_ARTIFACTS_PREFIX, TRACKING_SERVICE_ACCOUNT, WORKLOAD_NAMESPACE
 from infra.addons import GRAFANA_ADMIN_KEYS, GRAFANA_ADMIN_SECRET
 from cluster.environment import EnvironmentError
 from infra.node_group import IMDS_HOP_LIMIT
@@ -69,15 +70,19 @@ def statements(synth):
                 yield logical_id, actions, statement
 
 
-def test_no_workload_role_exists_and_no_role_may_touch_the_bucket(synthesized):
+def test_no_payload_role_exists_and_only_the_tracking_server_may_touch_the_bucket(synthesized):
     for synth in synthesized.values():
         associations = [a["Properties"] for a in synth.resources("AWS::EKS::PodIdentityAssociation").values()]
-        assert all(a["Namespace"] != "rl" for a in associations), "no payload pod has an AWS role"
+        in_workloads = [a["ServiceAccount"] for a in associations if a["Namespace"] == WORKLOAD_NAMESPACE]
+        assert in_workloads == [TRACKING_SERVICE_ACCOUNT], "no payload pod has an AWS role"
         assert not any(k.endswith("RoleArn") for k in synth.template["Outputs"])
         bucket_id, _ = synth.one("AWS::S3::Bucket", "/Storage/Artifacts/")
+        tracking_policy, _ = synth.one("AWS::IAM::Policy", "/Tracking/Policy")
         for logical_id, actions, statement in statements(synth):
-            if any(a.startswith("s3:") for a in actions):
-                assert bucket_id not in json.dumps(statement["Resource"]), f"{logical_id} grants {actions} on the bucket"
+            if any(a.startswith("s3:") for a in actions) and bucket_id in json.dumps(statement["Resource"]):
+                # The MLflow server's artifact store, its prefix only (tests/infra/test_tracking.py).
+                assert logical_id == tracking_policy, f"{logical_id} grants {actions} on the bucket"
+                assert f"{TRACKING_ARTIFACTS_PREFIX}/" in json.dumps(statement), statement
 
 
 def key(synth, reference) -> dict:

@@ -5,6 +5,7 @@ import re
 
 from infra.cluster import ADMIN_PARAMETER
 from infra.addons import GRAFANA_ADMIN_KEYS, GRAFANA_ADMIN_SECRET, MONITORING_NAMESPACE
+from k8s.charts.tracking import DB_SECRET
 from k8s.pods import NAMESPACE, REDIS_SECRET
 from tests.infra.environments import REPO
 
@@ -25,6 +26,8 @@ def test_deploy_steps_match_the_stack_and_the_manifests(default):
         assert re.search(rf"^{target}:", makefile, re.M), target
     assert "python -m payload redis-access --out redis-access/" in block
     assert f"kubectl -n {NAMESPACE} create secret generic {REDIS_SECRET} --from-file=redis-access/" in block
+    # The tracking server's database password (k8s/charts/tracking.py reads key `password`).
+    assert f"kubectl -n {NAMESPACE} create secret generic {DB_SECRET} --from-literal=password=" in block
     grafana = f"kubectl -n {MONITORING_NAMESPACE} create secret generic {GRAFANA_ADMIN_SECRET}"
     assert grafana in block
     assert all(f"--from-literal={GRAFANA_ADMIN_KEYS[k]}=" in block for k in ("userKey", "passwordKey"))

@@ -7,6 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from conftest import pod_templates
 from k8s.charts.buffer import ACCESS_DIR
+from k8s.charts.tracking import DB_SECRET
 from k8s.pods import (
     ACCEPTANCE,
     METRICS_PORT,
@@ -15,6 +16,7 @@ from k8s.pods import (
     ROLLOUT_SERVER,
     ROUTER,
     SGLANG_PORT,
+    TRACKING,
     TRAINER,
     buffer_host,
 )
@@ -78,8 +80,11 @@ def test_no_secret_value_is_in_an_argument_or_a_payload_environment_variable(syn
         assert "$(" not in words.replace("$(LWS_", ""), where  # no Secret-backed variable expanded into argv
         for name, variable in env_of(container).items():
             ref = variable.get("valueFrom", {}).get("secretKeyRef")
-            if ref:  # the one exception: redis_exporter reads its password from its environment
-                assert (container["name"], name, ref) == ("exporter", "REDIS_PASSWORD", {"name": REDIS_SECRET, "key": "monitor"})
+            if ref:  # the exceptions: redis_exporter and the MLflow server's libpq read a password from their environment
+                assert (container["name"], name, (ref["name"], ref["key"])) in {
+                    ("exporter", "REDIS_PASSWORD", (REDIS_SECRET, "monitor")),
+                    (TRACKING, "PGPASSWORD", (DB_SECRET, "password")),
+                }, where
 
 
 def test_redis_serves_tls_only_with_the_acl_file_and_probes_as_monitor(synthed):
@@ -106,7 +111,10 @@ def test_the_certificate_names_the_host_the_pods_use():
 
 
 def test_no_workload_has_egress_outside_the_cluster(synthed):
+    # Except the MLflow server, to S3 and the Pod Identity agent (tests/k8s/test_k8s_tracking.py).
     for policy in synthed.kind("NetworkPolicy"):
+        if policy["metadata"]["name"] == f"allow-{TRACKING}":
+            continue
         for rule in policy["spec"].get("egress", []):
             assert all("ipBlock" not in peer for peer in rule["to"]), policy["metadata"]["name"]
 

@@ -50,7 +50,7 @@ def _deployment_template(synthed: Synth, name: str) -> dict:
 
 def test_the_reward_tier_is_the_last_file_and_only_when_served(served, shared, synths):
     default = [p.name for p in synths["default"].files]
-    assert [p.name for p in served.files] == [*default, "0011-reward-servers.k8s.yaml"]
+    assert [p.name for p in served.files] == [*default, "0012-reward-servers.k8s.yaml"]
     assert [p.name for p in shared.files] == default
     assert not [d for d in shared.kind("LeaderWorkerSet") if d["metadata"]["name"] == "reward-server"]
 
@@ -145,7 +145,7 @@ def test_the_reward_tier_validates(served):
     from tests.k8s.test_k8s_schemas import VALIDATORS
 
     version = f"{served.environment.kubernetes_version}.0"
-    [path] = [p for p in served.files if p.name == "0011-reward-servers.k8s.yaml"]
+    [path] = [p for p in served.files if p.name == "0012-reward-servers.k8s.yaml"]
     docs = [d for d in yaml.safe_load_all(path.read_text()) if d]
     assert {d["kind"] for d in docs} == {"ServiceAccount", "LeaderWorkerSet", "Service", "NetworkPolicy"}
     for doc in docs:

@@ -21,6 +21,7 @@ EXPECTED_FILES = [
     "0008-sandbox.k8s.yaml",
     "0009-queueing.k8s.yaml",
     "0010-autoscaling.k8s.yaml",
+    "0011-tracking.k8s.yaml",
 ]
 
 

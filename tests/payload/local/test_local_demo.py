@@ -22,6 +22,8 @@ import redis
 
 from payload.local.launcher import processes_of_run as processes_of
 from payload.local.task import shortcut_share
+from payload.train.tracking import TAG_CHECKPOINTS, TAG_FINAL_EXPORT
+from tests.mlflow_server import server as mlflow_server
 from tests.payload.queue.redis_server import started
 
 REPO = Path(__file__).resolve().parents[3]
@@ -62,9 +64,12 @@ def stop_run(launcher: subprocess.Popen | None, run: Path) -> None:
 def test_short_demo_learns_publishes_loses_nothing_and_leaves_no_process(tmp_path):
     run = tmp_path / "run"
     steps = 30
-    done = subprocess.run(local("--steps", str(steps), "--seed", "0", "--output", str(run)), cwd=REPO, env=ENV,
-                          capture_output=True, text=True, timeout=540)
-    assert done.returncode == 0, done.stdout + done.stderr
+    (tmp_path / "mlflow").mkdir()
+    with mlflow_server.started(tmp_path / "mlflow") as (mlflow_url, mlflow_command):
+        done = subprocess.run(local("--steps", str(steps), "--seed", "0", "--output", str(run), "--tracking-uri",
+                                    mlflow_url), cwd=REPO, env=ENV, capture_output=True, text=True, timeout=540)
+        assert done.returncode == 0, done.stdout + done.stderr
+        tracked = mlflow_server.read_runs(mlflow_url, "moe-grpo", ["mean_reward", "loss", "eval/mean_reward"])
     assert str(run) in done.stdout  # the output folder is printed
     summary = json.loads((run / "summary.json").read_text())
     lines = (run / "metrics.jsonl").read_text().splitlines()
@@ -82,7 +87,25 @@ def test_short_demo_learns_publishes_loses_nothing_and_leaves_no_process(tmp_pat
     assert (run / "reward.png").stat().st_size > 10_000
     assert processes_of(run) == []
     assert_eval_held_out(run, summary, steps)
-    assert_commands_are_the_manifests(summary, tmp_path)
+    assert_tracked(tracked, run, summary, steps)
+    assert_commands_are_the_manifests(summary, tmp_path, mlflow_command)
+
+
+def assert_tracked(runs: list[dict], run, summary: dict, steps: int) -> None:
+    """The trainer's MLflow run, read back with MLflow's client: one run, named after the output
+    folder, with the job, every step's reward and loss, the held-out evals and the final export."""
+    [tracked] = runs
+    assert tracked["run_id"] == summary["mlflow_run"]["run_id"] and tracked["name"] == run.name
+    assert tracked["status"] == "FINISHED"
+    rewards = [r["mean_reward"] for r in map(json.loads, (run / "metrics.jsonl").read_text().splitlines())
+               if r["kind"] == "train_step"]
+    assert tracked["history"]["mean_reward"] == [[step, reward] for step, reward in enumerate(rewards, 1)]
+    assert [s for s, _ in tracked["history"]["loss"]] == list(range(1, steps + 1))
+    assert tracked["history"]["eval/mean_reward"] == [[0, summary["eval_before"]], [steps, summary["eval_after"]]]
+    assert tracked["params"]["algorithm.group_size"] == str(summary["config"]["group_size"])
+    assert tracked["params"]["data.verifier"] == "exact_match"
+    assert tracked["tags"][TAG_CHECKPOINTS] == str(run / "checkpoints")
+    assert tracked["tags"][TAG_FINAL_EXPORT] == str(run / "checkpoints" / "hf" / f"step-{steps:08d}")
 
 
 # What may differ between a container of dist/ and the same command on one machine (either side
@@ -135,16 +158,22 @@ def containers(node) -> list[dict]:
     return []
 
 
+# The tracking server's: its stores and the names it answers to are the machine's; workers a size.
+TRACKING_LOCAL_ONLY_FLAGS = {"--backend-store-uri", "--artifacts-destination", "--host", "--port", "--allowed-hosts",
+                             "--workers"}
+
+
 SUBCOMMANDS = {"serve", "rollout", "verify", "feed", "train"}
 
 
-def assert_commands_are_the_manifests(summary: dict, tmp_path, environment: str = "default",
-                                      subcommands: set[str] = SUBCOMMANDS) -> None:
+def assert_commands_are_the_manifests(summary: dict, tmp_path, mlflow_command: list[str] | None = None,
+                                      environment: str = "default", subcommands: set[str] = SUBCOMMANDS) -> None:
     """Every payload container command of the environment's dist/ (default: the default one) is
     a command this run started, with the same arguments apart from addresses, paths, names and
     sizes; and the run started no payload command the cluster does not run. The substitutions:
     the embedded engine (`serve --engine local`) stands in for SGLang (`serve --engine sglang`),
-    and the tiny reward model (`reward-serve --engine local`) for the reward tier's SGLang."""
+    and the tiny reward model (`reward-serve --engine local`) for the reward tier's SGLang. With
+    `mlflow_command`, dist/'s MLflow tracking server is that command too."""
     import yaml
 
     from k8s.main import synth
@@ -169,6 +198,16 @@ def assert_commands_are_the_manifests(summary: dict, tmp_path, environment: str 
             elif flag not in LOCAL_ONLY_FLAGS:
                 assert here.get(flag) == value, (sub, flag)
         assert set(here) - set(on_cluster) <= LOCAL_ONLY_FLAGS, (sub, set(here) - set(on_cluster))
+    if mlflow_command is None:
+        return
+    # The one process of dist/ that is not the payload: the MLflow tracking server, started above.
+    [tracking] = [c["command"] for path in sorted(dist.glob("*.k8s.yaml")) for doc in yaml.safe_load_all(path.read_text())
+                  for c in containers(doc) if c.get("command", [])[:2] == ["mlflow", "server"]]
+    assert tracking[:2] == mlflow_command[:2]
+    on_cluster, here = flags(tracking[2:]), flags(mlflow_command[2:])
+    assert set(on_cluster) == set(here)
+    assert {f: v for f, v in on_cluster.items() if f not in TRACKING_LOCAL_ONLY_FLAGS} == {
+        f: v for f, v in here.items() if f not in TRACKING_LOCAL_ONLY_FLAGS}
 
 
 @pytest.mark.slow
@@ -208,7 +247,8 @@ def test_demo_with_a_served_reward_model_trains_on_its_scores(tmp_path):
     environment["job"]["rewards"] = {"model": {"path": "/fsx/models/reward"}, "default": {"verifier": 0.0, "model": 1.0}}
     path = tmp_path / "reward-demo.yaml"
     path.write_text(yaml.safe_dump(environment))
-    assert_commands_are_the_manifests(summary, tmp_path, str(path), SUBCOMMANDS | {"reward-serve"})
+    assert_commands_are_the_manifests(summary, tmp_path, environment=str(path),
+                                      subcommands=SUBCOMMANDS | {"reward-serve"})
 
 
 def assert_eval_held_out(run, summary: dict, steps: int) -> None:

@@ -3,7 +3,8 @@
 Resume: run A trains 4 steps uninterrupted (its buffer also holds equal-reward groups, which
 DAPO filtering drops). Run B, on a buffer with the same informative groups, is SIGKILLed once
 step 3's groups are in the replay log (they are acknowledged in Redis by then), restarted
-with `--resume auto`, and finishes; its step-4 checkpoint equals A's bit for bit. Bad job
+with `--resume auto`, and finishes; its step-4 checkpoint equals A's bit for bit, and its MLflow
+run (a real `mlflow server`) is one run that the restart resumed. Bad job
 configs exit 2 with one line naming the field.
 """
 
@@ -23,6 +24,8 @@ from torch.distributed.checkpoint.format_utils import dcp_to_torch_save
 from payload.model import save_pretrained
 from payload.queue.base import RolloutQueue, Stage
 from payload.queue.experience import ExperienceGroup, Sample, Task
+from payload.train.tracking import TAG_FINAL_EXPORT, TAG_RESTARTS
+from tests.mlflow_server import server as mlflow_server
 from tests.payload.queue.redis_server import started
 from train_cases import GROUP_SIZE, tiny_model
 
@@ -101,16 +104,24 @@ def model_tensors(checkpoint: Path, tmp: Path) -> dict[str, torch.Tensor]:
     return torch.load(tmp, weights_only=False)["model"]
 
 
-def test_kill_and_resume_auto_continue_bitwise(tmp_path, model_dir, redis_url):
+@pytest.fixture
+def mlflow_url(tmp_path):
+    (tmp_path / "mlflow").mkdir()
+    with mlflow_server.started(tmp_path / "mlflow") as (url, _):
+        yield url
+
+
+def test_kill_and_resume_auto_continue_bitwise(tmp_path, model_dir, redis_url, mlflow_url):
     equal_groups = fill(redis_url, "a", 0, 4 * PROMPTS_PER_STEP, equal_reward_every=3)
     job_a = write_job(tmp_path / "a.yaml", model_dir, tmp_path / "ckpt-a")
     train(job_a, redis_url, "a", "--metrics-jsonl", str(tmp_path / "a.jsonl"))
 
     # B: only 3 steps of experience, so it cannot finish; killed once step 3 has its groups and
-    # step 2's checkpoint, written in the background, is complete.
+    # step 2's checkpoint, written in the background, is complete. It logs to a real MLflow
+    # server: the restarted trainer goes on in the same run.
     fill(redis_url, "b", 0, 3 * PROMPTS_PER_STEP)
     job_b = write_job(tmp_path / "b.yaml", model_dir, tmp_path / "ckpt-b")
-    proc = train(job_b, redis_url, "b", wait=False)
+    proc = train(job_b, redis_url, "b", wait=False, MLFLOW_TRACKING_URI=mlflow_url)
     step3 = tmp_path / "ckpt-b" / "replay" / "step-00000003.groups"
     deadline = time.monotonic() + 240
     while not (step3.exists() and (tmp_path / "ckpt-b" / "step-00000002" / ".metadata").is_file()):
@@ -122,7 +133,13 @@ def test_kill_and_resume_auto_continue_bitwise(tmp_path, model_dir, redis_url):
     assert (tmp_path / "ckpt-b" / "step-00000002" / ".metadata").is_file()
     assert not (tmp_path / "ckpt-b" / "step-00000004").exists()
     fill(redis_url, "b", 3 * PROMPTS_PER_STEP, PROMPTS_PER_STEP)
-    train(job_b, redis_url, "b", "--resume", "auto")
+    train(job_b, redis_url, "b", "--resume", "auto", MLFLOW_TRACKING_URI=mlflow_url)
+    [run] = mlflow_server.read_runs(mlflow_url, "moe-grpo", ["loss"])
+    steps = [step for step, _ in run["history"]["loss"]]
+    # Steps 1-2 (and 3, if it was logged before the kill) by the first process; 3-4 by the restart.
+    assert steps in ([1, 2, 3, 4], [1, 2, 3, 3, 4]), steps
+    assert run["status"] == "FINISHED" and run["tags"][TAG_RESTARTS] == "1"
+    assert run["tags"][TAG_FINAL_EXPORT] == str(tmp_path / "ckpt-b" / "hf" / "step-00000004")
 
     a = model_tensors(tmp_path / "ckpt-a" / "step-00000004", tmp_path / "a.pt")
     b = model_tensors(tmp_path / "ckpt-b" / "step-00000004", tmp_path / "b.pt")
