@@ -395,21 +395,22 @@ class Launcher:
         job's ConfigMap there, the run's job.yaml here)."""
         return self._spawn(name, [sys.executable, "-m", "payload", *args], RL_JOB_CONFIG=str(self.job_path), **env)
 
-    def _wait_engine(self, child: Child, metrics_port: int, timeout_s: float = 600.0) -> None:
-        # An engine that dies is seen at once (alive()); the bound only catches a hung one, and a
-        # loaded 2-core machine took over 120 s to start it (import torch, build the model).
+    def _wait_ready(self, child: Child, what: str, url: str, timeout_s: float = 600.0) -> None:
+        """Until `url` answers 200. A server that dies is seen at once (alive()); the bound only
+        catches a hung one: a loaded 2-core machine took over 120 s to start the engine (import
+        torch, build the model)."""
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline and not self.stop.is_set():
             if not child.alive():
-                raise LocalError(f"the engine exited with {child.process.returncode}:\n{child.tail()}")
+                raise LocalError(f"the {what} exited with {child.process.returncode}:\n{child.tail()}")
             try:
-                if httpx.get(f"http://127.0.0.1:{metrics_port}/readyz", timeout=1).status_code == 200:
+                if httpx.get(url, timeout=1).status_code == 200:
                     return
             except httpx.HTTPError:
                 pass
             time.sleep(0.2)
         if not self.stop.is_set():
-            raise LocalError(f"the engine was not ready within {timeout_s:.0f} s:\n{child.tail()}")
+            raise LocalError(f"the {what} was not ready within {timeout_s:.0f} s:\n{child.tail()}")
 
     # -- the run -----------------------------------------------------------------------------
 
@@ -484,7 +485,7 @@ class Launcher:
                               MASTER_PORT=str(master_port), POD_IP="127.0.0.1")
                 for rank in range(2)
             ]
-            self._wait_engine(engine, engine_metrics)
+            self._wait_ready(engine, "engine", f"http://127.0.0.1:{engine_metrics}/readyz")
             # The rollout worker starts once the eval before training is done: a step-1 group
             # sharing an engine batch with eval prompts would be sampled from a timing-dependent
             # batch, and the run would not repeat itself under --seed.
@@ -503,7 +504,7 @@ class Launcher:
         return summary
 
     def _reward_server(self, c) -> dict[str, str]:
-        """Start the reward tier's stand-in and wait until /classify answers; the environment
+        """Start the reward tier's stand-in and wait until it is healthy; the environment
         that points the scorers at it (RL_REWARD_URL, as the chart sets it)."""
         from payload.rewards.model import REWARD_URL_ENV
 
@@ -513,18 +514,7 @@ class Launcher:
         url = f"http://127.0.0.1:{port}"
         child = self._payload("reward-serve", "reward-serve", "--engine", "local", "--model-path",
                               str(self.output / "reward-model"), "--host", "127.0.0.1", "--port", str(port))
-        deadline = time.monotonic() + 600.0  # import torch and load the model on a loaded machine
-        while not self.stop.is_set():
-            if not child.alive():
-                raise LocalError(f"the reward server exited with {child.process.returncode}:\n{child.tail()}")
-            try:
-                if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise LocalError(f"the reward server was not ready within 600 s:\n{child.tail()}")
-            time.sleep(0.2)
+        self._wait_ready(child, "reward server", f"{url}/health")
         return {REWARD_URL_ENV: url}
 
     def _wait_eval_before_training(self, job, trainers: list[Child], timeout_s: float = 600.0) -> None:
