@@ -69,7 +69,9 @@ class Assumptions:
     train_mfu: float = 0.357  # bench/README.md train_step.py, act. ckpt on, compiled layers
     peak_tflops: float = 775.0  # bf16 8192³ matmul measured on an H200 (bench/README.md)
     hbm_gb_s: float = 4800.0  # H200 HBM3e, NVIDIA's figure
-    hbm_efficiency: float = 0.75  # decode kernels' share of it (assumed, not measured here)
+    # Decode's share of it. On an H200 (bench/decode_bandwidth.py) KV reads reach 0.88 and small-M
+    # expert GEMMs 0.38; over a 30B TP4 step's bytes they blend to 0.75.
+    hbm_efficiency: float = 0.75
     decode_mfu: float = 0.4  # decode GEMMs' share of peak when compute-bound (assumed)
     prefill_mfu: float = 0.5  # prefill's share of peak (assumed)
     allreduce_latency_s: float = 15e-6  # one small NVLink all-reduce in a decode step (assumed)
