@@ -12,6 +12,10 @@ from cluster.environment import ENVIRONMENTS_DIR, load_environment
 from k8s.charts.reward_servers import reward_command, reward_url
 from k8s.main import synth
 from tests.k8s.conftest import Synth, pod_templates
+# At collection, like the files they come from: their own `from conftest import ...` finds this
+# directory's conftest then, and another directory's once other tests have run in the process.
+from tests.k8s.test_k8s_consistency import pod_requests
+from tests.k8s.test_k8s_schemas import VALIDATORS
 
 REWARD_MODEL = {"path": "/fsx/models/Skywork-Reward-V2-Qwen3-8B", "tensor_parallel_size": 2, "replicas": 3}
 
@@ -78,7 +82,6 @@ def test_reward_servers_take_whole_rollout_nodes_from_the_rollout_servers(served
     router = served.one("Deployment", "router")["spec"]["template"]["spec"]["containers"][0]["command"]
     assert len([a for a in router if a.startswith("http://")]) == servers["spec"]["replicas"]
     # Both tiers' pods fit the pool's nodes: GPUs, and memory with the nodes' huge pages.
-    from tests.k8s.test_k8s_consistency import pod_requests
 
     used = {"nvidia.com/gpu": 0.0, "memory": 0.0}
     for doc in (lws, servers):
@@ -141,8 +144,6 @@ def test_the_reward_tier_validates(served):
     """Against the Kubernetes schema (its built-in kinds and the LWS's pod template) and the
     vendored LeaderWorkerSet CRD, as tests/k8s/test_k8s_schemas.py holds every other file."""
     import kubernetes_validate
-
-    from tests.k8s.test_k8s_schemas import VALIDATORS
 
     version = f"{served.environment.kubernetes_version}.0"
     [path] = [p for p in served.files if p.name == "0012-reward-servers.k8s.yaml"]
