@@ -42,7 +42,10 @@ class Worker:
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def kill(self):
-        os.killpg(self.process.pid, signal.SIGKILL)
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:  # the whole group has exited already (a drained worker, say)
+            pass
         self.process.wait(10)
 
 
