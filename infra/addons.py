@@ -27,6 +27,7 @@ from cluster.monitoring import EFA_BYTE_COUNTERS, efa_metric
 from cluster.environment import POOL_LABEL
 from cluster.monitoring import DCGM_COUNTERS_FILE, HOSTENGINE_PORT, MONITORING_NAMESPACE, PROMETHEUS_RELEASE
 from infra.gpu_node_group import EFA_NODE_LABELS, GPU_NODE_LABELS
+from infra.pod_identity import pod_identity_role
 from infra.queueing import KEDA_NAMESPACE, KUEUE_NAMESPACE, kueue_values
 
 GPU_TOLERATIONS = [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}]
@@ -100,16 +101,10 @@ done
 class ManagedAddons(Construct):
     def __init__(self, scope: Construct, id: str, *, cluster: eks.Cluster, kubernetes_version: str) -> None:
         super().__init__(scope, id)
-        ebs_role = iam.Role(
+        ebs_role = pod_identity_role(
             self,
             "EbsCsiRole",
-            assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com"),
             managed_policies=[iam.ManagedPolicy.from_aws_managed_policy_name("service-role/AmazonEBSCSIDriverPolicy")],
-        )
-        ebs_role.assume_role_policy.add_statements(
-            iam.PolicyStatement(
-                actions=["sts:TagSession"], principals=[iam.ServicePrincipal("pods.eks.amazonaws.com")]
-            )
         )
         configuration = {
             # NetworkPolicy enforcement for the workload charts' policies.

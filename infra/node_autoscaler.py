@@ -48,6 +48,7 @@ from cdk_nag import NagSuppressions
 from constructs import Construct
 
 from infra import versions
+from infra.pod_identity import pod_identity_role
 from payload.job import SPOT_GRACE_SECONDS
 
 NAMESPACE = "kube-system"
@@ -107,10 +108,7 @@ class NodeAutoscaler(Construct):
         stack = Stack.of(self)
         # The attribute, not Ref (a node group's Ref is "cluster/name").
         name = nodegroup.node.default_child.attr_nodegroup_name
-        self.role = iam.Role(self, "Role", assumed_by=iam.ServicePrincipal("pods.eks.amazonaws.com"))
-        self.role.assume_role_policy.add_statements(
-            iam.PolicyStatement(actions=["sts:TagSession"], principals=[iam.ServicePrincipal("pods.eks.amazonaws.com")])
-        )
+        self.role = pod_identity_role(self, "Role")
         policy = iam.Policy(self, "Policy", roles=[self.role])
         # Describe calls take no resource-level permissions (Service Authorization Reference).
         policy.add_statements(iam.PolicyStatement(actions=list(DESCRIBE_ACTIONS), resources=["*"]))

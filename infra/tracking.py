@@ -15,17 +15,13 @@ from cdk_nag import NagSuppressions
 from constructs import Construct
 
 from cluster.identities import TRACKING_ARTIFACTS_PREFIX, TRACKING_SERVICE_ACCOUNT, WORKLOAD_NAMESPACE
-
-PODS = iam.ServicePrincipal("pods.eks.amazonaws.com")
-
+from infra.pod_identity import pod_identity_role
 
 class TrackingIdentity(Construct):
     def __init__(self, scope: Construct, id: str, *, cluster: eks.Cluster, bucket: s3.Bucket) -> None:
         super().__init__(scope, id)
-        self.role = iam.Role(self, "Role", assumed_by=PODS,
-                             description="MLflow tracking server: run artifacts under s3://<bucket>/mlflow/")
-        # Pod Identity passes the pod's session tags (namespace, service account, ...).
-        self.role.assume_role_policy.add_statements(iam.PolicyStatement(actions=["sts:TagSession"], principals=[PODS]))
+        self.role = pod_identity_role(self, "Role",
+                                      description="MLflow tracking server: run artifacts under s3://<bucket>/mlflow/")
         policy = iam.Policy(self, "Policy", roles=[self.role])
         prefix = f"{TRACKING_ARTIFACTS_PREFIX}/"
         policy.add_statements(
