@@ -8,33 +8,21 @@ time (and again whenever that file changes).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.tool_venv import tool_venv
+
 REPO = Path(__file__).resolve().parents[2]
 PINS = REPO / "k8s" / "checkov" / "requirements.txt"
 CONFIG = REPO / "k8s" / "checkov" / "config.yaml"
-TOOL_VENV = REPO / ".venv" / "tools" / "checkov"
 
 
 def checkov() -> Path:
-    binary = TOOL_VENV / "bin" / "checkov"
-    stamp = TOOL_VENV / "requirements.sha256"
-    digest = hashlib.sha256(PINS.read_bytes()).hexdigest()
-    if not binary.exists() or not stamp.exists() or stamp.read_text() != digest:
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(TOOL_VENV)], check=True)
-        subprocess.run(
-            [str(TOOL_VENV / "bin" / "pip"), "install", "--quiet", "--disable-pip-version-check", "-r", str(PINS)],
-            check=True,
-            timeout=600,
-        )
-        stamp.write_text(digest)
-    return binary
+    return tool_venv("checkov", PINS) / "bin" / "checkov"
 
 
 @pytest.fixture(scope="module")

@@ -10,40 +10,24 @@ whichever test needs it first: a fresh machine builds it, CI never skips it.
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import hashlib
 import json
 import os
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import httpx
 
 from payload.train.tracking import SERVER_ENV, server_command
+from tests.tool_venv import tool_venv
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[1]
 PINS = HERE / "requirements.txt"
-TOOL_VENV = REPO / ".venv" / "tools" / "mlflow"
 
 
 def tool_python() -> Path:
-    python = TOOL_VENV / "bin" / "python"
-    stamp = TOOL_VENV / "requirements.sha256"
-    digest = hashlib.sha256(PINS.read_bytes()).hexdigest()
-    TOOL_VENV.parent.mkdir(parents=True, exist_ok=True)
-    # One builder at a time (pytest-xdist workers, parallel CI jobs on one checkout).
-    with open(TOOL_VENV.parent / "mlflow.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not python.exists() or not stamp.exists() or stamp.read_text() != digest:
-            subprocess.run([sys.executable, "-m", "venv", "--clear", str(TOOL_VENV)], check=True)
-            subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
-                            "-r", str(PINS)], check=True, timeout=900)
-            stamp.write_text(digest)
-    return python
+    return tool_venv("mlflow", PINS, no_deps=True) / "bin" / "python"
 
 
 def _free_port() -> int:
