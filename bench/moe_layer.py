@@ -112,6 +112,15 @@ def run_shape(shape: Shape, peak: float, compile_ours: bool, profile: bool, lige
     def step_ours(block=ours):
         block(x)[0].backward(grad)
 
+    def step_ours_unfused(block=ours):
+        # Before #31's fused path: torch's grouped GEMM on rows the dispatcher permuted.
+        block_experts = ours.experts
+        block_experts.impl = "grouped_mm"
+        try:
+            step_ours(block)
+        finally:
+            block_experts.impl = "auto"
+
     def step_hf():
         out = hf(x)
         (out[0] if isinstance(out, tuple) else out).backward(grad)
@@ -126,6 +135,7 @@ def run_shape(shape: Shape, peak: float, compile_ours: bool, profile: bool, lige
     result = {
         "shape": shape.name,
         "grouped_mm": grouped_mm_supported(x, ours.experts.gate_up_proj),
+        "fused": ours.experts.use_fused(x[0]),
         "rel_err_out": rel(out_ours, out_hf),
     }
     for name, a, b in zip(("grad_x", "grad_gate_up", "grad_down", "grad_router"), grads_ours, grads_hf):
@@ -140,11 +150,16 @@ def run_shape(shape: Shape, peak: float, compile_ours: bool, profile: bool, lige
         saved = moe.grouped_linear
         moe.grouped_linear = lambda x_NI, w_EOI, offs: F.grouped_mm(x_NI, w_EOI.transpose(-2, -1), offs=offs)
         try:
-            step_ours()
+            step_ours_unfused()
         finally:
             moe.grouped_linear = saved
 
-    variants = {"hf": step_hf, "ours": step_ours, "ours_autograd_wgrad": step_ours_autograd_wgrad}
+    variants = {
+        "hf": step_hf,
+        "ours": step_ours,
+        "ours_unfused": step_ours_unfused,
+        "ours_autograd_wgrad": step_ours_autograd_wgrad,
+    }
     if liger:
         fused = liger_experts()
 
@@ -164,6 +179,7 @@ def run_shape(shape: Shape, peak: float, compile_ours: bool, profile: bool, lige
     if compile_ours:
         compiled = torch.compile(ours)
         variants["ours_compiled"] = lambda: step_ours(compiled)
+        variants["ours_unfused_compiled"] = lambda: step_ours_unfused(compiled)
     for name, fn in variants.items():
         start = time.time()
         try:
@@ -230,7 +246,7 @@ def main() -> int:
     header = f"{'shape':<15}{'variant':<21}{'ms':>9}{'TFLOP/s':>10}{'% peak':>8}{'vs HF':>7}"
     print(header)
     for r in results:
-        for variant in ("hf", "ours", "ours_autograd_wgrad", "ours_compiled", "liger", "experts_only"):
+        for variant in ("hf", "ours", "ours_compiled", "ours_unfused", "ours_unfused_compiled", "ours_autograd_wgrad", "liger", "experts_only"):
             if variant not in r:
                 continue
             v = r[variant]

@@ -151,6 +151,17 @@ def mix_benchmark(args, cfg, run, peak) -> dict:
     return out
 
 
+def experts_impl_used(model) -> str:
+    """What the first MoE layer runs on a CUDA bf16 token batch (auto resolves per device)."""
+    from payload.model import grouped_mm_supported
+
+    experts = next(m for m in model.modules() if hasattr(m, "use_fused"))
+    x = torch.empty(16, experts.gate_up_proj.shape[-1], device="cuda", dtype=torch.bfloat16)
+    if experts.use_fused(x):
+        return "fused"
+    return "grouped_mm" if grouped_mm_supported(x, experts.gate_up_proj, experts.down_proj) else "loop"
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--layers", type=int, default=4)
@@ -162,6 +173,8 @@ def main() -> None:
     p.add_argument("--warmup", type=int, default=2)
     p.add_argument("--activation-checkpointing", action="store_true")
     p.add_argument("--compile", action="store_true", help="torch.compile each decoder layer (parallelize(compile_layers=True))")
+    p.add_argument("--experts-impl", default="auto", choices=["auto", "fused", "grouped_mm", "loop"],
+                   help="the experts' implementation (auto: the fused-permutation Triton GEMMs where they run)")
     p.add_argument("--profile", action="store_true", help="print the CUDA kernels of one more step, by total time")
     p.add_argument("--mix", type=int, default=0, help="samples of the lognormal length mix (0: fixed shape only)")
     p.add_argument("--mix-micro-batch-size", type=int, default=2)
@@ -178,7 +191,8 @@ def main() -> None:
 
     peak = measured_peak_tflops()
     world = init_world(ep_size=1)
-    cfg = Qwen3MoeConfig(num_hidden_layers=args.layers, activation_checkpointing=args.activation_checkpointing)
+    cfg = Qwen3MoeConfig(num_hidden_layers=args.layers, activation_checkpointing=args.activation_checkpointing,
+                         experts_impl=args.experts_impl)
     with torch.device("cuda"):
         model = Qwen3MoeForCausalLM(cfg)  # fp32 master weights
     params = sum(p.numel() for p in model.parameters())
@@ -220,9 +234,7 @@ def main() -> None:
         "torch": torch.__version__,
         "config": f"Qwen3-MoE D{cfg.hidden_size} {cfg.num_experts}x{cfg.moe_intermediate_size} top{cfg.num_experts_per_tok} "
         f"vocab {cfg.vocab_size}, {args.layers} layers, {params / 1e9:.2f}B params",
-        "experts_impl": "grouped_mm" if grouped_mm_supported(torch.empty(1, 16, device="cuda", dtype=torch.bfloat16),
-                                                               torch.empty(1, 1536, 2048, device="cuda", dtype=torch.bfloat16))
-        else "loop",
+        "experts_impl": experts_impl_used(model),
         "activation_checkpointing": args.activation_checkpointing,
         "compile_layers": args.compile,
         "tokens_per_step": tokens,

@@ -13,7 +13,8 @@ class ModelConfigError(ValueError):
     """A checkpoint or config that is not a Qwen3-MoE model this code can run: one line, names the field."""
 
 
-ExpertsImpl = Literal["auto", "grouped_mm", "loop"]
+ExpertsImpl = Literal["auto", "fused", "grouped_mm", "loop"]
+EXPERTS_IMPLS = ("auto", "fused", "grouped_mm", "loop")
 
 
 @dataclass
@@ -47,8 +48,9 @@ class Qwen3MoeConfig:
     # Run-time switches, never written to config.json.
     # Recompute each decoder layer in backward instead of keeping its activations.
     activation_checkpointing: bool = False
-    # How experts multiply their tokens: torch's grouped GEMM, a per-expert loop, or the
-    # grouped GEMM wherever this device and dtype support it.
+    # How experts multiply their tokens: Triton grouped GEMMs with the token permutation folded
+    # into their loads and stores (payload/model/fused_experts.py; all experts local), torch's
+    # grouped GEMM on permuted rows, a per-expert loop, or the fastest this device supports.
     experts_impl: ExpertsImpl = "auto"
 
     _RUNTIME_FIELDS = ("activation_checkpointing", "experts_impl")
@@ -84,9 +86,9 @@ class Qwen3MoeConfig:
                 f"config field mlp_only_layers={self.mlp_only_layers}: layer ids must be in "
                 f"[0, {self.num_hidden_layers})"
             )
-        if self.experts_impl not in ("auto", "grouped_mm", "loop"):
+        if self.experts_impl not in EXPERTS_IMPLS:
             raise ModelConfigError(
-                f"experts_impl={self.experts_impl!r}: must be one of 'auto', 'grouped_mm', 'loop'"
+                f"experts_impl={self.experts_impl!r}: must be one of " + ", ".join(map(repr, EXPERTS_IMPLS))
             )
 
     def is_moe_layer(self, layer_id: int) -> bool:

@@ -112,13 +112,26 @@ class GroupedExperts(nn.Module):
     def num_local_experts(self) -> int:
         return self.gate_up_proj.shape[0]
 
+    def use_fused(self, x_TD: torch.Tensor) -> bool:
+        """Whether SparseMoeBlock hands its local permutation to fused_experts.py: when asked
+        for, or on "auto" where its kernels run (CUDA with Triton, 16-bit, K a block multiple)."""
+        if self.impl == "fused":
+            return True
+        if self.impl != "auto" or not x_TD.is_cuda or x_TD.shape[0] == 0:
+            return False
+        try:
+            from payload.model import fused_experts
+        except ImportError:  # no Triton in this environment
+            return False
+        return fused_experts.supported(x_TD, self.gate_up_proj, self.down_proj)
+
     def forward(
         self, x_ND: torch.Tensor, tokens_per_expert_L: torch.Tensor, weight_N: torch.Tensor | None = None
     ) -> torch.Tensor:
         """Each row through its expert; with `weight_N` each row's output is scaled by it (folded
         into the SwiGLU activation, before the linear down projection: payload/model/swiglu.py)."""
         use_grouped = self.impl == "grouped_mm" or (
-            self.impl == "auto" and grouped_mm_supported(x_ND, self.gate_up_proj, self.down_proj)
+            self.impl in ("auto", "fused") and grouped_mm_supported(x_ND, self.gate_up_proj, self.down_proj)
         )
         if use_grouped:
             return self._grouped_mm(x_ND, tokens_per_expert_L, weight_N)
@@ -181,8 +194,17 @@ class SparseMoeBlock(nn.Module):
         replay_idx_TK = None if replay_idx_BTK is None else replay_idx_BTK.reshape(b * t, replay_idx_BTK.shape[-1])
         idx_TK, weight_TK, probs_TE = self.gate(x_TD, replay_idx_TK)
 
-        x_ND, tokens_per_expert_L, handle = self.dispatcher.dispatch(x_TD, idx_TK, weight_TK)
         fold = self.fold_routing_weights if self.fold_routing_weights is not None else x_TD.is_cuda
+        if fold and isinstance(self.dispatcher, LocalDispatcher) and self.experts.use_fused(x_TD):
+            # The permutation lives in the expert GEMMs' loads and stores (fused_experts.py).
+            from payload.model.fused_experts import fused_local_experts
+
+            experts = self.experts
+            out_TD = fused_local_experts(x_TD, idx_TK, weight_TK, experts.gate_up_proj, experts.down_proj)
+            stats = self._router_stats(idx_TK, probs_TE, token_mask_BT)
+            return out_TD.view(b, t, d), idx_TK.view(b, t, idx_TK.shape[-1]), stats
+
+        x_ND, tokens_per_expert_L, handle = self.dispatcher.dispatch(x_TD, idx_TK, weight_TK)
         if fold and isinstance(handle, LocalHandle):
             # No communication: the routing weights go into the experts' activation, and the
             # combine is the plain sum of each token's K rows (one N x D pass fewer each way).

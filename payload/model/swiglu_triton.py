@@ -43,25 +43,37 @@ def _backward(h_ptr, w_ptr, grad_a_ptr, grad_h_ptr, grad_w_ptr, F: tl.constexpr,
     tl.store(grad_w_ptr + row, grad_w)
 
 
+def forward(h_NF2: torch.Tensor, weight_N: torch.Tensor) -> torch.Tensor:
+    """a_NF = silu(gate) * up * weight, h_NF2 and weight_N contiguous."""
+    n, f2 = h_NF2.shape
+    f = f2 // 2
+    a_NF = torch.empty(n, f, device=h_NF2.device, dtype=h_NF2.dtype)
+    if n:
+        _forward[(n,)](h_NF2, weight_N, a_NF, F=f, BLOCK=triton.next_power_of_2(f), num_warps=4)
+    return a_NF
+
+
+def backward(h_NF2: torch.Tensor, weight_N: torch.Tensor, grad_a_NF: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(grad of h_NF2, grad of weight_N in fp32) from the activation's gradient."""
+    n, f2 = h_NF2.shape
+    f = f2 // 2
+    grad_h = torch.empty_like(h_NF2)
+    grad_w = torch.empty(n, device=h_NF2.device, dtype=torch.float32)
+    if n:
+        _backward[(n,)](h_NF2, weight_N, grad_a_NF, grad_h, grad_w, F=f, BLOCK=triton.next_power_of_2(f), num_warps=4)
+    return grad_h, grad_w
+
+
 class WeightedSwiGLU(torch.autograd.Function):
     @staticmethod
     def forward(ctx, h_NF2, weight_N):
         h_NF2 = h_NF2.contiguous()
         weight_N = weight_N.contiguous()
-        n, f2 = h_NF2.shape
-        f = f2 // 2
-        a_NF = torch.empty(n, f, device=h_NF2.device, dtype=h_NF2.dtype)
-        _forward[(n,)](h_NF2, weight_N, a_NF, F=f, BLOCK=triton.next_power_of_2(f), num_warps=4)
         ctx.save_for_backward(h_NF2, weight_N)
-        return a_NF
+        return forward(h_NF2, weight_N)
 
     @staticmethod
     def backward(ctx, grad_a_NF):
         h_NF2, weight_N = ctx.saved_tensors
-        grad_a_NF = grad_a_NF.contiguous()
-        n, f2 = h_NF2.shape
-        f = f2 // 2
-        grad_h = torch.empty_like(h_NF2)
-        grad_w = torch.empty(n, device=h_NF2.device, dtype=torch.float32)
-        _backward[(n,)](h_NF2, weight_N, grad_a_NF, grad_h, grad_w, F=f, BLOCK=triton.next_power_of_2(f), num_warps=4)
+        grad_h, grad_w = backward(h_NF2, weight_N, grad_a_NF.contiguous())
         return grad_h, grad_w.to(weight_N.dtype)

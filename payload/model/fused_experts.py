@@ -1,0 +1,92 @@
+"""The local MoE experts with the token permutation folded into their GEMMs (CUDA + Triton).
+
+Same function as SparseMoeBlock's folded path (permute -> grouped gate/up GEMM -> weighted SwiGLU
+-> grouped down GEMM -> unpermute and K-sum), without materialising either permutation:
+
+    forward   h_N  = x_TD[token_N] @ Wgu[e]^T          the gather is the first GEMM's A load
+              a_N  = silu(gate) * up * weight_N         payload/model/swiglu_triton.py
+              y[slot_N] = a_N @ Wd[e]^T                 the scatter is the second GEMM's store
+              out_TD = y.view(T, K, D).sum(1)           contiguous: one read of y
+    backward  grad_a_N = grad_out[token_N] @ Wd[e]      gathered A again
+              dWd[e] = grad_out[token_N]^T a_N          torch's grouped GEMM on a gathered copy
+              grad_h_N, grad_weight_N = SwiGLU backward
+              grad_x[slot_N] = grad_h_N @ Wgu[e]; grad_x_TD = sum over K
+              dWgu[e] = grad_h_N^T x_TD[token_N]        torch's grouped GEMM on a gathered copy
+
+slot_N is the flat (token, k) position of expert-order row n (order_N of the local dispatcher)
+and token_N = slot_N // K. Two of the four N x D copies disappear (the weight gradients keep theirs, see _wgrad);
+the two K-sums stay (they read contiguous rows). Numerics: the GEMMs accumulate in fp32 as CUTLASS's do, the K-sums
+are torch's (fp32 accumulation, one rounding), SwiGLU is the same kernel; the results differ from
+the unfused layer only in GEMM summation order (tests/payload/model/test_fused_experts.py).
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from payload.model import grouped_gemm_triton as gg
+from payload.model import swiglu_triton
+
+def _wgrad(g_MO, x_MI, group_end_E, g_rows_N=None, x_rows_N=None):
+    """dW_e = G_e^T X_e through torch's grouped GEMM on gathered copies of the operands: a Triton
+    kernel gathering in its loads (as grouped_mm does) reached ~380 TFLOP/s on an H200 against
+    CUTLASS's ~600, which outweighs the two N x D copies (bench/README.md, #31)."""
+    g_NO = g_MO if g_rows_N is None else g_MO.index_select(0, g_rows_N)
+    x_NI = x_MI if x_rows_N is None else x_MI.index_select(0, x_rows_N)
+    return F.grouped_mm(g_NO.t(), x_NI, offs=group_end_E)
+
+
+class _FusedLocalExperts(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x_TD, weight_TK, gate_up_EOI, down_EOI, slot_N, group_end_E):
+        t, k = weight_TK.shape
+        x_TD = x_TD.contiguous()
+        token_N = torch.div(slot_N, k, rounding_mode="floor")
+        weight_N = weight_TK.reshape(-1).index_select(0, slot_N).contiguous()
+        h_NF2 = gg.grouped_mm(x_TD, gate_up_EOI.transpose(1, 2), group_end_E, a_rows_N=token_N)
+        a_NF = swiglu_triton.forward(h_NF2, weight_N)
+        y_TKD = gg.grouped_mm(a_NF, down_EOI.transpose(1, 2), group_end_E, c_rows_N=slot_N)
+        ctx.save_for_backward(x_TD, weight_N, gate_up_EOI, down_EOI, slot_N, token_N, group_end_E, h_NF2, a_NF)
+        ctx.k = k
+        return y_TKD.view(t, k, -1).sum(1)
+
+    @staticmethod
+    def backward(ctx, grad_TD):
+        x_TD, weight_N, gate_up_EOI, down_EOI, slot_N, token_N, group_end_E, h_NF2, a_NF = ctx.saved_tensors
+        need_x, need_weight, need_gate_up, need_down = ctx.needs_input_grad[:4]
+        grad_TD = grad_TD.contiguous()
+        t, k = grad_TD.shape[0], ctx.k
+        grad_a_NF = gg.grouped_mm(grad_TD, down_EOI, group_end_E, a_rows_N=token_N)
+        grad_down = _wgrad(grad_TD, a_NF, group_end_E, g_rows_N=token_N) if need_down else None
+        grad_h_NF2, grad_weight_N = swiglu_triton.backward(h_NF2, weight_N, grad_a_NF)
+        grad_x = None
+        if need_x:
+            grad_x_TKD = gg.grouped_mm(grad_h_NF2, gate_up_EOI, group_end_E, c_rows_N=slot_N)
+            grad_x = grad_x_TKD.view(t, k, -1).sum(1)
+        grad_gate_up = _wgrad(grad_h_NF2, x_TD, group_end_E, x_rows_N=token_N) if need_gate_up else None
+        grad_weight = None
+        if need_weight:
+            grad_weight = torch.empty(t * k, device=grad_TD.device, dtype=grad_weight_N.dtype)
+            grad_weight[slot_N] = grad_weight_N
+            grad_weight = grad_weight.view(t, k).to(weight_N.dtype)
+        return grad_x, grad_weight, grad_gate_up, grad_down, None, None
+
+
+def fused_local_experts(
+    x_TD: torch.Tensor,
+    idx_TK: torch.Tensor,
+    weight_TK: torch.Tensor,
+    gate_up_EOI: torch.Tensor,
+    down_EOI: torch.Tensor,
+) -> torch.Tensor:
+    """sum_k weight[t,k] * expert_{idx[t,k]}(x[t]) for every token; all experts on this device.
+
+    Rows within an expert keep token order (a stable sort), as the local dispatcher's do."""
+    num_experts = gate_up_EOI.shape[0]
+    slot_N = torch.argsort(idx_TK.reshape(-1), stable=True)
+    counts_E = torch.zeros(num_experts, dtype=torch.int32, device=idx_TK.device).scatter_add_(
+        0, idx_TK.reshape(-1), torch.ones(idx_TK.numel(), dtype=torch.int32, device=idx_TK.device)
+    )
+    group_end_E = torch.cumsum(counts_E, 0, dtype=torch.int32)
+    return _FusedLocalExperts.apply(x_TD, weight_TK, gate_up_EOI, down_EOI, slot_N, group_end_E)
