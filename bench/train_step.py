@@ -253,7 +253,7 @@ def main() -> None:
     print(f"fixed shape: {step_s * 1e3:.0f} ms, MFU {result['mfu']:.1%}", flush=True)
     if args.mix:
         result["mix"] = mix_benchmark(args, cfg, run, peak)
-    name = f"train_step_L{args.layers}_{args.micro_batches}x{args.micro_batch_size}" + ("_ac" if args.activation_checkpointing else "") + ("_compiled" if args.compile else "") + (f"_mix{args.mix}" if args.mix else "") + ".json"
+    name = f"train_step_L{args.layers}_{args.micro_batches}x{args.micro_batch_size}" + ("_ac" if args.activation_checkpointing else "") + ("_compiled" if args.compile else "") + (f"_mix{args.mix}" if args.mix else "") + f"_{result['experts_impl']}.json"
     Path(args.out, name).write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))
     print(f"| {result['config']} | AC {'on' if args.activation_checkpointing else 'off'} | {tokens} tok/step | "

@@ -28,6 +28,18 @@ import torch.nn.functional as F
 from payload.model import grouped_gemm_triton as gg
 from payload.model import swiglu_triton
 
+def supported(x_TD: torch.Tensor, gate_up_EOI: torch.Tensor, down_EOI: torch.Tensor) -> bool:
+    """Whether the fused path runs here: 16-bit floats on CUDA (or anything under Triton's CPU
+    interpreter) and every GEMM's reduction width a multiple of the kernels' K block."""
+    if not (x_TD.is_cuda or gg._INTERPRET):
+        return False
+    if x_TD.is_cuda and x_TD.dtype not in (torch.bfloat16, torch.float16):
+        return False
+    block = gg._INTERPRET_CONFIG["BK"] if gg._INTERPRET else gg.BLOCK_K_MULTIPLE
+    d, f = down_EOI.shape[1], down_EOI.shape[2]
+    return d % block == 0 and f % block == 0 and gate_up_EOI.shape[1] == 2 * f
+
+
 def _wgrad(g_MO, x_MI, group_end_E, g_rows_N=None, x_rows_N=None):
     """dW_e = G_e^T X_e through torch's grouped GEMM on gathered copies of the operands: a Triton
     kernel gathering in its loads (as grouped_mm does) reached ~380 TFLOP/s on an H200 against
@@ -73,6 +85,9 @@ class _FusedLocalExperts(torch.autograd.Function):
         return grad_x, grad_weight, grad_gate_up, grad_down, None, None
 
 
+# Dynamo cannot trace Triton's autotuner (it tracks the config list as mutable state and gives up
+# on the whole layer); under torch.compile the call is a graph break and the rest still compiles.
+@torch.compiler.disable
 def fused_local_experts(
     x_TD: torch.Tensor,
     idx_TK: torch.Tensor,

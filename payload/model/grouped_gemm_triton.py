@@ -104,7 +104,16 @@ _MM_CONFIGS = _configs([
 _INTERPRET_CONFIG = {"BM": 16, "BN": 16, "BK": 16}
 BLOCK_K_MULTIPLE = 64  # every K the GEMMs see must be a multiple of this (and of the interpreter's 16)
 
-_mm_tuned = triton.autotune(_MM_CONFIGS, key=["n_cols", "K", "GATHER_A", "SCATTER_C"])(_grouped_mm_kernel)
+
+
+def _k_divides(configs, named_args, **kwargs):
+    """The kernels have no K mask: only configs whose BK divides this K."""
+    return [c for c in configs if named_args["K"] % c.kwargs["BK"] == 0]
+
+
+_mm_tuned = triton.autotune(
+    _MM_CONFIGS, key=["n_cols", "K", "GATHER_A", "SCATTER_C"], prune_configs_by={"early_config_prune": _k_divides}
+)(_grouped_mm_kernel)
 
 
 def _rows_arg(rows: torch.Tensor | None, like: torch.Tensor) -> torch.Tensor:

@@ -126,10 +126,24 @@ class GroupedExperts(nn.Module):
         return fused_experts.supported(x_TD, self.gate_up_proj, self.down_proj)
 
     def forward(
-        self, x_ND: torch.Tensor, tokens_per_expert_L: torch.Tensor, weight_N: torch.Tensor | None = None
+        self,
+        x_ND: torch.Tensor,
+        tokens_per_expert_L: torch.Tensor | None = None,
+        weight_N: torch.Tensor | None = None,
+        *,
+        topk_TK: tuple[torch.Tensor, torch.Tensor] | None = None,
     ) -> torch.Tensor:
         """Each row through its expert; with `weight_N` each row's output is scaled by it (folded
-        into the SwiGLU activation, before the linear down projection: payload/model/swiglu.py)."""
+        into the SwiGLU activation, before the linear down projection: payload/model/swiglu.py).
+
+        With `topk_TK` = (expert ids, routing weights), x is in token order and every expert is
+        local: the fused path (use_fused) returns each token's weighted sum over its K experts.
+        It is a call of this module, not a reach into its parameters, so FSDP2's hooks gather
+        and cast them first."""
+        if topk_TK is not None:
+            from payload.model.fused_experts import fused_local_experts
+
+            return fused_local_experts(x_ND, *topk_TK, self.gate_up_proj, self.down_proj)
         use_grouped = self.impl == "grouped_mm" or (
             self.impl in ("auto", "fused") and grouped_mm_supported(x_ND, self.gate_up_proj, self.down_proj)
         )
@@ -197,10 +211,7 @@ class SparseMoeBlock(nn.Module):
         fold = self.fold_routing_weights if self.fold_routing_weights is not None else x_TD.is_cuda
         if fold and isinstance(self.dispatcher, LocalDispatcher) and self.experts.use_fused(x_TD):
             # The permutation lives in the expert GEMMs' loads and stores (fused_experts.py).
-            from payload.model.fused_experts import fused_local_experts
-
-            experts = self.experts
-            out_TD = fused_local_experts(x_TD, idx_TK, weight_TK, experts.gate_up_proj, experts.down_proj)
+            out_TD = self.experts(x_TD, topk_TK=(idx_TK, weight_TK))
             stats = self._router_stats(idx_TK, probs_TE, token_mask_BT)
             return out_TD.view(b, t, d), idx_TK.view(b, t, idx_TK.shape[-1]), stats
 
