@@ -112,14 +112,20 @@ def run_shape(shape: Shape, peak: float, compile_ours: bool, profile: bool, lige
     def step_ours(block=ours):
         block(x)[0].backward(grad)
 
-    def step_ours_unfused(block=ours):
-        # Before #31's fused path: torch's grouped GEMM on rows the dispatcher permuted.
-        block_experts = ours.experts
-        block_experts.impl = "grouped_mm"
-        try:
-            step_ours(block)
-        finally:
-            block_experts.impl = "auto"
+    def with_impl(impl):
+        """Our layer with one experts path: "fused" (#31: the permutation inside Triton grouped
+        GEMMs) or "grouped_mm" (torch's grouped GEMM on rows the dispatcher permuted)."""
+
+        def step(block=ours):
+            ours.experts.impl = impl
+            try:
+                step_ours(block)
+            finally:
+                ours.experts.impl = "auto"
+
+        return step
+
+    step_ours_fused, step_ours_unfused = with_impl("fused"), with_impl("grouped_mm")
 
     def step_hf():
         out = hf(x)
@@ -135,7 +141,7 @@ def run_shape(shape: Shape, peak: float, compile_ours: bool, profile: bool, lige
     result = {
         "shape": shape.name,
         "grouped_mm": grouped_mm_supported(x, ours.experts.gate_up_proj),
-        "fused": ours.experts.use_fused(x[0]),
+        "auto_takes_fused": ours.experts.use_fused(x[0], shape.tokens * shape.top_k),
         "rel_err_out": rel(out_ours, out_hf),
     }
     for name, a, b in zip(("grad_x", "grad_gate_up", "grad_down", "grad_router"), grads_ours, grads_hf):
@@ -157,6 +163,7 @@ def run_shape(shape: Shape, peak: float, compile_ours: bool, profile: bool, lige
     variants = {
         "hf": step_hf,
         "ours": step_ours,
+        "ours_fused": step_ours_fused,
         "ours_unfused": step_ours_unfused,
         "ours_autograd_wgrad": step_ours_autograd_wgrad,
     }
@@ -179,6 +186,7 @@ def run_shape(shape: Shape, peak: float, compile_ours: bool, profile: bool, lige
     if compile_ours:
         compiled = torch.compile(ours)
         variants["ours_compiled"] = lambda: step_ours(compiled)
+        variants["ours_fused_compiled"] = lambda: step_ours_fused(compiled)
         variants["ours_unfused_compiled"] = lambda: step_ours_unfused(compiled)
     for name, fn in variants.items():
         start = time.time()
@@ -246,7 +254,7 @@ def main() -> int:
     header = f"{'shape':<15}{'variant':<21}{'ms':>9}{'TFLOP/s':>10}{'% peak':>8}{'vs HF':>7}"
     print(header)
     for r in results:
-        for variant in ("hf", "ours", "ours_compiled", "ours_unfused", "ours_unfused_compiled", "ours_autograd_wgrad", "liger", "experts_only"):
+        for variant in ("hf", "ours", "ours_compiled", "ours_fused", "ours_fused_compiled", "ours_unfused", "ours_unfused_compiled", "ours_autograd_wgrad", "liger", "experts_only"):
             if variant not in r:
                 continue
             v = r[variant]

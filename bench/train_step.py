@@ -151,13 +151,14 @@ def mix_benchmark(args, cfg, run, peak) -> dict:
     return out
 
 
-def experts_impl_used(model) -> str:
-    """What the first MoE layer runs on a CUDA bf16 token batch (auto resolves per device)."""
+def experts_impl_used(model, rows_per_layer: int) -> str:
+    """What the first MoE layer runs on a CUDA bf16 batch of `rows_per_layer` tokens x top-k
+    (auto resolves per device and rows per expert)."""
     from payload.model import grouped_mm_supported
 
     experts = next(m for m in model.modules() if hasattr(m, "use_fused"))
     x = torch.empty(16, experts.gate_up_proj.shape[-1], device="cuda", dtype=torch.bfloat16)
-    if experts.use_fused(x):
+    if experts.use_fused(x, rows_per_layer):
         return "fused"
     return "grouped_mm" if grouped_mm_supported(x, experts.gate_up_proj, experts.down_proj) else "loop"
 
@@ -234,7 +235,7 @@ def main() -> None:
         "torch": torch.__version__,
         "config": f"Qwen3-MoE D{cfg.hidden_size} {cfg.num_experts}x{cfg.moe_intermediate_size} top{cfg.num_experts_per_tok} "
         f"vocab {cfg.vocab_size}, {args.layers} layers, {params / 1e9:.2f}B params",
-        "experts_impl": experts_impl_used(model),
+        "experts_impl": experts_impl_used(model, args.micro_batch_size * seq * cfg.num_experts_per_tok),
         "activation_checkpointing": args.activation_checkpointing,
         "compile_layers": args.compile,
         "tokens_per_step": tokens,

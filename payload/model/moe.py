@@ -112,12 +112,22 @@ class GroupedExperts(nn.Module):
     def num_local_experts(self) -> int:
         return self.gate_up_proj.shape[0]
 
-    def use_fused(self, x_TD: torch.Tensor) -> bool:
+    # "auto" takes the fused path up to this many rows per expert (tokens x top-k / experts).
+    # Measured on an H200 (bench/README.md, #31): at ~128 rows the Triton GEMMs beat torch's
+    # CUTLASS grouped kernel outright (DeepSeek-V3-like layer 36.1 -> 28.4 ms); at ~1,024 the
+    # two are even (Qwen3-30B-A3B: -2% eager, +2.5% compiled) and at ~2,048 (the one-GPU train
+    # step) the fused path was 2% slower, so above the line the grouped GEMM stays.
+    FUSED_MAX_ROWS_PER_EXPERT = 512
+
+    def use_fused(self, x_TD: torch.Tensor, rows: int | None = None) -> bool:
         """Whether SparseMoeBlock hands its local permutation to fused_experts.py: when asked
-        for, or on "auto" where its kernels run (CUDA with Triton, 16-bit, K a block multiple)."""
+        for, or on "auto" where its kernels run (CUDA with Triton, 16-bit, K a block multiple)
+        and pay (`rows` = tokens x top-k at most FUSED_MAX_ROWS_PER_EXPERT per expert)."""
         if self.impl == "fused":
             return True
         if self.impl != "auto" or not x_TD.is_cuda or x_TD.shape[0] == 0:
+            return False
+        if rows is not None and rows > self.FUSED_MAX_ROWS_PER_EXPERT * self.num_local_experts:
             return False
         try:
             from payload.model import fused_experts
@@ -209,7 +219,7 @@ class SparseMoeBlock(nn.Module):
         idx_TK, weight_TK, probs_TE = self.gate(x_TD, replay_idx_TK)
 
         fold = self.fold_routing_weights if self.fold_routing_weights is not None else x_TD.is_cuda
-        if fold and isinstance(self.dispatcher, LocalDispatcher) and self.experts.use_fused(x_TD):
+        if fold and isinstance(self.dispatcher, LocalDispatcher) and self.experts.use_fused(x_TD, idx_TK.numel()):
             # The permutation lives in the expert GEMMs' loads and stores (fused_experts.py).
             out_TD = self.experts(x_TD, topk_TK=(idx_TK, weight_TK))
             stats = self._router_stats(idx_TK, probs_TE, token_mask_BT)

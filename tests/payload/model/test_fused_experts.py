@@ -204,6 +204,16 @@ def test_fused_layer_matches_unfused_layer_on_gpu(tokens, hidden, inter, experts
 
 
 @pytest.mark.gpu
+def test_auto_takes_the_fused_path_up_to_its_rows_per_expert():
+    block = _block("cuda", torch.bfloat16, "auto", hidden=256, inter=128, experts=16, top_k=4)
+    x = torch.zeros(8, 256, device="cuda", dtype=torch.bfloat16)
+    limit = block.experts.FUSED_MAX_ROWS_PER_EXPERT * 16
+    assert block.experts.use_fused(x, limit) and not block.experts.use_fused(x, limit + 1)
+    block.experts.impl = "grouped_mm"
+    assert not block.experts.use_fused(x, 16)
+
+
+@pytest.mark.gpu
 def test_fused_layer_runs_under_torch_compile():
     block = _block("cuda", torch.bfloat16, "auto", hidden=256, inter=128, experts=16, top_k=4)
     x = torch.randn(1, 512, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
