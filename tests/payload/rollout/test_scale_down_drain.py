@@ -25,14 +25,20 @@ def test_a_server_scaled_down_mid_rollout_loses_and_duplicates_no_task(redis_ser
                                   visibility_timeout_s=600).build()
     leaving = ServeProcess(tiny_models[0], "--poll-s", "0.5").start(wait=False)
     leaving.wait_ready(timeout=240)  # a loaded CI box starts it slowly
-    staying = Worker("staying", served_tiny.url, redis_server.url, namespace, "--visibility-timeout-s", "600")
     routed_to_leaving = Worker("leaving", leaving.url, redis_server.url, namespace, "--visibility-timeout-s", "600",
                                "--drain-timeout-s", "5")
+    staying = None
     trainer.submit(tasks(TASKS, prefix="d"))
     received = collections.Counter()
     scaled_down = False
-    deadline = time.monotonic() + 120
     try:
+        # The leaving server's worker holds work before the other competes for it: on a loaded
+        # box a slow-starting worker could otherwise find the queue already empty (CI saw it).
+        deadline = time.monotonic() + 120
+        while not owned_by(trainer, "leaving") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        staying = Worker("staying", served_tiny.url, redis_server.url, namespace, "--visibility-timeout-s", "600")
+        deadline = time.monotonic() + 120
         while len(received) < TASKS and time.monotonic() < deadline:
             batch = trainer.consume("trainer", 16, 0.2, current_version=0, max_staleness=1000)
             received.update(g.group.task_id for g in batch.groups)
@@ -46,7 +52,8 @@ def test_a_server_scaled_down_mid_rollout_loses_and_duplicates_no_task(redis_ser
         stats = trainer.stats()
     finally:
         leaving.kill()
-        staying.kill()
+        if staying is not None:
+            staying.kill()
         routed_to_leaving.kill()
         trainer.close()
     assert scaled_down
