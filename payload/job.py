@@ -44,6 +44,10 @@ class ModelSection(_Section):
     # 16 x 2048 micro-batch: 411 -> 329 ms a step (bench/train_step.py). Off by default until
     # it has run with the deepep backend on a cluster (DeepEP's buffers are opaque to dynamo).
     compile_layers: bool = False
+    # The experts' forward and input-gradient GEMMs in e4m3 with rowwise scales (fp8; the weight
+    # gradient stays bf16) or in the compute dtype (bf16). Opt-in: on one H200 layer the speed and
+    # the error against bf16 are in bench/README.md (fp8_experts.py); needs an sm90+ GPU.
+    experts_precision: Literal["bf16", "fp8"] = "bf16"
 
 
 class ModelLayout(_Section):
