@@ -34,6 +34,12 @@ import torch.nn.functional as F
 
 from payload.model.fp8_rowwise import dequantize_rowwise, quantize_rowwise
 
+# use_fast_accum of the scaled GEMM. False: CUTLASS promotes the FP8 tensor cores' partial sums
+# into fp32 periodically along K (what DeepSeek-V3 trained with); True accumulates in the tensor
+# cores' reduced-precision accumulator throughout (torchao's MoE path uses it). Timed both ways
+# in bench/fp8_experts.py.
+FAST_ACCUM = False
+
 
 def supported(x_NI: torch.Tensor, *weights: torch.Tensor) -> bool:
     """Whether torch._scaled_grouped_mm takes these operands: CUDA sm90+, bf16 activations, and
@@ -52,7 +58,8 @@ def scaled_grouped_mm(a_q, a_scale_N, b_q_EKO, b_scale_EO, offsets_E, out_dtype,
     `emulate`: dequantize to fp32 and multiply there (CPU: torch's grouped GEMM; CUDA, which has
     no fp32 grouped GEMM: one matmul per expert)."""
     if not emulate:
-        return torch._scaled_grouped_mm(a_q, b_q_EKO, a_scale_N, b_scale_EO, offs=offsets_E, out_dtype=out_dtype)
+        return torch._scaled_grouped_mm(a_q, b_q_EKO, a_scale_N, b_scale_EO, offs=offsets_E, out_dtype=out_dtype,
+                                        use_fast_accum=FAST_ACCUM)
     a = dequantize_rowwise(a_q, a_scale_N)
     b = dequantize_rowwise(b_q_EKO.transpose(-2, -1), b_scale_EO).transpose(-2, -1)
     if a.is_cuda:
