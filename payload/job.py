@@ -45,8 +45,9 @@ class ModelSection(_Section):
     # it has run with the deepep backend on a cluster (DeepEP's buffers are opaque to dynamo).
     compile_layers: bool = False
     # The experts' forward and input-gradient GEMMs in e4m3 with rowwise scales (fp8; the weight
-    # gradient stays bf16) or in the compute dtype (bf16). Opt-in: on one H200 layer the speed and
-    # the error against bf16 are in bench/README.md (fp8_experts.py); needs an sm90+ GPU.
+    # gradient stays bf16) or in the compute dtype (bf16). Opt-in, needs an sm90+ GPU: on one H200
+    # an fp8 MoE layer step is slower than bf16 (0.54x Qwen3-30B-A3B, 0.57x DeepSeek-V3 shape) at
+    # ~6% relative error (bench/README.md, fp8_experts.py).
     experts_precision: Literal["bf16", "fp8"] = "bf16"
 
 
