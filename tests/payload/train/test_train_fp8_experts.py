@@ -81,3 +81,33 @@ def test_fp8_experts_grpo_step_is_close_to_fp32(seed):
     # Not zero: the fp8 path ran (the experts' rounding reaches every gradient upstream of them).
     assert loss_fp8 != loss_ref
     assert errors["experts"] > 1e-2 and min(errors[g] for g in ("router", "attention", "other")) > 1e-4, errors
+
+
+def _load_with_precision(rank, world_size, path, precision):
+    from payload.train.loading import load_sharded
+    from payload.train.parallel import init_world
+
+    model, _ = load_sharded(path, init_world(ep_size=2), ep_backend="all_to_all", experts_precision=precision)
+    return model.config.experts_precision, sorted({block.experts.precision for block in model.moe_blocks})
+
+
+def test_job_switch_is_validated_rendered_only_when_set_and_reaches_the_model(gloo_pool, tmp_path):
+    """model.experts_precision: validated with the field named; left out of the rendered job at its
+    default (so the switch's arrival changed no ConfigMap nor its hash), kept when set; and what
+    the trainer passes to load_sharded reaches every expert-parallel rank's experts."""
+    from payload.job import JobConfigError, parse_job_config
+    from payload.model import save_pretrained, tiny_config
+    from payload.model.qwen3_moe import Qwen3MoeForCausalLM
+
+    assert "experts_precision" not in parse_job_config({}, "test").model_dump(mode="json")["model"]
+    job = parse_job_config({"model": {"experts_precision": "fp8"}}, "test")
+    assert job.model_dump(mode="json")["model"]["experts_precision"] == "fp8"
+    assert parse_job_config(job.model_dump(mode="json"), "test").model.experts_precision == "fp8"
+    with pytest.raises(JobConfigError, match=r"^test: job.model.experts_precision: Input should be 'bf16' or 'fp8'"):
+        parse_job_config({"model": {"experts_precision": "fp16"}}, "test")
+    with pytest.raises(JobConfigError, match="model.experts_precision fp8 needs model.dtype bfloat16"):
+        parse_job_config({"model": {"experts_precision": "fp8", "dtype": "float32"}}, "test")
+
+    save_pretrained(Qwen3MoeForCausalLM(tiny_config()), tmp_path)
+    results = gloo_pool.run(_load_with_precision, str(tmp_path), job.model.experts_precision)
+    assert results == [("fp8", ["fp8"])] * 2
