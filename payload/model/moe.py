@@ -15,6 +15,7 @@ from torch import nn
 
 from payload.ep.dispatcher import Dispatcher, LocalDispatcher, LocalHandle, count_per_expert, unpermute_and_sum
 from payload.model.config import ExpertsImpl, ExpertsPrecision
+from payload.model.fp8_experts import fp8_grouped_linear
 from payload.model.swiglu import weighted_swiglu
 
 
@@ -152,9 +153,7 @@ class GroupedExperts(nn.Module):
 
     def _grouped_mm(self, x_ND, tokens_per_expert_L, weight_N) -> torch.Tensor:
         offsets_L = torch.cumsum(tokens_per_expert_L, dim=0, dtype=torch.int32)
-        linear = grouped_linear
-        if self.precision == "fp8":
-            from payload.model.fp8_experts import fp8_grouped_linear as linear
+        linear = fp8_grouped_linear if self.precision == "fp8" else grouped_linear
         h_NF2 = linear(x_ND, self.gate_up_proj, offsets_L)
         return linear(self._activation(h_NF2, weight_N), self.down_proj, offsets_L)
 
