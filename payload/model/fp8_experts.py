@@ -16,15 +16,20 @@ along the token dimension per group (torchao's MoE training path runs extra kern
 that), and the weight gradient is the product whose error the optimizer accumulates. One more
 reason: its K is each expert's token count, which the FP8 kernel needs in multiples of 16.
 
-Neither kept product needs group alignment: the forward and dgrad are the "2-D x 3-D" grouped
-GEMM, whose groups are row ranges of A (any count, empty ones included); only the widths (D, F,
-2F) must be multiples of 16 (Qwen3MoeConfig.validate refuses others when fp8 is chosen).
+Neither FP8 product needs group alignment: the forward and dgrad are the "2-D x 3-D" grouped
+GEMM, whose groups are row ranges of A of any size (empty ones and sizes that are not multiples
+of 16 tested on the H200); only the widths (D, F, 2F) must be multiples of 16
+(Qwen3MoeConfig.validate refuses others when fp8 is chosen).
 
 The scaled GEMM runs on CUDA sm90+ with bf16 activations (`supported`). Elsewhere the product is
 emulated: the quantized operands dequantized to fp32 (q · scale) and multiplied in fp32, which
 is the FP8 path's arithmetic up to accumulation order; the CPU tests measure the numerics
 through it. On a GPU where the kernel cannot run the layer raises instead of emulating (an
 opt-in for speed must not quietly run slower than bf16).
+
+Measured on one H200 (bench/README.md, fp8_experts.py): the fp8 layer step is slower than bf16
+on both issue-#31 shapes (the eight quantization passes and, on Qwen3-30B-A3B's shape, a slower
+FP8 GEMM outweigh the faster products), so bf16 stays the default.
 """
 
 from __future__ import annotations
