@@ -15,11 +15,13 @@ class ModelConfigError(ValueError):
 
 ExpertsImpl = Literal["auto", "fused", "grouped_mm", "loop"]
 EXPERTS_IMPLS = ("auto", "fused", "grouped_mm", "loop")
+ExpertsPrecision = Literal["bf16", "fp8"]
+EXPERTS_PRECISIONS = ("bf16", "fp8")
 
 
 @dataclass
 class Qwen3MoeConfig:
-    """The architecture (HF config.json fields) plus two run-time switches that are not saved.
+    """The architecture (HF config.json fields) plus run-time switches that are not saved.
 
     Field names and defaults follow `transformers.Qwen3MoeConfig` / Qwen3-30B-A3B's config.json.
     """
@@ -52,8 +54,12 @@ class Qwen3MoeConfig:
     # into their loads and stores (payload/model/fused_experts.py; all experts local), torch's
     # grouped GEMM on permuted rows, a per-expert loop, or the fastest this device supports.
     experts_impl: ExpertsImpl = "auto"
+    # The experts' forward and input-gradient GEMMs in bf16 (the compute dtype) or in e4m3 with
+    # rowwise scales (payload/model/fp8_experts.py; the weight gradient stays bf16). fp8 runs on
+    # torch's grouped GEMM path (experts_impl auto or grouped_mm).
+    experts_precision: ExpertsPrecision = "bf16"
 
-    _RUNTIME_FIELDS = ("activation_checkpointing", "experts_impl")
+    _RUNTIME_FIELDS = ("activation_checkpointing", "experts_impl", "experts_precision")
 
     def __post_init__(self) -> None:
         self.validate()
@@ -90,6 +96,23 @@ class Qwen3MoeConfig:
             raise ModelConfigError(
                 f"experts_impl={self.experts_impl!r}: must be one of " + ", ".join(map(repr, EXPERTS_IMPLS))
             )
+        if self.experts_precision not in EXPERTS_PRECISIONS:
+            raise ModelConfigError(
+                f"experts_precision={self.experts_precision!r}: must be one of "
+                + ", ".join(map(repr, EXPERTS_PRECISIONS))
+            )
+        if self.experts_precision == "fp8":
+            if self.experts_impl not in ("auto", "grouped_mm"):
+                raise ModelConfigError(
+                    f"experts_precision='fp8': runs on torch's grouped GEMM, so experts_impl must be 'auto' or "
+                    f"'grouped_mm', not {self.experts_impl!r}"
+                )
+            for name in ("hidden_size", "moe_intermediate_size"):
+                if getattr(self, name) % 16:
+                    raise ModelConfigError(
+                        f"experts_precision='fp8': config field {name}={getattr(self, name)} must be a multiple of "
+                        "16 (torch._scaled_grouped_mm)"
+                    )
 
     def is_moe_layer(self, layer_id: int) -> bool:
         return layer_id not in self.mlp_only_layers and (layer_id + 1) % self.decoder_sparse_step == 0

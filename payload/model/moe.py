@@ -14,7 +14,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from payload.ep.dispatcher import Dispatcher, LocalDispatcher, LocalHandle, count_per_expert, unpermute_and_sum
-from payload.model.config import ExpertsImpl
+from payload.model.config import ExpertsImpl, ExpertsPrecision
+from payload.model.fp8_experts import fp8_grouped_linear
 from payload.model.swiglu import weighted_swiglu
 
 
@@ -98,14 +99,18 @@ class GroupedExperts(nn.Module):
 
     gate_up_proj [L, 2F, D] (gate rows then up rows, as HF fuses them), down_proj [L, D, F];
     L is the number of experts on this rank, `expert_offset` the global id of the first.
+    `precision` "fp8": the forward and input-gradient GEMMs in e4m3 (payload/model/fp8_experts.py),
+    always on torch's grouped GEMM path.
     """
 
-    def __init__(self, num_experts: int, hidden_size: int, intermediate_size: int, impl: ExpertsImpl = "auto") -> None:
+    def __init__(self, num_experts: int, hidden_size: int, intermediate_size: int, impl: ExpertsImpl = "auto",
+                 precision: ExpertsPrecision = "bf16") -> None:
         super().__init__()
         self.gate_up_proj = nn.Parameter(torch.empty(num_experts, 2 * intermediate_size, hidden_size))
         self.down_proj = nn.Parameter(torch.empty(num_experts, hidden_size, intermediate_size))
         self.intermediate_size = intermediate_size
         self.impl = impl
+        self.precision = precision
         self.expert_offset = 0
 
     @property
@@ -122,7 +127,10 @@ class GroupedExperts(nn.Module):
     def use_fused(self, x_TD: torch.Tensor, rows: int | None = None) -> bool:
         """Whether SparseMoeBlock hands its local permutation to fused_experts.py: when asked
         for, or on "auto" where its kernels run (CUDA with Triton, 16-bit, K a block multiple)
-        and pay (`rows` = tokens x top-k at most FUSED_MAX_ROWS_PER_EXPERT per expert)."""
+        and pay (`rows` = tokens x top-k at most FUSED_MAX_ROWS_PER_EXPERT per expert).
+        Never in fp8: the fused kernels are bf16 GEMMs."""
+        if self.precision == "fp8":
+            return False
         if self.impl == "fused":
             return True
         if self.impl != "auto" or not x_TD.is_cuda or x_TD.shape[0] == 0:
@@ -154,7 +162,7 @@ class GroupedExperts(nn.Module):
             from payload.model.fused_experts import fused_local_experts
 
             return fused_local_experts(x_ND, *topk_TK, self.gate_up_proj, self.down_proj)
-        use_grouped = self.impl == "grouped_mm" or (
+        use_grouped = self.precision == "fp8" or self.impl == "grouped_mm" or (
             self.impl in ("auto", "fused") and grouped_mm_supported(x_ND, self.gate_up_proj, self.down_proj)
         )
         if use_grouped:
@@ -169,8 +177,9 @@ class GroupedExperts(nn.Module):
 
     def _grouped_mm(self, x_ND, tokens_per_expert_L, weight_N) -> torch.Tensor:
         offsets_L = torch.cumsum(tokens_per_expert_L, dim=0, dtype=torch.int32)
-        h_NF2 = grouped_linear(x_ND, self.gate_up_proj, offsets_L)
-        return grouped_linear(self._activation(h_NF2, weight_N), self.down_proj, offsets_L)
+        linear = fp8_grouped_linear if self.precision == "fp8" else grouped_linear
+        h_NF2 = linear(x_ND, self.gate_up_proj, offsets_L)
+        return linear(self._activation(h_NF2, weight_N), self.down_proj, offsets_L)
 
     def _loop(self, x_ND, tokens_per_expert_L, weight_N) -> torch.Tensor:
         counts = tokens_per_expert_L.tolist()
@@ -195,11 +204,12 @@ class SparseMoeBlock(nn.Module):
         top_k: int,
         norm_topk_prob: bool,
         experts_impl: ExpertsImpl = "auto",
+        experts_precision: ExpertsPrecision = "bf16",
     ) -> None:
         super().__init__()
         self.num_experts = num_experts
         self.gate = Router(hidden_size, num_experts, top_k, norm_topk_prob)
-        self.experts = GroupedExperts(num_experts, hidden_size, moe_intermediate_size, experts_impl)
+        self.experts = GroupedExperts(num_experts, hidden_size, moe_intermediate_size, experts_impl, experts_precision)
         self.dispatcher: Dispatcher = LocalDispatcher(num_experts)
         # Fold the routing weights into the experts' SwiGLU (payload/model/swiglu.py) when the
         # dispatch is local: None = on CUDA, where the fused kernel pays; elsewhere the layer

@@ -157,6 +157,7 @@ class DecoderLayer(nn.Module):
                 config.num_experts_per_tok,
                 config.norm_topk_prob,
                 config.experts_impl,
+                config.experts_precision,
             )
         else:
             self.mlp = DenseMLP(config.hidden_size, config.intermediate_size)

@@ -194,7 +194,8 @@ class Trainer:
             # fp32 master shards built on meta and read rank by rank; compute runs in job.model.dtype.
             model, read = load_sharded(job.model.path, world, ep.Config.for_job(job), compute, compile_layers,
                                        mean_sample_tokens=job.batch.max_prompt_tokens + job.batch.max_response_tokens // 2,
-                                       activation_checkpointing=job.model.activation_checkpointing)
+                                       activation_checkpointing=job.model.activation_checkpointing,
+                                       experts_precision=job.model.experts_precision)
             log.info("rank %d read %.2f GB of %s", world.rank, read / 1e9, job.model.path)
             return model
 
