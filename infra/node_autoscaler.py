@@ -48,7 +48,7 @@ from cdk_nag import NagSuppressions
 from constructs import Construct
 
 from infra import versions
-from infra.pod_identity import pod_identity_role
+from infra.pod_identity import pod_identity_association, pod_identity_role
 from payload.job import SPOT_GRACE_SECONDS
 
 NAMESPACE = "kube-system"
@@ -140,14 +140,7 @@ class NodeAutoscaler(Construct):
                 "group (its ARN holds an id unknown at deploy); DescribeNodegroup to that node group (its ARN ends in an id)",
             }],
         )
-        self.association = eks.CfnPodIdentityAssociation(
-            self,
-            "PodIdentity",
-            cluster_name=cluster.cluster_name,
-            namespace=NAMESPACE,
-            service_account=SERVICE_ACCOUNT,
-            role_arn=self.role.role_arn,
-        )
+        self.association = pod_identity_association(self, cluster.cluster_name, NAMESPACE, SERVICE_ACCOUNT, self.role)
         self.chart = _helm_chart(self, cluster, kubernetes_version, name, system)
         # The agent injects credentials into a pod created after its association exists.
         self.chart.node.add_dependency(self.association, policy)

@@ -15,7 +15,7 @@ from cdk_nag import NagSuppressions
 from constructs import Construct
 
 from cluster.identities import TRACKING_ARTIFACTS_PREFIX, TRACKING_SERVICE_ACCOUNT, WORKLOAD_NAMESPACE
-from infra.pod_identity import pod_identity_role
+from infra.pod_identity import pod_identity_association, pod_identity_role
 
 class TrackingIdentity(Construct):
     def __init__(self, scope: Construct, id: str, *, cluster: eks.Cluster, bucket: s3.Bucket) -> None:
@@ -47,11 +47,4 @@ class TrackingIdentity(Construct):
               "on the one key of the artifacts bucket"}],
             apply_to_children=True,
         )
-        self.association = eks.CfnPodIdentityAssociation(
-            self,
-            "PodIdentity",
-            cluster_name=cluster.cluster_name,
-            namespace=WORKLOAD_NAMESPACE,
-            service_account=TRACKING_SERVICE_ACCOUNT,
-            role_arn=self.role.role_arn,
-        )
+        self.association = pod_identity_association(self, cluster.cluster_name, WORKLOAD_NAMESPACE, TRACKING_SERVICE_ACCOUNT, self.role)
