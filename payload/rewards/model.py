@@ -73,12 +73,7 @@ class RewardModelClient:
     def score(self, sequences: list[list[int]]) -> list[float]:
         if not sequences:
             return []
-        response = self._post(classify_body(sequences))
-        if response.status_code != 200:
-            raise RewardModelError(f"reward model {self.url}: HTTP {response.status_code}: {response.text[:200]}")
-        items = response.json()
-        if not isinstance(items, list) or len(items) != len(sequences):
-            raise RewardModelError(f"reward model {self.url}: expected {len(sequences)} results, got {str(items)[:200]}")
+        items = self._results(classify_body(sequences), "/classify", len(sequences), "reward model")
         scores = []
         for item in items:
             embedding = item.get("embedding") if isinstance(item, dict) else None
@@ -93,12 +88,7 @@ class RewardModelClient:
         error (charged to the group), never a 0."""
         if not prompts:
             return []
-        response = self._post(judge_body(prompts, max_new_tokens), route="/generate")
-        if response.status_code != 200:
-            raise RewardModelError(f"judge {self.url}: HTTP {response.status_code}: {response.text[:200]}")
-        items = response.json()
-        if not isinstance(items, list) or len(items) != len(prompts):
-            raise RewardModelError(f"judge {self.url}: expected {len(prompts)} results, got {str(items)[:200]}")
+        items = self._results(judge_body(prompts, max_new_tokens), "/generate", len(prompts), "judge")
         scores = []
         for item in items:
             text = item.get("text") if isinstance(item, dict) else None
@@ -108,7 +98,18 @@ class RewardModelClient:
             scores.append(float(found[-1]) / max_score)
         return scores
 
-    def _post(self, body: dict, route: str = "/classify") -> httpx.Response:
+    def _results(self, body: dict, route: str, count: int, what: str) -> list:
+        """The server's list of `count` results for one batched request; any other answer is an
+        error naming the server (`what`: "reward model" or "judge")."""
+        response = self._post(body, route)
+        if response.status_code != 200:
+            raise RewardModelError(f"{what} {self.url}: HTTP {response.status_code}: {response.text[:200]}")
+        items = response.json()
+        if not isinstance(items, list) or len(items) != count:
+            raise RewardModelError(f"{what} {self.url}: expected {count} results, got {str(items)[:200]}")
+        return items
+
+    def _post(self, body: dict, route: str) -> httpx.Response:
         config = self.config
         for attempt in range(1, config.max_attempts + 1):
             try:
