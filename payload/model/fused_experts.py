@@ -61,7 +61,7 @@ class _FusedLocalExperts(torch.autograd.Function):
         y_TKD = gg.grouped_mm(a_NF, down_EOI.transpose(1, 2), group_end_E, c_rows_N=slot_N)
         ctx.save_for_backward(x_TD, weight_N, gate_up_EOI, down_EOI, slot_N, token_N, group_end_E, h_NF2, a_NF)
         ctx.k = k
-        return y_TKD.view(t, k, -1).sum(1)
+        return y_TKD.view(t, k, y_TKD.shape[1]).sum(1)
 
     @staticmethod
     def backward(ctx, grad_TD):
@@ -75,7 +75,7 @@ class _FusedLocalExperts(torch.autograd.Function):
         grad_x = None
         if need_x:
             grad_x_TKD = gg.grouped_mm(grad_h_NF2, gate_up_EOI, group_end_E, c_rows_N=slot_N)
-            grad_x = grad_x_TKD.view(t, k, -1).sum(1)
+            grad_x = grad_x_TKD.view(t, k, grad_x_TKD.shape[1]).sum(1)
         grad_gate_up = _wgrad(grad_h_NF2, x_TD, group_end_E, x_rows_N=token_N) if need_gate_up else None
         grad_weight = None
         if need_weight:

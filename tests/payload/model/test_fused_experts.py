@@ -132,6 +132,11 @@ def _interpreter_run() -> dict:
     replay[..., 0] = 0
     replay[..., 1] = torch.randint(1, 5, (1, 40))
     results["layer_empty_experts"] = _layer_errors("cpu", torch.float32, tokens=40, replay_idx=replay)
+    block = _block("cpu", torch.float32, "fused")
+    x = torch.zeros(1, 0, 64, requires_grad=True)
+    out = block(x)[0]
+    out.sum().backward()
+    results["no_tokens"] = list(out.shape) == [1, 0, 64] and list(x.grad.shape) == [1, 0, 64]
     results["fsdp"] = _fsdp_errors()
     results["fused_calls"] = len(calls)
     block = _block("cpu", torch.float32, "auto")
@@ -161,9 +166,13 @@ def test_kernels_match_per_expert_loops_in_interpreter(interpreted):
 def test_fused_layer_matches_unfused_layer_in_interpreter(interpreted, case):
     errors = interpreted[case]
     assert errors.pop("same_routing", True)
-    assert interpreted["fused_calls"] == 3  # the fused path ran: once per case, in the fused block only
+    assert interpreted["fused_calls"] == 4  # once per case in the fused block only, and the empty batch
     for name, value in errors.items():
         assert value < 1e-5, (case, name, value)
+
+
+def test_fused_layer_takes_an_empty_batch_in_interpreter(interpreted):
+    assert interpreted["no_tokens"]
 
 
 def test_fused_path_needs_block_multiple_widths_in_interpreter(interpreted):
