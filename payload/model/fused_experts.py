@@ -14,10 +14,11 @@ Same function as SparseMoeBlock's folded path (permute -> grouped gate/up GEMM -
               dWgu[e] = grad_h_N^T x_TD[token_N]        torch's grouped GEMM on a gathered copy
 
 slot_N is the flat (token, k) position of expert-order row n (order_N of the local dispatcher)
-and token_N = slot_N // K. Two of the four N x D copies disappear (the weight gradients keep theirs, see _wgrad);
-the two K-sums stay (they read contiguous rows). Numerics: the GEMMs accumulate in fp32 as CUTLASS's do, the K-sums
-are torch's (fp32 accumulation, one rounding), SwiGLU is the same kernel; the results differ from
-the unfused layer only in GEMM summation order (tests/payload/model/test_fused_experts.py).
+and token_N = slot_N // K. Of the unfused layer's four N x D gathers two remain, both feeding
+the weight gradients (see _wgrad); the two K-sums stay (they read contiguous rows). Numerics:
+the GEMMs accumulate in fp32 as CUTLASS's do, the K-sums are torch's (fp32 accumulation, one
+rounding), SwiGLU is the same kernel; the results differ from the unfused layer only in GEMM
+summation order (tests/payload/model/test_fused_experts.py).
 """
 
 from __future__ import annotations
