@@ -20,12 +20,44 @@ from k8s.pods import (
     PRIORITY_ROLLOUT,
     PRIORITY_TRAINER,
     SANDBOX,
+    metadata,
+    selector,
 )
 
 GP3_STORAGE_CLASS = "rl-gp3"
 # A static PersistentVolume needs a capacity; for FSx for Lustre it is informational (the
 # file system's real size is set by the CDK app) and must merely cover the claim.
 FSX_NOMINAL_CAPACITY = "1200Gi"
+
+
+def stateful_pod_with_volume(
+    scope: Construct, id: str, component: str, template: k8s.PodTemplateSpec, volume_gib: int
+) -> k8s.KubeStatefulSet:
+    """One pod of `component` (the buffer's Redis, the tracking database) with its own gp3
+    volume, claim "data", which outlives the pod and the claim (the storage class's Retain)."""
+    return k8s.KubeStatefulSet(
+        scope,
+        id,
+        metadata=metadata(component),
+        spec=k8s.StatefulSetSpec(
+            service_name=component,
+            replicas=1,
+            selector=selector(component),
+            template=template,
+            volume_claim_templates=[
+                k8s.KubePersistentVolumeClaimProps(
+                    metadata=k8s.ObjectMeta(name="data"),
+                    spec=k8s.PersistentVolumeClaimSpec(
+                        access_modes=["ReadWriteOnce"],
+                        storage_class_name=GP3_STORAGE_CLASS,
+                        resources=k8s.VolumeResourceRequirements(
+                            requests={"storage": k8s.Quantity.from_string(f"{volume_gib}Gi")}
+                        ),
+                    ),
+                )
+            ],
+        ),
+    )
 
 
 def _meta(name: str, namespaced: bool = True) -> k8s.ObjectMeta:

@@ -16,7 +16,7 @@ import cdk8s
 from cdk8s_plus_33 import k8s
 from constructs import Construct
 
-from k8s.charts.base import GP3_STORAGE_CLASS
+from k8s.charts.base import stateful_pod_with_volume
 from k8s.context import Context
 from k8s.netpol import allow, from_components, from_prometheus
 from cluster.placement import Placement
@@ -125,40 +125,24 @@ class BufferChart(cdk8s.Chart):
             liveness_probe=http_probe("/health", "metrics", period=30, failures=3),
             readiness_probe=http_probe("/health", "metrics", period=10, failures=3),
         )
-        k8s.KubeStatefulSet(
+        stateful_pod_with_volume(
             self,
             "statefulset",
-            metadata=metadata(BUFFER),
-            spec=k8s.StatefulSetSpec(
-                service_name=BUFFER,
-                replicas=1,
-                selector=selector(BUFFER),
-                template=pod_template(
-                    BUFFER,
-                    ctx.job_digest,
-                    placement,
-                    [redis, exporter],
-                    service_account=BUFFER,
-                    priority_class=PRIORITY_BUFFER,
-                    grace_seconds=60,
-                    volumes=[
-                        access_volume("access", [ACL_FILE, SERVER_CERT, SERVER_KEY, CA_CERT, "monitor"]),
-                        access_volume("exporter-access", [CA_CERT]),
-                    ],
-                ),
-                volume_claim_templates=[
-                    k8s.KubePersistentVolumeClaimProps(
-                        metadata=k8s.ObjectMeta(name="data"),
-                        spec=k8s.PersistentVolumeClaimSpec(
-                            access_modes=["ReadWriteOnce"],
-                            storage_class_name=GP3_STORAGE_CLASS,
-                            resources=k8s.VolumeResourceRequirements(
-                                requests={"storage": k8s.Quantity.from_string(f"{volume_gib}Gi")}
-                            ),
-                        ),
-                    )
+            BUFFER,
+            pod_template(
+                BUFFER,
+                ctx.job_digest,
+                placement,
+                [redis, exporter],
+                service_account=BUFFER,
+                priority_class=PRIORITY_BUFFER,
+                grace_seconds=60,
+                volumes=[
+                    access_volume("access", [ACL_FILE, SERVER_CERT, SERVER_KEY, CA_CERT, "monitor"]),
+                    access_volume("exporter-access", [CA_CERT]),
                 ],
             ),
+            volume_gib,
         )
         headless_service(self, "service", BUFFER, BUFFER, {"redis": REDIS_PORT, "metrics": REDIS_EXPORTER_PORT})
         # Never evicted by a drain or an upgrade: moving the buffer is an operator's decision.

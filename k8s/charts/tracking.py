@@ -26,7 +26,7 @@ from constructs import Construct
 
 from cluster.identities import TRACKING_ARTIFACTS_PREFIX, TRACKING_SERVICE_ACCOUNT
 from cluster.placement import Placement
-from k8s.charts.base import GP3_STORAGE_CLASS
+from k8s.charts.base import stateful_pod_with_volume
 from k8s.context import Context
 from k8s.netpol import allow, from_components, ports, to_components
 from k8s.placement import cpu_resources
@@ -111,44 +111,29 @@ class TrackingChart(cdk8s.Chart):
             liveness_probe=k8s.Probe(tcp_socket=k8s.TcpSocketAction(port=k8s.IntOrString.from_string("postgres")),
                                      period_seconds=20, failure_threshold=6),
         )
-        k8s.KubeStatefulSet(
+        stateful_pod_with_volume(
             self,
             "database",
-            metadata=metadata(TRACKING_DB),
-            spec=k8s.StatefulSetSpec(
-                service_name=TRACKING_DB,
-                replicas=1,
-                selector=selector(TRACKING_DB),
-                template=pod_template(
-                    TRACKING_DB,
-                    ctx.job_digest,
-                    Placement.of(ctx.environment, "memory"),
-                    [postgres],
-                    service_account=TRACKING_DB,
-                    # With the buffer it shares a pool with: state, never preempted by workers.
-                    priority_class=PRIORITY_BUFFER,
-                    grace_seconds=60,
-                    volumes=[
-                        k8s.Volume(name="run", empty_dir=k8s.EmptyDirVolumeSource(
-                            size_limit=k8s.Quantity.from_string("16Mi"))),
-                        tmp_volume("1Gi"),
-                        k8s.Volume(name="secret", secret=k8s.SecretVolumeSource(
-                            secret_name=DB_SECRET, items=[k8s.KeyToPath(key="password", path="password")],
-                            default_mode=0o440)),
-                    ],
-                ),
-                volume_claim_templates=[
-                    k8s.KubePersistentVolumeClaimProps(
-                        metadata=k8s.ObjectMeta(name="data"),
-                        spec=k8s.PersistentVolumeClaimSpec(
-                            access_modes=["ReadWriteOnce"],
-                            storage_class_name=GP3_STORAGE_CLASS,
-                            resources=k8s.VolumeResourceRequirements(
-                                requests={"storage": k8s.Quantity.from_string(f"{DB_VOLUME_GIB}Gi")}),
-                        ),
-                    )
+            TRACKING_DB,
+            pod_template(
+                TRACKING_DB,
+                ctx.job_digest,
+                Placement.of(ctx.environment, "memory"),
+                [postgres],
+                service_account=TRACKING_DB,
+                # With the buffer it shares a pool with: state, never preempted by workers.
+                priority_class=PRIORITY_BUFFER,
+                grace_seconds=60,
+                volumes=[
+                    k8s.Volume(name="run", empty_dir=k8s.EmptyDirVolumeSource(
+                        size_limit=k8s.Quantity.from_string("16Mi"))),
+                    tmp_volume("1Gi"),
+                    k8s.Volume(name="secret", secret=k8s.SecretVolumeSource(
+                        secret_name=DB_SECRET, items=[k8s.KeyToPath(key="password", path="password")],
+                        default_mode=0o440)),
                 ],
             ),
+            DB_VOLUME_GIB,
         )
         headless_service(self, "database-service", TRACKING_DB, TRACKING_DB, {"postgres": TRACKING_DB_PORT})
         allow(self, TRACKING_DB, ingress=[from_components(TRACKING, port_numbers=(TRACKING_DB_PORT,))])
