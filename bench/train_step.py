@@ -176,6 +176,8 @@ def main() -> None:
     p.add_argument("--compile", action="store_true", help="torch.compile each decoder layer (parallelize(compile_layers=True))")
     p.add_argument("--experts-impl", default="auto", choices=["auto", "fused", "grouped_mm", "loop"],
                    help="the experts' implementation (auto: the fused-permutation Triton GEMMs where they run)")
+    p.add_argument("--reshard-after-forward", default="default", choices=["default", "always", "never"],
+                   help="FSDP2's reshard policy (parallelize: default = every decoder layer but the last)")
     p.add_argument("--profile", action="store_true", help="print the CUDA kernels of one more step, by total time")
     p.add_argument("--mix", type=int, default=0, help="samples of the lognormal length mix (0: fixed shape only)")
     p.add_argument("--mix-micro-batch-size", type=int, default=2)
@@ -197,7 +199,8 @@ def main() -> None:
     with torch.device("cuda"):
         model = Qwen3MoeForCausalLM(cfg)  # fp32 master weights
     params = sum(p.numel() for p in model.parameters())
-    model = parallelize(model, world, ep_backend="local", compute_dtype=torch.bfloat16, compile_layers=args.compile)
+    model = parallelize(model, world, ep_backend="local", compute_dtype=torch.bfloat16, compile_layers=args.compile,
+                        reshard_after_forward=args.reshard_after_forward)
     optimizer = build_optimizer(model, lr=1e-6, weight_decay=0.0, device=world.device)
     loss = LossConfig(tis_cap=2.0, max_response_tokens=args.response_tokens)
 
@@ -238,6 +241,7 @@ def main() -> None:
         "experts_impl": experts_impl_used(model, args.micro_batch_size * seq * cfg.num_experts_per_tok),
         "activation_checkpointing": args.activation_checkpointing,
         "compile_layers": args.compile,
+        "reshard_after_forward": args.reshard_after_forward,
         "tokens_per_step": tokens,
         "micro_batches": f"{args.micro_batches} x {args.micro_batch_size} x {seq}",
         "step_s_median": step_s,
@@ -254,7 +258,7 @@ def main() -> None:
     print(f"fixed shape: {step_s * 1e3:.0f} ms, MFU {result['mfu']:.1%}", flush=True)
     if args.mix:
         result["mix"] = mix_benchmark(args, cfg, run, peak)
-    name = f"train_step_L{args.layers}_{args.micro_batches}x{args.micro_batch_size}" + ("_ac" if args.activation_checkpointing else "") + ("_compiled" if args.compile else "") + (f"_mix{args.mix}" if args.mix else "") + f"_{result['experts_impl']}.json"
+    name = f"train_step_L{args.layers}_{args.micro_batches}x{args.micro_batch_size}" + ("_ac" if args.activation_checkpointing else "") + ("_compiled" if args.compile else "") + (f"_mix{args.mix}" if args.mix else "") + f"_{result['experts_impl']}_reshard-{args.reshard_after_forward}.json"
     Path(args.out, name).write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))
     print(f"| {result['config']} | AC {'on' if args.activation_checkpointing else 'off'} | {tokens} tok/step | "

@@ -6,19 +6,19 @@ Same function as SparseMoeBlock's folded path (permute -> grouped gate/up GEMM -
     forward   h_N  = x_TD[token_N] @ Wgu[e]^T          the gather is the first GEMM's A load
               a_N  = silu(gate) * up * weight_N         payload/model/swiglu_triton.py
               y[slot_N] = a_N @ Wd[e]^T                 the scatter is the second GEMM's store
-              out_TD = y.view(T, K, D).sum(1)           contiguous: one read of y
+              out_TD = sum over K of y.view(T, K, D)    contiguous: one read of y (sum_rows)
     backward  grad_a_N = grad_out[token_N] @ Wd[e]      gathered A again
-              dWd[e] = grad_out[token_N]^T a_N          torch's grouped GEMM on a gathered copy
+              dWd[e] = grad_out[token_N]^T a_N          see _wgrad
               grad_h_N, grad_weight_N = SwiGLU backward
               grad_x[slot_N] = grad_h_N @ Wgu[e]; grad_x_TD = sum over K
-              dWgu[e] = grad_h_N^T x_TD[token_N]        torch's grouped GEMM on a gathered copy
+              dWgu[e] = grad_h_N^T x_TD[token_N]        see _wgrad
 
 slot_N is the flat (token, k) position of expert-order row n (order_N of the local dispatcher)
 and token_N = slot_N // K. Of the unfused layer's four N x D gathers two remain, both feeding
-the weight gradients (see _wgrad); the two K-sums stay (they read contiguous rows). Numerics:
-the GEMMs accumulate in fp32 as CUTLASS's do, the K-sums are torch's (fp32 accumulation, one
-rounding), SwiGLU is the same kernel; the results differ from the unfused layer only in GEMM
-summation order (tests/payload/model/test_fused_experts.py).
+the weight gradients (see _wgrad); the two K-sums read contiguous rows (sum_rows). Numerics:
+the GEMMs accumulate in fp32 as CUTLASS's do, the K-sums in fp32 with one rounding (as torch's
+sum), SwiGLU is the same kernel; the results differ from the unfused layer only in summation
+order (tests/payload/model/test_fused_experts.py).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
+from payload.ep.sum_rows_triton import sum_rows
 from payload.model import grouped_gemm_triton as gg
 from payload.model import swiglu_triton
 
@@ -42,9 +43,11 @@ def supported(x_TD: torch.Tensor, gate_up_EOI: torch.Tensor, down_EOI: torch.Ten
 
 
 def _wgrad(g_MO, x_MI, group_end_E, g_rows_N=None, x_rows_N=None):
-    """dW_e = G_e^T X_e through torch's grouped GEMM on gathered copies of the operands: a Triton
-    kernel gathering in its loads (as grouped_mm does) reached ~380 TFLOP/s on an H200 against
-    CUTLASS's ~600, which outweighs the two N x D copies (bench/README.md, #31)."""
+    """dW_e = G_e^T X_e through torch's CUTLASS grouped GEMM on gathered copies of the operands.
+    Triton kernels gathering in their loads lost on an H200 at both shapes (bench/README.md, #31):
+    ~380 against ~600 TFLOP/s at ~1,024 rows per expert; at ~128 rows, where the kernel is bound
+    by storing 22.5 GB of bf16 gradients, 7.9 ms at best (tiles, stages, a persistent TMA-store
+    variant) against CUTLASS's 6.8 ms for the gate/up gradient."""
     g_NO = g_MO if g_rows_N is None else g_MO.index_select(0, g_rows_N)
     x_NI = x_MI if x_rows_N is None else x_MI.index_select(0, x_rows_N)
     return F.grouped_mm(g_NO.t(), x_NI, offs=group_end_E)
@@ -62,7 +65,7 @@ class _FusedLocalExperts(torch.autograd.Function):
         y_TKD = gg.grouped_mm(a_NF, down_EOI.transpose(1, 2), group_end_E, c_rows_N=slot_N)
         ctx.save_for_backward(x_TD, weight_N, gate_up_EOI, down_EOI, slot_N, token_N, group_end_E, h_NF2, a_NF)
         ctx.k = k
-        return y_TKD.view(t, k, y_TKD.shape[1]).sum(1)
+        return sum_rows(y_TKD, None, k)
 
     @staticmethod
     def backward(ctx, grad_TD):
@@ -76,7 +79,7 @@ class _FusedLocalExperts(torch.autograd.Function):
         grad_x = None
         if need_x:
             grad_x_TKD = gg.grouped_mm(grad_h_NF2, gate_up_EOI, group_end_E, c_rows_N=slot_N)
-            grad_x = grad_x_TKD.view(t, k, grad_x_TKD.shape[1]).sum(1)
+            grad_x = sum_rows(grad_x_TKD, None, k)
         grad_gate_up = _wgrad(grad_h_NF2, x_TD, group_end_E, x_rows_N=token_N) if need_gate_up else None
         grad_weight = None
         if need_weight:

@@ -32,21 +32,25 @@ _INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
 
 
 @triton.jit
-def _expert_of_tile(group_end_ptr, tile_m, num_groups, E_POW2: tl.constexpr, BM: tl.constexpr):
-    """(expert, first row, end row) of row tile `tile_m`, counting cdiv(rows_e, BM) tiles per
-    expert; expert == num_groups for a tile past the last one."""
+def _tile_of_program(group_end_ptr, pid, num_groups, num_n, E_POW2: tl.constexpr, BM: tl.constexpr):
+    """(expert, first row, end row, column tile) of program `pid`. Each expert has cdiv(rows_e, BM)
+    row tiles x num_n column tiles, numbered expert by expert and, within one, column tile major:
+    the row tiles that share a column tile of the expert's weights run side by side, so it is
+    read from HBM once (DeepSeek-V3's 58 MB gate/up weights per expert do not fit the 50 MB L2).
+    expert == num_groups for a program past the last tile."""
     e_offs = tl.arange(0, E_POW2)
     in_range = e_offs < num_groups
     ends = tl.load(group_end_ptr + e_offs, mask=in_range, other=0)
     starts = tl.load(group_end_ptr + e_offs - 1, mask=in_range & (e_offs > 0), other=0)
     tiles = tl.where(in_range, (ends - starts + BM - 1) // BM, 0)
-    tile_ends = tl.cumsum(tiles, 0)
-    expert = tl.sum((tile_ends <= tile_m).to(tl.int32), 0)
+    program_ends = tl.cumsum(tiles, 0) * num_n
+    expert = tl.sum((program_ends <= pid).to(tl.int32), 0)
     this = e_offs == expert
-    first_tile = tl.sum(tl.where(this, tile_ends - tiles, 0), 0)
-    row_start = tl.sum(tl.where(this, starts, 0), 0) + (tile_m - first_tile) * BM
+    row_tiles = tl.maximum(tl.sum(tl.where(this, tiles, 0), 0), 1)
+    local = pid - tl.sum(tl.where(this, program_ends - tiles * num_n, 0), 0)
+    row_start = tl.sum(tl.where(this, starts, 0), 0) + (local % row_tiles) * BM
     row_end = tl.sum(tl.where(this, ends, 0), 0)
-    return expert, row_start, row_end
+    return expert, row_start, row_end, local // row_tiles
 
 
 @triton.jit
@@ -57,12 +61,8 @@ def _grouped_mm_kernel(
     GATHER_A: tl.constexpr, SCATTER_C: tl.constexpr, E_POW2: tl.constexpr,
     BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
 ):
-    pid = tl.program_id(0)
     num_n = tl.cdiv(n_cols, BN)
-    # Column tiles of one row tile are neighbours: its A rows and its expert's B stay in L2.
-    tile_m = pid // num_n
-    tile_n = pid % num_n
-    expert, row_start, row_end = _expert_of_tile(group_end_ptr, tile_m, num_groups, E_POW2, BM)
+    expert, row_start, row_end, tile_n = _tile_of_program(group_end_ptr, tl.program_id(0), num_groups, num_n, E_POW2, BM)
     if expert >= num_groups:
         return
     rows = row_start + tl.arange(0, BM)
@@ -98,6 +98,8 @@ def _configs(pairs):
 
 
 # Hopper bf16 tiles: 128-row tiles fill a warpgroup's wgmma; the rest trades registers for reuse.
+# (Swapping the operands' roles, weights on the wgmma's M side, was slower on an H200 at both
+# shapes: bench/README.md, #31.)
 _MM_CONFIGS = _configs([
     (128, 256, 64, 8, 3), (128, 256, 64, 8, 4), (256, 128, 64, 8, 3), (128, 128, 64, 4, 4), (128, 128, 128, 8, 3),
 ])

@@ -119,9 +119,10 @@ class GroupedExperts(nn.Module):
 
     # "auto" takes the fused path up to this many rows per expert (tokens x top-k / experts).
     # Measured on an H200 (bench/README.md, #31): at ~128 rows the Triton GEMMs beat torch's
-    # CUTLASS grouped kernel outright (DeepSeek-V3-like layer 36.1 -> 28.4 ms); at ~1,024 the
-    # two are even (Qwen3-30B-A3B: -2% eager, +2.5% compiled) and at ~2,048 (the one-GPU train
-    # step) the fused path was 2% slower, so above the line the grouped GEMM stays.
+    # CUTLASS grouped kernel outright (DeepSeek-V3-like layer compiled 32.5 -> 27.1 ms); at
+    # ~1,024 the grouped GEMM with the one-pass K-sum (payload/ep/sum_rows_triton.py) wins
+    # (Qwen3-30B-A3B compiled 8.0 against 8.5 ms fused), and at ~2,048 (the one-GPU train step)
+    # the fused path was 2% slower, so above the line the grouped GEMM stays.
     FUSED_MAX_ROWS_PER_EXPERT = 512
 
     def use_fused(self, x_TD: torch.Tensor, rows: int | None = None) -> bool:

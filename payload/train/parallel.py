@@ -179,12 +179,16 @@ def _stage_meshes(device_type: str, ranks: torch.Tensor, replicas: int, shard: i
             DeviceMesh(device_type, ranks.permute(2, 1, 0), mesh_dim_names=("ep", "edp_shard", "dp_replicate")))
 
 
+RESHARD_POLICIES = ("default", "always", "never")
+
+
 def parallelize(
     model: Qwen3MoeForCausalLM,
     world: World,
     ep_backend: str | ep.Config = "auto",
     compute_dtype: torch.dtype | None = None,
     compile_layers: bool = False,
+    reshard_after_forward: str = "default",
 ) -> Qwen3MoeForCausalLM:
     """Shard `model` (fp32 master weights, or on the meta device: see payload.train.loading;
     experts whole, or already split over the world's EP group) in place: experts over EP then
@@ -192,7 +196,20 @@ def parallelize(
     `compute_dtype` (e.g. bf16) is what forward and backward run in; gradients are reduced in
     fp32. `compile_layers`: torch.compile each decoder layer before sharding (as torchtitan
     does: per block, so FSDP2's hooks stay outside the graphs), which fuses the norms, rotary
-    embedding, routing and SwiGLU elementwise passes."""
+    embedding, routing and SwiGLU elementwise passes.
+
+    `reshard_after_forward` (torchtitan's policy names): "always" frees every layer's gathered
+    bf16 parameters after its forward and gathers them again for its backward; "never" holds
+    them from forward to backward (2 B per parameter more, one gather a step fewer);
+    "default" reshards every decoder layer but the last, whose backward comes right after its
+    forward (torchtitan's default: resharding it would only gather it again at once; the root's
+    embedding and LM head are never resharded by FSDP2 either). The setting is each module's
+    `fsdp_reshard_after_forward`, which the trainer's gradient accumulation keeps
+    (payload.train.step)."""
+    if reshard_after_forward not in RESHARD_POLICIES:
+        raise ParallelConfigError(
+            f"reshard_after_forward {reshard_after_forward!r} must be one of {', '.join(RESHARD_POLICIES)}"
+        )
     if model.config.num_experts % world.ep_size:
         raise ParallelConfigError(
             f"parallel.expert_parallel_size {world.ep_size} must divide the model's num_experts {model.config.num_experts}"
@@ -210,10 +227,13 @@ def parallelize(
     if compile_layers:
         for layer in layers:
             layer.compile()
-    for layer in layers:
-        if layer.is_moe:
-            fully_shard(layer.mlp.experts, mesh=world.expert_dp_mesh, mp_policy=mp)
-        fully_shard(layer, mesh=world.dense_mesh, mp_policy=mp)
+    for index, layer in enumerate(layers):
+        reshard = reshard_after_forward == "always" or (reshard_after_forward == "default" and index < len(layers) - 1)
+        modules = ([layer.mlp.experts] if layer.is_moe else []) + [layer]
+        for module in modules:
+            mesh = world.expert_dp_mesh if module is not layer else world.dense_mesh
+            fully_shard(module, mesh=mesh, mp_policy=mp, reshard_after_forward=reshard)
+            module.fsdp_reshard_after_forward = reshard
     fully_shard(model, mesh=world.dense_mesh, mp_policy=mp)
     for module in model.modules():
         if isinstance(module, FSDPModule):

@@ -87,12 +87,13 @@ def build_optimizer(model: torch.nn.Module, lr: float, weight_decay: float, devi
 
 
 def _sync_gradients(model: FSDPModule, last: bool) -> None:
-    """Before each micro-batch: reduce gradients and reshard only around the last one."""
+    """Before each micro-batch: reduce gradients and reshard only around the last one (and there
+    only the modules parallelize set to reshard after forward)."""
     model.set_requires_gradient_sync(last)
     model.set_reshard_after_backward(last)
     for module in model.modules():  # the root keeps its own setting (it never reshards after forward)
         if isinstance(module, FSDPModule) and module is not model:
-            module.set_reshard_after_forward(last, recurse=False)
+            module.set_reshard_after_forward(last and getattr(module, "fsdp_reshard_after_forward", True), recurse=False)
 
 
 def train_step(

@@ -88,6 +88,14 @@ def _kernel_errors(device, dtype):
     plain = gg.grouped_mm(rows_b, w_EOI, group_end)
     want = torch.cat([rows_b[s:e].float() @ w_EOI[i].float() for i, (s, e) in enumerate(bounds)])
     errors["plain"] = _rel(plain, want)
+
+    # Each token's K rows summed, read through an index (the local combine) or contiguous.
+    from payload.ep.sum_rows_triton import sum_rows
+
+    y = torch.randn(3 * 40, 96, device=device, dtype=dtype)
+    perm = torch.randperm(3 * 40, device=device)
+    errors["sum_rows_gather"] = _rel(sum_rows(y, perm, 3), y[perm].float().view(40, 3, 96).sum(1))
+    errors["sum_rows_contiguous"] = _rel(sum_rows(y, None, 3), y.float().view(40, 3, 96).sum(1))
     return errors
 
 

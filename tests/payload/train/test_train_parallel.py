@@ -87,3 +87,35 @@ def assert_matches_one_process(history, expected_history, weights, model, kind, 
     for name, tensor in expected.items():
         torch.testing.assert_close(weights[name], tensor, rtol=1e-5, atol=ATOL[kind], msg=name)
         assert not torch.equal(tensor, initial[name]), name
+
+
+def _reshard_policy_run(rank, world_size, policy):
+    """One SGD step of two micro-batches (gradient accumulation toggles resharding) under
+    `policy`; the layers' reshard flags, FSDP2's own post-forward setting, the full weights."""
+    world = init_world(ep_size=2)
+    try:
+        parallelize(tiny_model(), world, ep_backend="all_to_all", reshard_after_forward="sometimes")
+    except ValueError as exc:
+        refused = str(exc)
+    model = parallelize(tiny_model(), world, ep_backend="all_to_all", reshard_after_forward=policy)
+    optimizer = make_optimizer("sgd", model.parameters())
+    samples = shard_for_rank(batch(0), rank, world_size)
+    train_step(model, optimizer, micro_batches(samples, MICRO, micro_count(len(batch(0)), world_size)), CONFIG,
+               group=dist.group.WORLD)
+    layers = list(model.model.layers)
+    flags = [layer.fsdp_reshard_after_forward for layer in layers]
+    # FSDP2 keeps the last micro-batch's setting; None = no reshard after forward.
+    fsdp = [layer._get_fsdp_state()._fsdp_param_group.post_forward_mesh_info is not None for layer in layers]
+    return flags, fsdp, refused, {name: t.clone() for name, t in full_hf_tensors(model, world)}
+
+
+def test_reshard_policies_change_memory_not_results(gloo_pool):
+    runs = {policy: gloo_pool.run(_reshard_policy_run, policy)[0] for policy in ("default", "always", "never")}
+    layers = len(runs["default"][0])
+    assert runs["default"][0] == runs["default"][1] == [True] * (layers - 1) + [False]  # torchtitan's default
+    assert runs["always"][0] == runs["always"][1] == [True] * layers
+    assert runs["never"][0] == runs["never"][1] == [False] * layers
+    assert "reshard_after_forward 'sometimes' must be one of default, always, never" in runs["default"][2]
+    for policy in ("always", "never"):
+        for name, tensor in runs["default"][3].items():
+            assert torch.equal(runs[policy][3][name], tensor), (policy, name)
