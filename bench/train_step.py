@@ -178,6 +178,8 @@ def main() -> None:
                    help="the experts' implementation (auto: the fused-permutation Triton GEMMs where they run)")
     p.add_argument("--reshard-after-forward", default="default", choices=["default", "always", "never"],
                    help="FSDP2's reshard policy (parallelize: default = every decoder layer but the last)")
+    p.add_argument("--keep-logits", action="store_true",
+                   help="hold the LM head's logits for backward instead of recomputing them (model.lm_head_keep_logits)")
     p.add_argument("--profile", action="store_true", help="print the CUDA kernels of one more step, by total time")
     p.add_argument("--mix", type=int, default=0, help="samples of the lognormal length mix (0: fixed shape only)")
     p.add_argument("--mix-micro-batch-size", type=int, default=2)
@@ -195,7 +197,7 @@ def main() -> None:
     peak = measured_peak_tflops()
     world = init_world(ep_size=1)
     cfg = Qwen3MoeConfig(num_hidden_layers=args.layers, activation_checkpointing=args.activation_checkpointing,
-                         experts_impl=args.experts_impl)
+                         experts_impl=args.experts_impl, lm_head_keep_logits=args.keep_logits)
     with torch.device("cuda"):
         model = Qwen3MoeForCausalLM(cfg)  # fp32 master weights
     params = sum(p.numel() for p in model.parameters())
@@ -242,6 +244,7 @@ def main() -> None:
         "activation_checkpointing": args.activation_checkpointing,
         "compile_layers": args.compile,
         "reshard_after_forward": args.reshard_after_forward,
+        "lm_head_keep_logits": args.keep_logits,
         "tokens_per_step": tokens,
         "micro_batches": f"{args.micro_batches} x {args.micro_batch_size} x {seq}",
         "step_s_median": step_s,
@@ -258,7 +261,7 @@ def main() -> None:
     print(f"fixed shape: {step_s * 1e3:.0f} ms, MFU {result['mfu']:.1%}", flush=True)
     if args.mix:
         result["mix"] = mix_benchmark(args, cfg, run, peak)
-    name = f"train_step_L{args.layers}_{args.micro_batches}x{args.micro_batch_size}" + ("_ac" if args.activation_checkpointing else "") + ("_compiled" if args.compile else "") + (f"_mix{args.mix}" if args.mix else "") + f"_{result['experts_impl']}_reshard-{args.reshard_after_forward}.json"
+    name = f"train_step_L{args.layers}_{args.micro_batches}x{args.micro_batch_size}" + ("_ac" if args.activation_checkpointing else "") + ("_compiled" if args.compile else "") + (f"_mix{args.mix}" if args.mix else "") + f"_{result['experts_impl']}_reshard-{args.reshard_after_forward}" + ("_keep-logits" if args.keep_logits else "") + ".json"
     Path(args.out, name).write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))
     print(f"| {result['config']} | AC {'on' if args.activation_checkpointing else 'off'} | {tokens} tok/step | "

@@ -50,6 +50,11 @@ class ModelSection(_Section):
     # ~6% relative error (bench/README.md, fp8_experts.py). Left out of the rendered job at its
     # default, so that adding the switch changed no ConfigMap (nor the pods' job-config hash).
     experts_precision: Literal["bf16", "fp8"] = Field(default="bf16", exclude_if=lambda v: v == "bf16")
+    # Keep the LM head's logits from forward to backward instead of recomputing them (a quarter of
+    # the LM head's FLOPs; tokens x vocab x 2 B per micro-batch: 10 GB at 32 k tokens over a
+    # 152 k vocabulary, counted by `payload plan`). One H200, 4 layers, one 16 x 2048 micro-batch:
+    # bench/train_step.py. Left out of the rendered job at its default (no ConfigMap change).
+    lm_head_keep_logits: bool = Field(default=False, exclude_if=lambda v: not v)
 
 
 class ModelLayout(_Section):

@@ -139,7 +139,7 @@ def load_pretrained(
 
     With `ep_group` the experts are sharded over that process group first (payload.ep) and each
     rank reads only its own. `runtime` sets Qwen3MoeConfig's run-time switches
-    (activation_checkpointing, experts_impl, experts_precision).
+    (activation_checkpointing, experts_impl, experts_precision, lm_head_keep_logits).
     """
     path = Path(path)
     config = Qwen3MoeConfig.from_pretrained(path).replace(**runtime)

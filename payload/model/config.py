@@ -58,8 +58,12 @@ class Qwen3MoeConfig:
     # rowwise scales (payload/model/fp8_experts.py; the weight gradient stays bf16). fp8 runs on
     # torch's grouped GEMM path (experts_impl auto or grouped_mm).
     experts_precision: ExpertsPrecision = "bf16"
+    # Hold the LM head's logits (tokens x vocab, compute dtype) from forward to backward instead
+    # of recomputing them there (payload/model/logprobs.py): a quarter of the LM head's FLOPs for
+    # 2 B per token per vocabulary entry.
+    lm_head_keep_logits: bool = False
 
-    _RUNTIME_FIELDS = ("activation_checkpointing", "experts_impl", "experts_precision")
+    _RUNTIME_FIELDS = ("activation_checkpointing", "experts_impl", "experts_precision", "lm_head_keep_logits")
 
     def __post_init__(self) -> None:
         self.validate()

@@ -306,7 +306,8 @@ class Qwen3MoeForCausalLM(nn.Module):
         if next_tokens is not None:
             n = next_tokens.shape[1]
             h_ND = h_BTD[:, :n].reshape(b * n, -1)
-            logprobs = linear_logprobs(h_ND, self.lm_head.weight, next_tokens.reshape(-1), temperature).view(b, n)
+            logprobs = linear_logprobs(h_ND, self.lm_head.weight, next_tokens.reshape(-1), temperature,
+                                       keep_logits=self.config.lm_head_keep_logits).view(b, n)
         else:
             if logits_to_keep:
                 h_BTD = h_BTD[:, -logits_to_keep:]

@@ -19,7 +19,9 @@ first stage carries the embedding, the last the norm and LM head):
     activations                 per micro-batch, per token and layer
                                 2 B × (6·D + (2·Hq + 4·Hkv)·hd + K·(2·D + 3·F)) for every layer
                                 (one layer's plus a D-wide checkpoint per layer with activation
-                                checkpointing), plus one 4096-row fp32 + bf16 LM-head chunk;
+                                checkpointing), plus one 4096-row fp32 + bf16 LM-head chunk
+                                (plus the micro-batch's bf16 logits, 2 B × vocab per token,
+                                with model.lm_head_keep_logits);
                                 under 1F1B the first stage holds min(PP, M) micro-batches'
                                 checkpoints. (bench/train_step.py's 4-layer, 32 k-token run
                                 measured 13 GiB beside its 46 GiB of state, this gives 18.)
@@ -206,6 +208,8 @@ def footprint(config, layout: Layout, shape: StepShape) -> Footprint:
             activations = t * act_per_token_layer * layers * in_flight
         if index == pp - 1:
             activations += LM_HEAD_CHUNK_ROWS * config.vocab_size * 6
+            if config.lm_head_keep_logits:  # the micro-batch's logits held for backward (bf16)
+                activations += t * config.vocab_size * 2
         gathered = local * (2 + 4) if per_step else 2 * local / max(layers, 1) * (2 + 4)
         return {
             "weights fp32 (sharded)": 4 * (dense + experts) / s,
@@ -322,6 +326,7 @@ def job_footprint(config, environment, model: str | None = None) -> tuple[Layout
     """The footprint of `config` under an environment's train pool and the job's layout for
     `model` (default the job's own model)."""
     train = environment.pools.train
+    config = config.replace(lm_head_keep_logits=environment.job.model.lm_head_keep_logits)
     layout = job_layout(environment.job, train.desired_size, train.spec.gpus, model)
     shape = step_shape(environment.job, layout.data_parallel, pipelined=layout.pipeline > 1)
     return layout, shape, footprint(config, layout, shape)

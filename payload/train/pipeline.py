@@ -125,7 +125,8 @@ class PipelineStageModel(nn.Module):
             return x_BTD
         h_BTD = self.model.norm(x_BTD)
         n = next_tokens_BT.shape[1]
-        return linear_logprobs(h_BTD[0, :n], self.lm_head.weight, next_tokens_BT[0], temperature).view(1, n)
+        return linear_logprobs(h_BTD[0, :n], self.lm_head.weight, next_tokens_BT[0], temperature,
+                               keep_logits=self.config.lm_head_keep_logits).view(1, n)
 
 
 def build_stage(full: Qwen3MoeForCausalLM, world: World, mean_sample_tokens: int = 4096) -> PipelineStageModel:

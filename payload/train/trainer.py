@@ -195,7 +195,8 @@ class Trainer:
             model, read = load_sharded(job.model.path, world, ep.Config.for_job(job), compute, compile_layers,
                                        mean_sample_tokens=job.batch.max_prompt_tokens + job.batch.max_response_tokens // 2,
                                        activation_checkpointing=job.model.activation_checkpointing,
-                                       experts_precision=job.model.experts_precision)
+                                       experts_precision=job.model.experts_precision,
+                                       lm_head_keep_logits=job.model.lm_head_keep_logits)
             log.info("rank %d read %.2f GB of %s", world.rank, read / 1e9, job.model.path)
             return model
 

@@ -23,11 +23,12 @@ def _case(n=37, d=16, v=53, dtype=torch.float32, seed=0):
     return h, w, targets, upstream
 
 
+@pytest.mark.parametrize("keep_logits", [False, True])
 @pytest.mark.parametrize("chunk_rows", [1, 8, 37, 4096])
 @pytest.mark.parametrize("temperature", [1.0, 0.7])
-def test_values_and_gradients_equal_the_unfused_log_softmax(chunk_rows, temperature):
+def test_values_and_gradients_equal_the_unfused_log_softmax(chunk_rows, temperature, keep_logits):
     h, w, targets, upstream = _case()
-    fused = linear_logprobs(h, w, targets, temperature, chunk_rows=chunk_rows)
+    fused = linear_logprobs(h, w, targets, temperature, chunk_rows=chunk_rows, keep_logits=keep_logits)
     (fused * upstream).sum().backward()
     grads = h.grad.clone(), w.grad.clone()
     h.grad = w.grad = None
@@ -69,11 +70,12 @@ def test_bad_arguments_are_named(kwargs, message):
         linear_logprobs(h, w, args["targets"], args["temperature"])
 
 
-@pytest.mark.gpu  # the compiled chunk kernels run on CUDA only
-def test_cuda_compiled_chunks_equal_the_fp32_formula():
+@pytest.mark.gpu  # the compiled chunk kernels and the fp32-output weight-gradient GEMM run on CUDA only
+@pytest.mark.parametrize("keep_logits", [False, True])
+def test_cuda_compiled_chunks_equal_the_fp32_formula(keep_logits):
     h, w, targets, upstream = (t.cuda() for t in _case(n=300, d=64, v=1000, dtype=torch.bfloat16))
     h, w = h.detach().requires_grad_(), w.detach().requires_grad_()
-    fused = linear_logprobs(h, w, targets, temperature=0.7, chunk_rows=128)
+    fused = linear_logprobs(h, w, targets, temperature=0.7, chunk_rows=128, keep_logits=keep_logits)
     (fused * upstream).sum().backward()
     h32, w32 = h.detach().float().requires_grad_(), w.detach().float().requires_grad_()
     expected = _reference(h32, w32, targets, 0.7)

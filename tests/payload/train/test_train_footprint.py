@@ -51,6 +51,15 @@ def test_sharded_state_and_links_follow_the_layout():
     assert cross.traffic_gb["EP all-to-all (across nodes)"][1] > 0
 
 
+def test_kept_logits_are_counted():
+    config, shape = released("Qwen3-30B-A3B"), StepShape(tokens=1 << 20, largest_micro_batch=32768, micro_batches=4)
+    layout = Layout(2, 8, expert_parallel=8, shard=8)
+    recompute = footprint(config, layout, shape)
+    keep = footprint(config.replace(lm_head_keep_logits=True), layout, shape)
+    added = keep.memory_total_gb - recompute.memory_total_gb
+    assert added == pytest.approx(32768 * config.vocab_size * 2 / 1e9)  # one micro-batch's bf16 logits: 10 GB
+
+
 def test_deepep_destinations_match_random_routing():
     """A token sends its row once per destination rank that holds any of its K experts."""
     import random
