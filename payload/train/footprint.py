@@ -49,7 +49,9 @@ and a ring both send and receive at once; EFA 50 GB/s a GPU), lower bounds witho
 Compute: 3 × the forward FLOPs per token of the costliest stage (2 per parameter a token
 meets, K of the E experts, plus the causal attention scores at the step's mean sample length),
 at 280 TFLOP/s (bench/README.md: 277 measured per H200 with activation checkpointing, which
-counts model FLOPs only, so the recomputed forward is in the rate); under PP every micro-batch
+counts model FLOPs only, so the recomputed forward is in the rate, and so is the fused logprob
+backward's second LM-head forward — with model.lm_head_keep_logits that one LM-head forward per
+token comes off the last stage); under PP every micro-batch
 runs padded to the longest (the largest micro-batch over the mean one). The bubble is 1F1B's
 (PP − 1)/(M + PP − 1) of the pipelined time. A layout's step estimate is
 compute / (1 − bubble) + NVLink s + EFA s (no overlap counted: a ranking, not a forecast).
@@ -119,6 +121,10 @@ class Footprint:
     compute_s: float = 0.0
     bubble: float = 0.0
     micro_batches: int = 0
+    # model.lm_head_keep_logits: the GB per GPU the last stage's kept logits take (whether or not
+    # the switch is on) and the seconds of LM-head recompute a step it removes.
+    logits_gb: float = 0.0
+    logits_recompute_s: float = 0.0
 
     @property
     def memory_total_gb(self) -> float:
@@ -249,14 +255,17 @@ def footprint(config, layout: Layout, shape: StepShape) -> Footprint:
         traffic["PP activations + their gradients"] = ("EFA", 2 * tokens_per_gpu * d * 2 / 1e9)
 
     embedding, layer_flops, head = layer_costs(config, shape.mean_sample_tokens)
-    stage_flops = max(sum(layer_flops[i] for i in rng) + (embedding if i == 0 else 0) + (head if i == pp - 1 else 0)
-                      for i, rng in enumerate(ranges))
-    # Forward + backward = 3 forwards; the measured rate already pays for the recomputed one.
-    compute_s = tokens_per_gpu * stage_flops * 3 / ACHIEVED_FLOP_S
-    if pp > 1:  # every micro-batch runs padded to the step's longest (payload.train.pipeline)
-        compute_s *= max(1.0, shape.largest_micro_batch / (tokens_per_gpu / m))
+    # Forward + backward = 3 forwards; the measured rate already pays for the recomputed ones,
+    # the LM head's logits among them (payload/model/logprobs.py) unless the job keeps them.
+    padding = max(1.0, shape.largest_micro_batch / (tokens_per_gpu / m)) if pp > 1 else 1.0  # PP pads to the longest
+    keep = config.lm_head_keep_logits
+    stage_flops = max(3 * (sum(layer_flops[i] for i in rng) + (embedding if i == 0 else 0) + (head if i == pp - 1 else 0))
+                      - (head if keep and i == pp - 1 else 0) for i, rng in enumerate(ranges))
+    compute_s = tokens_per_gpu * stage_flops / ACHIEVED_FLOP_S * padding
+    recompute_s = tokens_per_gpu * head / ACHIEVED_FLOP_S * padding
     bubble = (pp - 1) / (m + pp - 1)
-    return Footprint(total, experts_total, {k_: v / 1e9 for k_, v in memory.items()}, traffic, compute_s, bubble, m)
+    return Footprint(total, experts_total, {k_: v / 1e9 for k_, v in memory.items()}, traffic, compute_s, bubble, m,
+                     logits_gb=t * config.vocab_size * 2 / 1e9, logits_recompute_s=recompute_s)
 
 
 def packed_micro_batches(samples: list[int], ranks: int, budget: int) -> int:
@@ -382,6 +391,16 @@ def print_footprint(name: str, environment, layout: Layout, shape: StepShape, fp
         print(f"    {link + ' total':<48} {fp.link_gb(link):8.1f} GB  >= {fp.link_seconds(link):.1f} s", file=out)
     print(f"  compute {fp.compute_s:.0f} s at {ACHIEVED_FLOP_S / 1e12:.0f} TFLOP/s, 1F1B bubble {100 * fp.bubble:.1f} %, "
           f"step >= {fp.step_s:.0f} s", file=out)
+    limit = FIT_FRACTION * environment.pools.train.spec.gpu_memory_gb
+    if environment.job.model.lm_head_keep_logits:
+        print(f"  model.lm_head_keep_logits: on (counted above: {fp.logits_gb:.1f} GB, "
+              f"{fp.logits_recompute_s:.1f} s of LM-head recompute saved)", file=out)
+    elif fp.memory_total_gb + fp.logits_gb <= limit:
+        print(f"  model.lm_head_keep_logits would fit ({fp.memory_total_gb + fp.logits_gb:.1f} of {limit:.0f} GB) and "
+              f"save {fp.logits_recompute_s:.1f} s of LM-head recompute a step", file=out)
+    else:
+        print(f"  model.lm_head_keep_logits would not fit (+{fp.logits_gb:.1f} GB: "
+              f"{fp.memory_total_gb + fp.logits_gb:.1f} of {limit:.0f} GB)", file=out)
 
 
 def print_layouts(name: str, environment, config, out) -> Layout | None:

@@ -7,7 +7,7 @@ from cluster.environment import load_environment
 from payload.__main__ import main
 from payload.model import Qwen3MoeConfig, Qwen3MoeForCausalLM, tiny_config
 from payload.train.costs import ARCHITECTURE_CONFIGS, ARCHITECTURES
-from payload.train.footprint import (Layout, StepShape, footprint, job_footprint, job_layout, packed_micro_batches,
+from payload.train.footprint import (ACHIEVED_FLOP_S, Layout, StepShape, footprint, job_footprint, job_layout, packed_micro_batches,
                                      parameter_counts, plan_layouts, remote_destinations)
 
 def released(name):
@@ -58,6 +58,17 @@ def test_kept_logits_are_counted():
     keep = footprint(config.replace(lm_head_keep_logits=True), layout, shape)
     added = keep.memory_total_gb - recompute.memory_total_gb
     assert added == pytest.approx(32768 * config.vocab_size * 2 / 1e9)  # one micro-batch's bf16 logits: 10 GB
+    assert recompute.logits_gb == keep.logits_gb == pytest.approx(added)
+    # One LM-head forward per token (2 · D · vocab FLOPs) comes off the step's compute.
+    saved = (1 << 20) / layout.data_parallel * 2 * config.hidden_size * config.vocab_size / ACHIEVED_FLOP_S
+    assert recompute.compute_s - keep.compute_s == pytest.approx(saved) == pytest.approx(keep.logits_recompute_s)
+
+
+@pytest.mark.parametrize("model,fits", [("Qwen3-30B-A3B", True), ("Qwen3-235B-A22B", False)])
+def test_plan_says_whether_kept_logits_fit(capsys, model, fits):
+    assert main(["plan", "--env", "p5en-48", "--model-config", model]) == 0
+    line = next(l for l in capsys.readouterr().out.splitlines() if "lm_head_keep_logits" in l)
+    assert ("would fit" in line) == fits and ("would not fit" in line) != fits, line
 
 
 def test_deepep_destinations_match_random_routing():
