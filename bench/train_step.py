@@ -163,6 +163,23 @@ def experts_impl_used(model, rows_per_layer: int) -> str:
     return "grouped_mm" if grouped_mm_supported(x, experts.gate_up_proj, experts.down_proj) else "loop"
 
 
+def bench_keeps_logits(args, cfg) -> tuple[bool, str]:
+    """--keep-logits resolved as the trainer resolves the job's switch, for this one-GPU step."""
+    from payload.job import parse_job_config
+    from payload.train.footprint import trainer_keeps_logits
+
+    setting = {"auto": "auto", "on": True, "off": False}[args.keep_logits]
+    job = parse_job_config({
+        "model": {"lm_head_keep_logits": setting, "activation_checkpointing": args.activation_checkpointing},
+        "parallel": {"expert_parallel_size": 1, "data_parallel_shard_size": 1},
+        # The step's samples as prompts x groups of 2 (group_size >= 2): memory depends on the micro-batch only.
+        "batch": {"prompts_per_step": max(args.micro_batches * args.micro_batch_size // 2, 1), "max_prompt_tokens": args.prompt_tokens,
+                  "max_response_tokens": args.response_tokens, "packing": False, "micro_batch_size": args.micro_batch_size},
+        "algorithm": {"group_size": 2},
+    }, "bench/train_step.py")
+    return trainer_keeps_logits(job, cfg, 1, 1, torch.cuda.get_device_properties(0).total_memory / 1e9)
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--layers", type=int, default=4)
@@ -178,8 +195,9 @@ def main() -> None:
                    help="the experts' implementation (auto: the fused-permutation Triton GEMMs where they run)")
     p.add_argument("--reshard-after-forward", default="default", choices=["default", "always", "never"],
                    help="FSDP2's reshard policy (parallelize: default = every decoder layer but the last)")
-    p.add_argument("--keep-logits", action="store_true",
-                   help="hold the LM head's logits for backward instead of recomputing them (model.lm_head_keep_logits)")
+    p.add_argument("--keep-logits", default="auto", choices=["auto", "on", "off"],
+                   help="hold the LM head's logits for backward instead of recomputing them (model.lm_head_keep_logits; "
+                   "auto: where the planner's memory model says this shape fits with them, as the trainer decides)")
     p.add_argument("--profile", action="store_true", help="print the CUDA kernels of one more step, by total time")
     p.add_argument("--mix", type=int, default=0, help="samples of the lognormal length mix (0: fixed shape only)")
     p.add_argument("--mix-micro-batch-size", type=int, default=2)
@@ -197,7 +215,10 @@ def main() -> None:
     peak = measured_peak_tflops()
     world = init_world(ep_size=1)
     cfg = Qwen3MoeConfig(num_hidden_layers=args.layers, activation_checkpointing=args.activation_checkpointing,
-                         experts_impl=args.experts_impl, lm_head_keep_logits=args.keep_logits)
+                         experts_impl=args.experts_impl)
+    keep_logits, why = bench_keeps_logits(args, cfg)
+    print(why, flush=True)
+    cfg = cfg.replace(lm_head_keep_logits=keep_logits)
     with torch.device("cuda"):
         model = Qwen3MoeForCausalLM(cfg)  # fp32 master weights
     params = sum(p.numel() for p in model.parameters())
@@ -244,7 +265,7 @@ def main() -> None:
         "activation_checkpointing": args.activation_checkpointing,
         "compile_layers": args.compile,
         "reshard_after_forward": args.reshard_after_forward,
-        "lm_head_keep_logits": args.keep_logits,
+        "lm_head_keep_logits": keep_logits,
         "tokens_per_step": tokens,
         "micro_batches": f"{args.micro_batches} x {args.micro_batch_size} x {seq}",
         "step_s_median": step_s,
@@ -261,7 +282,7 @@ def main() -> None:
     print(f"fixed shape: {step_s * 1e3:.0f} ms, MFU {result['mfu']:.1%}", flush=True)
     if args.mix:
         result["mix"] = mix_benchmark(args, cfg, run, peak)
-    name = f"train_step_L{args.layers}_{args.micro_batches}x{args.micro_batch_size}" + ("_ac" if args.activation_checkpointing else "") + ("_compiled" if args.compile else "") + (f"_mix{args.mix}" if args.mix else "") + f"_{result['experts_impl']}_reshard-{args.reshard_after_forward}" + ("_keep-logits" if args.keep_logits else "") + ".json"
+    name = f"train_step_L{args.layers}_{args.micro_batches}x{args.micro_batch_size}" + ("_ac" if args.activation_checkpointing else "") + ("_compiled" if args.compile else "") + (f"_mix{args.mix}" if args.mix else "") + f"_{result['experts_impl']}_reshard-{args.reshard_after_forward}" + ("_keep-logits" if keep_logits else "") + ".json"
     Path(args.out, name).write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))
     print(f"| {result['config']} | AC {'on' if args.activation_checkpointing else 'off'} | {tokens} tok/step | "

@@ -52,9 +52,11 @@ class ModelSection(_Section):
     experts_precision: Literal["bf16", "fp8"] = Field(default="bf16", exclude_if=lambda v: v == "bf16")
     # Keep the LM head's logits from forward to backward instead of recomputing them (a quarter of
     # the LM head's FLOPs; tokens x vocab x 2 B per micro-batch: 10 GB at 32 k tokens over a
-    # 152 k vocabulary, counted by `payload plan`). One H200, 4 layers, one 16 x 2048 micro-batch:
-    # bench/train_step.py. Left out of the rendered job at its default (no ConfigMap change).
-    lm_head_keep_logits: bool = Field(default=False, exclude_if=lambda v: not v)
+    # 152 k vocabulary). One H200, 4 layers, one 16 x 2048 micro-batch: 317 -> 285 ms a step,
+    # +8 GiB (bench/train_step.py). auto: kept where the planner's memory model says the layout
+    # still fits with them (payload.train.footprint.keeps_logits; the trainer decides at start and
+    # logs why, `payload plan` prints the same). Left out of the rendered job at its default.
+    lm_head_keep_logits: Literal[True, False, "auto"] = Field(default="auto", exclude_if=lambda v: v == "auto")
 
 
 class ModelLayout(_Section):

@@ -60,7 +60,8 @@ class Qwen3MoeConfig:
     experts_precision: ExpertsPrecision = "bf16"
     # Hold the LM head's logits (tokens x vocab, compute dtype) from forward to backward instead
     # of recomputing them there (payload/model/logprobs.py): a quarter of the LM head's FLOPs for
-    # 2 B per token per vocabulary entry.
+    # 2 B per token per vocabulary entry. (The job's "auto" is resolved by the trainer before the
+    # model is built: payload.train.footprint.trainer_keeps_logits.)
     lm_head_keep_logits: bool = False
 
     _RUNTIME_FIELDS = ("activation_checkpointing", "experts_impl", "experts_precision", "lm_head_keep_logits")
@@ -99,6 +100,11 @@ class Qwen3MoeConfig:
         if self.experts_impl not in EXPERTS_IMPLS:
             raise ModelConfigError(
                 f"experts_impl={self.experts_impl!r}: must be one of " + ", ".join(map(repr, EXPERTS_IMPLS))
+            )
+        if not isinstance(self.lm_head_keep_logits, bool):
+            raise ModelConfigError(
+                f"lm_head_keep_logits={self.lm_head_keep_logits!r}: must be True or False here (the job's "
+                "'auto' is resolved by payload.train.footprint.trainer_keeps_logits)"
             )
         if self.experts_precision not in EXPERTS_PRECISIONS:
             raise ModelConfigError(

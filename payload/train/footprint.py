@@ -21,7 +21,7 @@ first stage carries the embedding, the last the norm and LM head):
                                 (one layer's plus a D-wide checkpoint per layer with activation
                                 checkpointing), plus one 4096-row fp32 + bf16 LM-head chunk
                                 (plus the micro-batch's bf16 logits, 2 B × vocab per token,
-                                with model.lm_head_keep_logits);
+                                when model.lm_head_keep_logits keeps them);
                                 under 1F1B the first stage holds min(PP, M) micro-batches'
                                 checkpoints. (bench/train_step.py's 4-layer, 32 k-token run
                                 measured 13 GiB beside its 46 GiB of state, this gives 18.)
@@ -50,8 +50,9 @@ Compute: 3 × the forward FLOPs per token of the costliest stage (2 per paramete
 meets, K of the E experts, plus the causal attention scores at the step's mean sample length),
 at 280 TFLOP/s (bench/README.md: 277 measured per H200 with activation checkpointing, which
 counts model FLOPs only, so the recomputed forward is in the rate, and so is the fused logprob
-backward's second LM-head forward — with model.lm_head_keep_logits that one LM-head forward per
-token comes off the last stage); under PP every micro-batch
+backward's second LM-head forward — when model.lm_head_keep_logits keeps the logits that one
+LM-head forward per token comes off the last stage; its "auto" keeps them where they fit, see
+keeps_logits); under PP every micro-batch
 runs padded to the longest (the largest micro-batch over the mean one). The bubble is 1F1B's
 (PP − 1)/(M + PP − 1) of the pipelined time. A layout's step estimate is
 compute / (1 − bubble) + NVLink s + EFA s (no overlap counted: a ranking, not a forecast).
@@ -125,6 +126,7 @@ class Footprint:
     # the switch is on) and the seconds of LM-head recompute a step it removes.
     logits_gb: float = 0.0
     logits_recompute_s: float = 0.0
+    keeps_logits: bool = False  # whether memory_gb and compute_s count them kept
 
     @property
     def memory_total_gb(self) -> float:
@@ -265,7 +267,43 @@ def footprint(config, layout: Layout, shape: StepShape) -> Footprint:
     recompute_s = tokens_per_gpu * head / ACHIEVED_FLOP_S * padding
     bubble = (pp - 1) / (m + pp - 1)
     return Footprint(total, experts_total, {k_: v / 1e9 for k_, v in memory.items()}, traffic, compute_s, bubble, m,
-                     logits_gb=t * config.vocab_size * 2 / 1e9, logits_recompute_s=recompute_s)
+                     logits_gb=t * config.vocab_size * 2 / 1e9, logits_recompute_s=recompute_s, keeps_logits=keep)
+
+
+def keeps_logits(setting: bool | str, recomputing: Footprint, gpu_memory_gb: float) -> bool:
+    """model.lm_head_keep_logits resolved for one layout: true and false as set; "auto" keeps the
+    logits when the layout's modeled memory (`recomputing`: its footprint without them) plus one
+    micro-batch's logits stays within FIT_FRACTION of the GPU — the rule layouts are fitted by."""
+    if setting == "auto":
+        return recomputing.memory_total_gb + recomputing.logits_gb <= FIT_FRACTION * gpu_memory_gb
+    return bool(setting)
+
+
+def footprint_as_set(config, layout: Layout, shape: StepShape, setting: bool | str, gpu_memory_gb: float) -> Footprint:
+    """The footprint with model.lm_head_keep_logits resolved (`keeps_logits`)."""
+    recomputing = footprint(config.replace(lm_head_keep_logits=False), layout, shape)
+    if not keeps_logits(setting, recomputing, gpu_memory_gb):
+        return recomputing
+    return footprint(config.replace(lm_head_keep_logits=True), layout, shape)
+
+
+def trainer_keeps_logits(job, config, world_size: int, gpus_per_node: int,
+                         gpu_memory_gb: float | None) -> tuple[bool, str]:
+    """What the trainer runs with for job.model.lm_head_keep_logits on `world_size` ranks of
+    `gpus_per_node`-GPU nodes (gpu_memory_gb None: not on GPUs), and a line saying why (the
+    trainer logs it)."""
+    setting = job.model.lm_head_keep_logits
+    if setting != "auto":
+        return bool(setting), f"model.lm_head_keep_logits: {'kept' if setting else 'recomputed'} (set in the job)"
+    if gpu_memory_gb is None:  # the switch trades GPU memory for GPU time; on CPUs there is neither to weigh
+        return False, "model.lm_head_keep_logits auto: recomputed (not on a GPU)"
+    layout = job_layout(job, max(world_size // gpus_per_node, 1), min(gpus_per_node, world_size))
+    shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
+    recomputing = footprint(config.replace(lm_head_keep_logits=False), layout, shape)
+    keep = keeps_logits(setting, recomputing, gpu_memory_gb)
+    return keep, (f"model.lm_head_keep_logits auto: {'kept' if keep else 'recomputed'} (modeled "
+                  f"{recomputing.memory_total_gb:.1f} GB + {recomputing.logits_gb:.1f} GB of logits a GPU against "
+                  f"{FIT_FRACTION:.0%} of {gpu_memory_gb:.0f} GB)")
 
 
 def packed_micro_batches(samples: list[int], ranks: int, budget: int) -> int:
@@ -335,10 +373,10 @@ def job_footprint(config, environment, model: str | None = None) -> tuple[Layout
     """The footprint of `config` under an environment's train pool and the job's layout for
     `model` (default the job's own model)."""
     train = environment.pools.train
-    config = config.replace(lm_head_keep_logits=environment.job.model.lm_head_keep_logits)
     layout = job_layout(environment.job, train.desired_size, train.spec.gpus, model)
     shape = step_shape(environment.job, layout.data_parallel, pipelined=layout.pipeline > 1)
-    return layout, shape, footprint(config, layout, shape)
+    setting = environment.job.model.lm_head_keep_logits
+    return layout, shape, footprint_as_set(config, layout, shape, setting, train.spec.gpu_memory_gb)
 
 
 def candidate_layouts(config, nodes: int, gpus_per_node: int, activation_checkpointing: bool = True) -> list[Layout]:
@@ -392,14 +430,16 @@ def print_footprint(name: str, environment, layout: Layout, shape: StepShape, fp
     print(f"  compute {fp.compute_s:.0f} s at {ACHIEVED_FLOP_S / 1e12:.0f} TFLOP/s, 1F1B bubble {100 * fp.bubble:.1f} %, "
           f"step >= {fp.step_s:.0f} s", file=out)
     limit = FIT_FRACTION * environment.pools.train.spec.gpu_memory_gb
-    if environment.job.model.lm_head_keep_logits:
-        print(f"  model.lm_head_keep_logits: on (counted above: {fp.logits_gb:.1f} GB, "
-              f"{fp.logits_recompute_s:.1f} s of LM-head recompute saved)", file=out)
+    setting = environment.job.model.lm_head_keep_logits
+    name = f"model.lm_head_keep_logits {str(setting).lower()}:"
+    if fp.keeps_logits:
+        print(f"  {name} kept (counted above: {fp.logits_gb:.1f} GB, {fp.memory_total_gb:.1f} of {limit:.0f} GB; "
+              f"{fp.logits_recompute_s:.1f} s of LM-head recompute saved a step)", file=out)
     elif fp.memory_total_gb + fp.logits_gb <= limit:
-        print(f"  model.lm_head_keep_logits would fit ({fp.memory_total_gb + fp.logits_gb:.1f} of {limit:.0f} GB) and "
-              f"save {fp.logits_recompute_s:.1f} s of LM-head recompute a step", file=out)
+        print(f"  {name} recomputed; keeping them would fit ({fp.memory_total_gb + fp.logits_gb:.1f} of {limit:.0f} GB) "
+              f"and save {fp.logits_recompute_s:.1f} s a step", file=out)
     else:
-        print(f"  model.lm_head_keep_logits would not fit (+{fp.logits_gb:.1f} GB: "
+        print(f"  {name} recomputed; keeping them would not fit (+{fp.logits_gb:.1f} GB: "
               f"{fp.memory_total_gb + fp.logits_gb:.1f} of {limit:.0f} GB)", file=out)
 
 

@@ -44,6 +44,7 @@ from payload import ep
 from payload.balance import signals
 from payload.common.service import Service
 from payload.job import JobConfig
+from payload.model import Qwen3MoeConfig
 from payload.queue.base import PolicyPointer, RolloutQueue
 from payload.queue.experience import ExperienceGroup
 from payload.sync.client import RolloutServerClient
@@ -54,7 +55,7 @@ from payload.train.advantages import group_advantages
 from payload.train.batch import MicroBatch, Sample, micro_batches, packed_for_rank, split_for_ranks
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
 from payload.train.export import export_hf
-from payload.train.footprint import pipeline_budget
+from payload.train.footprint import pipeline_budget, trainer_keeps_logits
 from payload.train.loading import load_sharded
 from payload.train.parallel import init_world, own_hf_rows
 from payload.train.pipeline import PipelineScorer, pipeline_train_step
@@ -189,6 +190,13 @@ class Trainer:
 
         compute = None if job.model.dtype == "float32" else _DTYPES[job.model.dtype]
         compile_layers = job.model.compile_layers and world.device.type == "cuda"
+        on_gpu = world.device.type == "cuda"
+        keep_logits, why = trainer_keeps_logits(
+            job, Qwen3MoeConfig.from_pretrained(job.model.path), world.world_size,
+            int(os.environ.get("LOCAL_WORLD_SIZE", world.world_size)),
+            torch.cuda.get_device_properties(world.device).total_memory / 1e9 if on_gpu else None)
+        if world.is_main:
+            log.info("%s", why)
 
         def load():
             # fp32 master shards built on meta and read rank by rank; compute runs in job.model.dtype.
@@ -196,7 +204,7 @@ class Trainer:
                                        mean_sample_tokens=job.batch.max_prompt_tokens + job.batch.max_response_tokens // 2,
                                        activation_checkpointing=job.model.activation_checkpointing,
                                        experts_precision=job.model.experts_precision,
-                                       lm_head_keep_logits=job.model.lm_head_keep_logits)
+                                       lm_head_keep_logits=keep_logits)
             log.info("rank %d read %.2f GB of %s", world.rank, read / 1e9, job.model.path)
             return model
 

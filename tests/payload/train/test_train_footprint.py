@@ -7,8 +7,10 @@ from cluster.environment import load_environment
 from payload.__main__ import main
 from payload.model import Qwen3MoeConfig, Qwen3MoeForCausalLM, tiny_config
 from payload.train.costs import ARCHITECTURE_CONFIGS, ARCHITECTURES
-from payload.train.footprint import (ACHIEVED_FLOP_S, Layout, StepShape, footprint, job_footprint, job_layout, packed_micro_batches,
-                                     parameter_counts, plan_layouts, remote_destinations)
+from payload.job import parse_job_config
+from payload.train.footprint import (ACHIEVED_FLOP_S, FIT_FRACTION, Layout, StepShape, footprint, job_footprint, job_layout,
+                                     keeps_logits, packed_micro_batches, parameter_counts, plan_layouts, remote_destinations,
+                                     step_shape, trainer_keeps_logits)
 
 def released(name):
     return Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS[name])
@@ -64,11 +66,41 @@ def test_kept_logits_are_counted():
     assert recompute.compute_s - keep.compute_s == pytest.approx(saved) == pytest.approx(keep.logits_recompute_s)
 
 
-@pytest.mark.parametrize("model,fits", [("Qwen3-30B-A3B", True), ("Qwen3-235B-A22B", False)])
-def test_plan_says_whether_kept_logits_fit(capsys, model, fits):
+def test_auto_keeps_logits_exactly_where_they_fit():
+    config, shape = released("Qwen3-30B-A3B"), StepShape(tokens=1 << 20, largest_micro_batch=32768, micro_batches=4)
+    recomputing = footprint(config, Layout(2, 8, expert_parallel=8, shard=8), shape)
+    needed = (recomputing.memory_total_gb + recomputing.logits_gb) / FIT_FRACTION  # GB of GPU memory
+    assert keeps_logits("auto", recomputing, needed) and not keeps_logits("auto", recomputing, needed * 0.999)
+    assert keeps_logits(True, recomputing, 1.0) and not keeps_logits(False, recomputing, 1e6)  # as set
+
+
+def test_trainer_resolves_auto_on_its_own_world():
+    """The trainer's decision is the planner's, on the layout init_world builds from the job."""
+    job = parse_job_config({}, "test")
+    config = released("Qwen3-30B-A3B")
+    layout = job_layout(job, 48, 8)
+    keep, why = trainer_keeps_logits(job, config, 48 * 8, 8, 141.0)
+    assert keep and "auto: kept" in why, why
+    recomputing = footprint(config, layout, step_shape(job, layout.data_parallel))
+    needed = (recomputing.memory_total_gb + recomputing.logits_gb) / FIT_FRACTION
+    assert f"{recomputing.memory_total_gb:.1f} GB + {recomputing.logits_gb:.1f} GB" in why
+    assert not trainer_keeps_logits(job, config, 48 * 8, 8, needed * 0.99)[0]  # a GPU just too small
+    assert trainer_keeps_logits(job, config, 2, 2, None) == (False, "model.lm_head_keep_logits auto: recomputed (not on a GPU)")
+    off = parse_job_config({"model": {"lm_head_keep_logits": False}}, "test")
+    assert trainer_keeps_logits(off, config, 48 * 8, 8, 141.0)[0] is False
+
+
+@pytest.mark.parametrize("model,kept", [("Qwen3-30B-A3B", True), ("Qwen3-235B-A22B", False)])
+def test_plan_says_whether_logits_are_kept(capsys, model, kept):
+    """The default (auto) keeps them for 30B on p5en-48 and not for 235B, whose layout would
+    not fit with them; the footprint printed counts them when kept."""
     assert main(["plan", "--env", "p5en-48", "--model-config", model]) == 0
-    line = next(l for l in capsys.readouterr().out.splitlines() if "lm_head_keep_logits" in l)
-    assert ("would fit" in line) == fits and ("would not fit" in line) != fits, line
+    out = capsys.readouterr().out
+    line = next(l for l in out.splitlines() if "lm_head_keep_logits" in l)
+    assert line.strip().startswith("model.lm_head_keep_logits auto:"), line
+    assert ("kept (counted above" in line) == kept and ("would not fit" in line) != kept, line
+    _, _, fp = job_footprint(released(model), load_environment("p5en-48"), model)
+    assert fp.keeps_logits == kept
 
 
 def test_deepep_destinations_match_random_routing():

@@ -5,7 +5,8 @@ model from the job."""
 import pytest
 import torch
 
-from payload.job import parse_job_config
+from payload.job import JobConfigError, parse_job_config
+from payload.model import ModelConfigError
 from payload.train.batch import micro_batches
 from payload.train.step import LossConfig, train_step
 from train_cases import batch, tiny_model
@@ -43,7 +44,17 @@ def test_kept_logits_give_the_same_step_and_hold_the_logits():
 
 
 def test_job_switch_is_rendered_only_when_set():
-    assert "lm_head_keep_logits" not in parse_job_config({}, "test").model_dump(mode="json")["model"]
-    job = parse_job_config({"model": {"lm_head_keep_logits": True}}, "test")
-    assert job.model_dump(mode="json")["model"]["lm_head_keep_logits"] is True
-    assert parse_job_config(job.model_dump(mode="json"), "test").model.lm_head_keep_logits
+    default = parse_job_config({}, "test")
+    assert default.model.lm_head_keep_logits == "auto"
+    assert "lm_head_keep_logits" not in default.model_dump(mode="json")["model"]
+    for value in (True, False):
+        job = parse_job_config({"model": {"lm_head_keep_logits": value}}, "test")
+        assert job.model_dump(mode="json")["model"]["lm_head_keep_logits"] is value
+        assert parse_job_config(job.model_dump(mode="json"), "test").model.lm_head_keep_logits is value
+
+
+def test_job_switch_rejects_other_values():
+    with pytest.raises(JobConfigError, match=r"job\.model\.lm_head_keep_logits: .*True, False or 'auto'"):
+        parse_job_config({"model": {"lm_head_keep_logits": "sometimes"}}, "test")
+    with pytest.raises(ModelConfigError, match="lm_head_keep_logits='auto': must be True or False"):
+        tiny_model(lm_head_keep_logits="auto")  # the model takes the trainer's resolved choice only
