@@ -14,6 +14,12 @@ These kernels fold the index into the GEMM's own loads and stores instead:
 (A weight-gradient kernel gathering its operands the same way reached ~380 TFLOP/s against
 CUTLASS's ~600 on an H200, so the weight gradients stay with torch's grouped GEMM.)
 
+The weights are read with plain loads or, with `weights_via_tma`, through a Hopper TMA tensor
+descriptor over the whole [E, rows, cols] weight tensor (the A rows cannot: Hopper's TMA has no
+row gather). Which is faster at the DeepSeek-V3-like shape, where every GEMM streams the whole
+22.5 GB of expert weights, is what bench/grouped_gemm.py measures; the layer uses plain loads
+until it has (bench/README.md, #31).
+
 `group_end` holds the cumulative row counts per expert (int32, on the device: no host sync).
 The grid is sized for the worst case (N/BM + E row tiles); tiles past the last expert's return
 at once. Math in fp32, results in the inputs' dtype. On CUDA the block sizes are autotuned per
@@ -27,6 +33,7 @@ import os
 import torch
 import triton
 import triton.language as tl
+from triton.tools.tensor_descriptor import TensorDescriptor
 
 _INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
 
@@ -55,10 +62,11 @@ def _tile_of_program(group_end_ptr, pid, num_groups, num_n, E_POW2: tl.constexpr
 
 @triton.jit
 def _grouped_mm_kernel(
-    a_ptr, a_rows_ptr, b_ptr, c_ptr, c_rows_ptr, group_end_ptr,
+    a_ptr, a_rows_ptr, b_ptr, b_desc, c_ptr, c_rows_ptr, group_end_ptr,
     num_groups, n_cols, K,
     stride_am, stride_be, stride_bk, stride_bn, stride_cm,
     GATHER_A: tl.constexpr, SCATTER_C: tl.constexpr, E_POW2: tl.constexpr,
+    B_TMA: tl.constexpr, B_K_CONTIGUOUS: tl.constexpr,
     BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
 ):
     num_n = tl.cdiv(n_cols, BN)
@@ -77,9 +85,15 @@ def _grouped_mm_kernel(
     a_ptrs = a_ptr + a_rows[:, None] * stride_am + ks[None, :]
     b_ptrs = b_ptr + expert.to(tl.int64) * stride_be + ks[:, None] * stride_bk + cols[None, :] * stride_bn
     acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for _ in range(0, K, BK):  # K % BK == 0 (checked by the caller)
+    for k0 in range(0, K, BK):  # K % BK == 0 (checked by the caller)
         a = tl.load(a_ptrs, mask=row_mask[:, None], other=0.0)
-        b = tl.load(b_ptrs, mask=col_mask[None, :], other=0.0)
+        if B_TMA:  # b_desc: the [E, N, K] (K contiguous) or [E, K, N] tensor; past N reads zeros
+            if B_K_CONTIGUOUS:
+                b = b_desc.load([expert, tile_n * BN, k0]).reshape(BN, BK).trans()
+            else:
+                b = b_desc.load([expert, k0, tile_n * BN]).reshape(BK, BN)
+        else:
+            b = tl.load(b_ptrs, mask=col_mask[None, :], other=0.0)
         acc = tl.dot(a, b, acc)
         a_ptrs += BK
         b_ptrs += BK * stride_bk
@@ -91,18 +105,25 @@ def _grouped_mm_kernel(
     tl.store(c_ptrs, acc.to(c_ptr.dtype.element_ty), mask=row_mask[:, None] & col_mask[None, :])
 
 
-def _configs(pairs):
+def _set_weight_block(nargs):
+    """A config's block shape into the weights' descriptor (autotune's pre-hook)."""
+    if nargs["B_TMA"]:
+        bn, bk = nargs["BN"], nargs["BK"]
+        nargs["b_desc"].block_shape = [1, bn, bk] if nargs["B_K_CONTIGUOUS"] else [1, bk, bn]
+
+
+def configs(tiles):
+    """Autotune configs from (BM, BN, BK, warps, stages) tuples."""
     return [
-        triton.Config({"BM": bm, "BN": bn, "BK": bk}, num_warps=w, num_stages=s) for bm, bn, bk, w, s in pairs
+        triton.Config({"BM": bm, "BN": bn, "BK": bk}, num_warps=w, num_stages=s, pre_hook=_set_weight_block)
+        for bm, bn, bk, w, s in tiles
     ]
 
 
 # Hopper bf16 tiles: 128-row tiles fill a warpgroup's wgmma; the rest trades registers for reuse.
 # (Swapping the operands' roles, weights on the wgmma's M side, was slower on an H200 at both
 # shapes: bench/README.md, #31.)
-_MM_CONFIGS = _configs([
-    (128, 256, 64, 8, 3), (128, 256, 64, 8, 4), (256, 128, 64, 8, 3), (128, 128, 64, 4, 4), (128, 128, 128, 8, 3),
-])
+MM_TILES = [(128, 256, 64, 8, 3), (128, 256, 64, 8, 4), (256, 128, 64, 8, 3), (128, 128, 64, 4, 4), (128, 128, 128, 8, 3)]
 _INTERPRET_CONFIG = {"BM": 16, "BN": 16, "BK": 16}
 BLOCK_K_MULTIPLE = 64  # every K the GEMMs see must be a multiple of this (and of the interpreter's 16)
 
@@ -113,13 +134,30 @@ def _k_divides(configs, named_args, **kwargs):
     return [c for c in configs if named_args["K"] % c.kwargs["BK"] == 0]
 
 
-_mm_tuned = triton.autotune(
-    _MM_CONFIGS, key=["n_cols", "K", "GATHER_A", "SCATTER_C"], prune_configs_by={"early_config_prune": _k_divides}
-)(_grouped_mm_kernel)
+def tuned(configs):
+    """The kernel autotuned over `configs` (bench/grouped_gemm.py tries other lists)."""
+    return triton.autotune(
+        configs, key=["n_cols", "K", "GATHER_A", "SCATTER_C", "B_TMA", "B_K_CONTIGUOUS"],
+        prune_configs_by={"early_config_prune": _k_divides},
+    )(_grouped_mm_kernel)
+
+
+_mm_tuned = tuned(configs(MM_TILES))
 
 
 def _rows_arg(rows: torch.Tensor | None, like: torch.Tensor) -> torch.Tensor:
     return like if rows is None else rows
+
+
+def _weights_descriptor(b_EKN: torch.Tensor) -> tuple[TensorDescriptor, bool]:
+    """(a TMA descriptor over the tensor behind b_EKN, whether K is its contiguous dimension);
+    the block shape is each config's (_set_weight_block)."""
+    k_contiguous = b_EKN.stride(1) == 1
+    under = b_EKN.transpose(1, 2) if k_contiguous else b_EKN
+    if not under.is_contiguous():
+        raise ValueError(f"grouped_mm: weights_via_tma needs a contiguous weight tensor or its transposed view, "
+                         f"got strides {tuple(b_EKN.stride())}")
+    return TensorDescriptor(under, list(under.shape), list(under.stride()), [1, 16, 16]), k_contiguous
 
 
 def grouped_mm(
@@ -130,12 +168,16 @@ def grouped_mm(
     a_rows_N: torch.Tensor | None = None,
     c_rows_N: torch.Tensor | None = None,
     out: torch.Tensor | None = None,
+    weights_via_tma: bool = False,
+    kernel=None,
 ) -> torch.Tensor:
     """out[c_rows[n]] = a[a_rows[n]] @ b[e(n)] for the N rows of `group_end_E`'s groups.
 
     a_MK: contiguous rows (M = N without a_rows, else any number of source rows); b_EKN: any
-    strides (pass a transposed view for x @ W^T); out: [N, n_cols] or, with c_rows, a given tensor
-    whose rows c_rows index (every row must be written by some n, or its content stays)."""
+    strides (pass a transposed view for x @ W^T; with weights_via_tma a contiguous tensor or its
+    transposed view); out: [N, n_cols] or, with c_rows, a given tensor whose rows c_rows index
+    (every row must be written by some n, or its content stays). kernel: an autotuned kernel of
+    `tuned` (default this module's configs)."""
     if a_rows_N is not None:
         n = a_rows_N.numel()
     else:
@@ -150,17 +192,20 @@ def grouped_mm(
     if n == 0:
         return out
     index_dummy = group_end_E
+    b_desc, k_contiguous = _weights_descriptor(b_EKN) if weights_via_tma else (None, False)
     args = (
-        a_MK, _rows_arg(a_rows_N, index_dummy), b_EKN, out, _rows_arg(c_rows_N, index_dummy), group_end_E,
+        a_MK, _rows_arg(a_rows_N, index_dummy), b_EKN, b_desc, out, _rows_arg(c_rows_N, index_dummy), group_end_E,
         e, n_cols, k,
         a_MK.stride(0), b_EKN.stride(0), b_EKN.stride(1), b_EKN.stride(2), out.stride(0),
     )
-    flags = {"GATHER_A": a_rows_N is not None, "SCATTER_C": c_rows_N is not None, "E_POW2": triton.next_power_of_2(e)}
+    flags = {"GATHER_A": a_rows_N is not None, "SCATTER_C": c_rows_N is not None, "E_POW2": triton.next_power_of_2(e),
+             "B_TMA": weights_via_tma, "B_K_CONTIGUOUS": k_contiguous}
     if _INTERPRET:
         cfg = _INTERPRET_CONFIG
+        _set_weight_block({**flags, **cfg, "b_desc": b_desc})
         grid = ((triton.cdiv(n, cfg["BM"]) + e) * triton.cdiv(n_cols, cfg["BN"]),)
         _grouped_mm_kernel[grid](*args, **flags, **cfg)
     else:
         grid = lambda meta: ((triton.cdiv(n, meta["BM"]) + e) * triton.cdiv(n_cols, meta["BN"]),)  # noqa: E731
-        _mm_tuned[grid](*args, **flags)
+        (kernel or _mm_tuned)[grid](*args, **flags)
     return out

@@ -89,6 +89,19 @@ def _kernel_errors(device, dtype):
     want = torch.cat([rows_b[s:e].float() @ w_EOI[i].float() for i, (s, e) in enumerate(bounds)])
     errors["plain"] = _rel(plain, want)
 
+    # The same three with the weights read through a TMA descriptor: K-contiguous (a transposed
+    # view, x @ W^T) and N-contiguous (rows @ w[e]), n_cols past a block's end read as zeros.
+    wide = torch.randn(len(bounds), 72, k, device=device, dtype=dtype)  # 72 columns: a partial block
+    for name, result in (
+        ("gather_a", lambda **tma: gg.grouped_mm(a, w_EOI.transpose(1, 2), group_end, a_rows_N=rows, **tma)),
+        ("scatter_c", lambda **tma: gg.grouped_mm(rows_a, w_EOI.transpose(1, 2), group_end, c_rows_N=slots, **tma)),
+        ("plain", lambda **tma: gg.grouped_mm(rows_b, w_EOI, group_end, **tma)),
+        ("partial_block", lambda **tma: gg.grouped_mm(rows_a, wide.transpose(1, 2), group_end, **tma)),
+    ):
+        errors[f"{name}_weights_via_tma"] = _rel(result(weights_via_tma=True), result())
+    with pytest.raises(ValueError, match="weights_via_tma needs a contiguous weight tensor"):
+        gg.grouped_mm(rows_a, w_EOI[:, ::2].transpose(1, 2), group_end, weights_via_tma=True)
+
     # Each token's K rows summed, read through an index (the local combine) or contiguous.
     from payload.ep.sum_rows_triton import sum_rows
 
