@@ -4,9 +4,11 @@ EFA across nodes), shaped like torchtitan's DeepEP integration.
 DeepEP sends each token once per destination rank (not once per expert) and returns, per
 received token, its top-k expert ids local to this rank (-1 for experts held elsewhere) and
 weights. Here the received tokens are expanded and sorted by local expert for the grouped GEMM,
-weighted after the experts, summed back per received token, and DeepEP's combine sums the
-per-rank partial results on the token's home rank. Backward: dispatch's is a combine of the
-gradients (tokens and weights), combine's a dispatch reusing the forward's handle.
+weighted after the experts, summed back per received token (payload.ep.dispatcher's
+expand_received / unpermute_and_weigh: gathers and fp32-accumulated sums both ways, the same
+code the local backend runs, tested on CPU), and DeepEP's combine sums the per-rank partial
+results on the token's home rank. Backward: dispatch's is a combine of the gradients (tokens and
+weights), combine's a dispatch reusing the forward's handle.
 
 Imported only when chosen; `deepep_unavailable_reason()` says why it cannot be.
 """
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 import torch
 import torch.distributed as dist
 
-from payload.ep.dispatcher import Dispatcher
+from payload.ep.dispatcher import Dispatcher, expand_received, unpermute_and_weigh
 
 
 @functools.lru_cache(maxsize=1)
@@ -103,9 +105,9 @@ class _Combine(torch.autograd.Function):
 @dataclass
 class DeepEPHandle:
     deepep: object  # DeepEP's EPHandle
-    token_of_row_N: torch.Tensor  # received-token index of each expert row
-    weight_N: torch.Tensor  # top-k weight of each expert row
-    num_recv_tokens: int
+    order_N: torch.Tensor  # flat (received token, slot) of each expert row
+    inv_order_N: torch.Tensor  # expert row of each slot, -1 where the expert is on another rank
+    recv_weight_RK: torch.Tensor  # top-k weights of the received tokens (fp32, differentiable)
 
 
 class DeepEPDispatcher(Dispatcher):
@@ -123,20 +125,9 @@ class DeepEPDispatcher(Dispatcher):
         recv_x_RD, recv_weight_RK, recv_idx_RK, handle = _Dispatch.apply(
             x_TD, topk_weight_TK, topk_idx_TK, self.buffer, self.num_experts
         )
-        valid_RK = recv_idx_RK >= 0
-        local_expert_N = recv_idx_RK[valid_RK]
-        order_N = torch.argsort(local_expert_N, stable=True)
-        token_of_row_N = (
-            torch.arange(recv_x_RD.shape[0], device=x_TD.device).repeat_interleave(valid_RK.sum(1))[order_N]
-        )
-        weight_N = recv_weight_RK[valid_RK][order_N]
-        tokens_per_expert_L = torch.bincount(local_expert_N, minlength=self.num_local_experts)
-        handle = DeepEPHandle(handle, token_of_row_N, weight_N, recv_x_RD.shape[0])
-        return recv_x_RD.index_select(0, token_of_row_N), tokens_per_expert_L, handle
+        x_ND, tokens_per_expert_L, order_N, inv_order_N = expand_received(recv_x_RD, recv_idx_RK, self.num_local_experts)
+        return x_ND, tokens_per_expert_L, DeepEPHandle(handle, order_N, inv_order_N, recv_weight_RK)
 
     def combine(self, y_ND, handle: DeepEPHandle):
-        weighted_ND = y_ND * handle.weight_N.to(y_ND.dtype).unsqueeze(-1)
-        partial_RD = y_ND.new_zeros(handle.num_recv_tokens, y_ND.shape[-1]).index_add(
-            0, handle.token_of_row_N, weighted_ND
-        )
+        partial_RD = unpermute_and_weigh(y_ND, handle.order_N, handle.inv_order_N, handle.recv_weight_RK)
         return _Combine.apply(partial_RD, self.buffer, handle.deepep)

@@ -106,7 +106,9 @@ class _ExpandRows(torch.autograd.Function):
 
 
 class _SumRows(torch.autograd.Function):
-    """out[t] = Σ_k y[inv_order_N[t*K + k]]: each token's K expert rows, back in token order."""
+    """out[t] = Σ_k y[inv_order_N[t*K + k]]: each token's K expert rows, back in token order.
+    With fewer rows than slots (N < T*K: DeepEP's received tokens, whose slots for experts on
+    other ranks hold no row) inv_order_N is -1 at the empty slots, which add nothing."""
 
     @staticmethod
     def forward(ctx, y_ND, order_N, inv_order_N, k, t):
@@ -117,7 +119,11 @@ class _SumRows(torch.autograd.Function):
             from payload.ep.sum_rows_triton import sum_rows
 
             return sum_rows(y_ND, inv_order_N, k)
-        return y_ND.index_select(0, inv_order_N).view(t, k, y_ND.shape[-1]).sum(1)
+        n, d = y_ND.shape
+        if n < inv_order_N.numel():  # empty slots read an appended zero row
+            y_ND = torch.cat([y_ND, y_ND.new_zeros(1, d)])
+            inv_order_N = torch.where(inv_order_N >= 0, inv_order_N, n)
+        return y_ND.index_select(0, inv_order_N).view(t, k, d).sum(1)
 
     @staticmethod
     def backward(ctx, grad_TD):
@@ -151,10 +157,30 @@ def unpermute_and_weigh(
     return _SumRows.apply(y_ND * weight_N[:, None], order_N, inv_order_N, k, t)
 
 
+def expand_received(
+    recv_x_RD: torch.Tensor, recv_idx_RK: torch.Tensor, num_local_experts: int
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """DeepEP's received tokens as expert rows: one row per slot of recv_idx_RK that names a
+    local expert (-1: an expert on another rank), grouped by expert, token order within one.
+    Returns (x_ND, tokens_per_expert_L, order_N, inv_order_N): order_N is each row's flat slot
+    r*K + k, inv_order_N the row of each slot or -1. `unpermute_and_weigh` with the received
+    weights is the combine; both directions are gathers and fp32-accumulated sums (no atomic
+    index_add: deterministic). One device-to-host sync for N, as any boolean mask would take."""
+    r, k = recv_idx_RK.shape
+    expert_S = torch.where(recv_idx_RK >= 0, recv_idx_RK, num_local_experts).reshape(-1)  # empty slots last
+    counts = count_per_expert(expert_S, num_local_experts + 1)
+    tokens_per_expert_L = counts[:num_local_experts]
+    n = r * k - int(counts[num_local_experts])
+    order_N = torch.argsort(expert_S, stable=True)[:n]
+    inv_order_N = torch.full_like(expert_S, -1)
+    inv_order_N[order_N] = torch.arange(n, device=expert_S.device)
+    return _ExpandRows.apply(recv_x_RD, order_N, inv_order_N, k), tokens_per_expert_L, order_N, inv_order_N
+
+
 def unpermute_and_sum(y_ND: torch.Tensor, order_N: torch.Tensor, inv_order_N: torch.Tensor, k: int) -> torch.Tensor:
     """Inverse of `permute`, each token's K rows summed without weights: for rows whose routing
     weight the experts already applied (payload/model/swiglu.py)."""
-    return _SumRows.apply(y_ND, order_N, inv_order_N, k, order_N.numel() // k)
+    return _SumRows.apply(y_ND, order_N, inv_order_N, k, inv_order_N.numel() // k)
 
 
 class LocalDispatcher(Dispatcher):

@@ -1,6 +1,7 @@
 """Each token's K expert rows summed in one pass, read through an index (Triton; imported lazily).
 
-    out[t] = sum_k y[rows[t*K + k]]          (rows = None: y's rows t*K .. t*K+K-1)
+    out[t] = sum_k y[rows[t*K + k]]          (rows = None: y's rows t*K .. t*K+K-1;
+                                              a negative row is an empty slot: adds nothing)
 
 This is the local combine: the rows come back from the experts in expert order, and each token
 sums its K of them. torch does it as a gather (index_select, an N x D copy) and a reduction; the
@@ -29,20 +30,23 @@ def _sum_rows_kernel(y_ptr, rows_ptr, out_ptr, D, stride_y, stride_out,
     acc = tl.zeros((BLOCK_D,), dtype=tl.float32)
     for k in tl.static_range(K):
         if GATHER:
-            row = tl.load(rows_ptr + token * K + k).to(tl.int64)
+            # The row splat to the block: Triton's interpreter refuses a scalar mask and'ed into a block one.
+            row = tl.load(rows_ptr + token * K + k).to(tl.int64) + tl.zeros((BLOCK_D,), dtype=tl.int64)
+            acc += tl.load(y_ptr + row * stride_y + cols, mask=mask & (row >= 0), other=0.0).to(tl.float32)
         else:
             row = token * K + k
-        acc += tl.load(y_ptr + row * stride_y + cols, mask=mask, other=0.0).to(tl.float32)
+            acc += tl.load(y_ptr + row * stride_y + cols, mask=mask, other=0.0).to(tl.float32)
     tl.store(out_ptr + token * stride_out + cols, acc.to(out_ptr.dtype.element_ty), mask=mask)
 
 
 def sum_rows(y_ND: torch.Tensor, rows_N: torch.Tensor | None, k: int) -> torch.Tensor:
-    """[N / k, D]: out[t] = sum over slot j < k of y[rows[t*k + j]] (y's row t*k + j without rows);
-    y with unit column stride, rows int32/int64 of N entries."""
+    """[T, D]: out[t] = sum over slot j < k of y[rows[t*k + j]] (y's row t*k + j without rows;
+    rows < 0 add nothing); T = len(rows) / k, or N / k without rows. y with unit column stride,
+    rows int32/int64."""
     n, d = y_ND.shape
     if y_ND.stride(1) != 1:
         y_ND = y_ND.contiguous()
-    t = n // k
+    t = (rows_N.numel() if rows_N is not None else n) // k
     out = torch.empty(t, d, device=y_ND.device, dtype=y_ND.dtype)
     if t == 0 or d == 0:
         return out

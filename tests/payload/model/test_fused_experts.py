@@ -109,6 +109,12 @@ def _kernel_errors(device, dtype):
     perm = torch.randperm(3 * 40, device=device)
     errors["sum_rows_gather"] = _rel(sum_rows(y, perm, 3), y[perm].float().view(40, 3, 96).sum(1))
     errors["sum_rows_contiguous"] = _rel(sum_rows(y, None, 3), y.float().view(40, 3, 96).sum(1))
+    # Empty slots (-1: DeepEP's slots for experts on other ranks) add nothing.
+    holes = perm.clone()
+    holes[::4] = -1
+    padded = torch.cat([y, torch.zeros(1, 96, device=device, dtype=dtype)])
+    want = padded[torch.where(holes >= 0, holes, 3 * 40)].float().view(40, 3, 96).sum(1)
+    errors["sum_rows_empty_slots"] = _rel(sum_rows(y, holes, 3), want)
     return errors
 
 
