@@ -167,7 +167,7 @@ def expand_received(
     weights is the combine; both directions are gathers and fp32-accumulated sums (no atomic
     index_add: deterministic). One device-to-host sync for N, as any boolean mask would take."""
     r, k = recv_idx_RK.shape
-    expert_S = torch.where(recv_idx_RK >= 0, recv_idx_RK, num_local_experts).reshape(-1)  # empty slots last
+    expert_S = torch.where(recv_idx_RK >= 0, recv_idx_RK, num_local_experts).reshape(-1).long()  # empty slots last
     counts = count_per_expert(expert_S, num_local_experts + 1)
     tokens_per_expert_L = counts[:num_local_experts]
     n = r * k - int(counts[num_local_experts])

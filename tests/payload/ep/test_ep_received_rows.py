@@ -70,6 +70,14 @@ def test_received_rows_are_expanded_in_expert_order_and_summed_back(tokens, top_
         assert (weight.grad[idx < 0] == 0).all()
 
 
+def test_received_ids_may_be_int32():
+    x, idx, weight = received(7, 4, 3)
+    wide = expand_received(x, idx, 3)
+    narrow = expand_received(x, idx.int(), 3)
+    for a, b in zip(wide, narrow):
+        assert torch.equal(a, b)
+
+
 @pytest.mark.gpu
 def test_received_rows_on_gpu():
     """On CUDA the per-token sum is the one-pass Triton kernel, skipping the -1 slots."""
