@@ -166,7 +166,7 @@ def experts_impl_used(model, rows_per_layer: int) -> str:
 def bench_keeps_logits(args, cfg) -> tuple[bool, str]:
     """--keep-logits resolved as the trainer resolves the job's switch, for this one-GPU step."""
     from payload.job import parse_job_config
-    from payload.train.footprint import trainer_keeps_logits
+    from payload.train.footprint import device_memory_gb, trainer_keeps_logits
 
     setting = {"auto": "auto", "on": True, "off": False}[args.keep_logits]
     job = parse_job_config({
@@ -177,7 +177,7 @@ def bench_keeps_logits(args, cfg) -> tuple[bool, str]:
                   "max_response_tokens": args.response_tokens, "packing": False, "micro_batch_size": args.micro_batch_size},
         "algorithm": {"group_size": 2},
     }, "bench/train_step.py")
-    return trainer_keeps_logits(job, cfg, 1, 1, torch.cuda.get_device_properties(0).total_memory / 1e9)
+    return trainer_keeps_logits(job, cfg, 1, 1, device_memory_gb(torch.cuda.get_device_properties(0).total_memory))
 
 
 def main() -> None:

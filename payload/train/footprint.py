@@ -287,6 +287,14 @@ def footprint_as_set(config, layout: Layout, shape: StepShape, setting: bool | s
     return footprint(config.replace(lm_head_keep_logits=True), layout, shape)
 
 
+def device_memory_gb(total_bytes: int) -> float:
+    """A GPU's memory as the instance table states it (cluster/instance_types' gpu_memory_gb, the
+    nominal figure: 141 for an H200, 80 for an H100) from the bytes the device reports (an H200:
+    150.0e9 = 139.7 GiB): GiB, within 1.5% below the nominal, so the trainer's "auto" decisions
+    agree with `payload plan`'s (tests/payload/train/test_train_footprint.py)."""
+    return total_bytes / 2**30
+
+
 def trainer_keeps_logits(job, config, world_size: int, gpus_per_node: int,
                          gpu_memory_gb: float | None) -> tuple[bool, str]:
     """What the trainer runs with for job.model.lm_head_keep_logits on `world_size` ranks of

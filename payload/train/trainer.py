@@ -55,7 +55,7 @@ from payload.train.advantages import group_advantages
 from payload.train.batch import MicroBatch, Sample, micro_batches, packed_for_rank, split_for_ranks
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
 from payload.train.export import export_hf
-from payload.train.footprint import pipeline_budget, trainer_keeps_logits
+from payload.train.footprint import device_memory_gb, pipeline_budget, trainer_keeps_logits
 from payload.train.loading import load_sharded
 from payload.train.parallel import init_world, own_hf_rows
 from payload.train.pipeline import PipelineScorer, pipeline_train_step
@@ -194,7 +194,7 @@ class Trainer:
         keep_logits, why = trainer_keeps_logits(
             job, Qwen3MoeConfig.from_pretrained(job.model.path), world.world_size,
             int(os.environ.get("LOCAL_WORLD_SIZE", world.world_size)),
-            torch.cuda.get_device_properties(world.device).total_memory / 1e9 if on_gpu else None)
+            device_memory_gb(torch.cuda.get_device_properties(world.device).total_memory) if on_gpu else None)
         if world.is_main:
             log.info("%s", why)
 

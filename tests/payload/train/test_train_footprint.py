@@ -5,12 +5,12 @@ import torch
 
 from cluster.environment import load_environment
 from payload.__main__ import main
+from payload.job import parse_job_config
 from payload.model import Qwen3MoeConfig, Qwen3MoeForCausalLM, tiny_config
 from payload.train.costs import ARCHITECTURE_CONFIGS, ARCHITECTURES
-from payload.job import parse_job_config
-from payload.train.footprint import (ACHIEVED_FLOP_S, FIT_FRACTION, Layout, StepShape, footprint, job_footprint, job_layout,
-                                     keeps_logits, packed_micro_batches, parameter_counts, plan_layouts, remote_destinations,
-                                     step_shape, trainer_keeps_logits)
+from payload.train.footprint import (ACHIEVED_FLOP_S, FIT_FRACTION, Layout, StepShape, device_memory_gb, footprint,
+                                     job_footprint, job_layout, keeps_logits, packed_micro_batches, parameter_counts,
+                                     plan_layouts, remote_destinations, step_shape, trainer_keeps_logits)
 
 def released(name):
     return Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS[name])
@@ -88,6 +88,20 @@ def test_trainer_resolves_auto_on_its_own_world():
     assert trainer_keeps_logits(job, config, 2, 2, None) == (False, "model.lm_head_keep_logits auto: recomputed (not on a GPU)")
     off = parse_job_config({"model": {"lm_head_keep_logits": False}}, "test")
     assert trainer_keeps_logits(off, config, 48 * 8, 8, 141.0)[0] is False
+
+
+@pytest.mark.parametrize("model", ["Qwen3-30B-A3B", "Qwen3-235B-A22B"])
+def test_the_trainer_decides_as_the_plan_on_an_h200(model):
+    """What an H200 reports (150.0e9 bytes) gives the trainer the decision `payload plan` prints
+    from the instance table's 141 GB, for both models' layouts on p5en-48."""
+    env = load_environment("p5en-48")
+    config = released(model)
+    _, _, planned = job_footprint(config, env, model)
+    job = env.job.model_copy(update={"model": env.job.model.model_copy(update={"path": f"/models/{model}"})})
+    train = env.pools.train
+    h200 = device_memory_gb(150_011_805_696)
+    assert 139 < h200 <= train.spec.gpu_memory_gb
+    assert trainer_keeps_logits(job, config, train.desired_size * train.spec.gpus, train.spec.gpus, h200)[0] == planned.keeps_logits
 
 
 @pytest.mark.parametrize("model,kept", [("Qwen3-30B-A3B", True), ("Qwen3-235B-A22B", False)])
