@@ -49,7 +49,7 @@ import math
 from dataclasses import asdict, dataclass
 
 from payload.balance.engine_fit import architecture_of_config, engine_fit, kv_bytes_per_token
-from payload.train.footprint import Footprint, Layout, StepShape, footprint, job_layout, step_shape
+from payload.train.footprint import Footprint, Layout, StepShape, footprint_as_set, job_layout, step_shape
 from payload.train.stages import layer_costs
 
 # NeMo-RL v0.6 (docs/about/performance-summary.md, "NeMo RL v0.6", H100 BF16, GRPO on
@@ -112,6 +112,7 @@ class TrainerEstimate:
     step_tokens: float  # prompt + response tokens a step (at the mean lengths)
     response_tokens: float
     memory_gb: float = 0.0  # a GPU's modeled peak (payload.train.footprint)
+    keeps_logits: bool = False  # model.lm_head_keep_logits as resolved for this layout
 
     @property
     def step_s(self) -> float:
@@ -207,13 +208,17 @@ def trainer_estimate(config, env, model: str, prompt_tokens: float, response_mea
     job, train = env.job, env.pools.train
     layout = layout or job_layout(job, train.desired_size, train.spec.gpus, model)
     shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
-    fp: Footprint = footprint(config, layout, shape)
+    fp: Footprint = footprint_as_set(config, layout, shape, job.model.lm_head_keep_logits, train.spec.gpu_memory_gb)
     samples = job.batch.prompts_per_step * job.algorithm.group_size
     mean_sample = prompt_tokens + response_mean
     embedding, layers, head = layer_costs(config, int(mean_sample))
     flops_per_token = 3 * (embedding + sum(layers) + head)
+    # Kept logits (model.lm_head_keep_logits, where they fit) spare backward's second LM-head
+    # forward: a token's work is one LM-head forward less at the same rate, which counts model
+    # FLOPs with the recomputed ones inside it.
+    work_per_token = flops_per_token - (head if fp.keeps_logits else 0)
     tokens = samples * mean_sample
-    compute_s = tokens * flops_per_token / (layout.world * a.train_mfu * a.peak_tflops * 1e12)
+    compute_s = tokens * work_per_token / (layout.world * a.train_mfu * a.peak_tflops * 1e12)
     # footprint's bytes are for its own step shape: scale them to this step's tokens.
     scale = tokens / shape.tokens
     unhidden: dict[str, float] = {}
@@ -229,7 +234,7 @@ def trainer_estimate(config, env, model: str, prompt_tokens: float, response_mea
     if fsdp > compute_s:
         unhidden["FSDP gather + reduce-scatter beyond compute"] = fsdp - compute_s
     return TrainerEstimate(layout, flops_per_token, compute_s, fp.bubble, unhidden, tokens, samples * response_mean,
-                           fp.memory_total_gb)
+                           fp.memory_total_gb, fp.keeps_logits)
 
 
 def _rate(link: str) -> float:
@@ -323,8 +328,9 @@ def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None =
           f"{estimate.prompt_tokens:,.0f} tokens, responses lognormal mean {estimate.response_tokens_mean:,.0f} "
           f"(max {env.job.batch.max_response_tokens:,}): {t.step_tokens / 1e6:.1f} M tokens", file=out)
     print(f"  trainer ({t.layout.describe()}, {t.layout.world} GPUs): {t.flops_per_token / 1e9:.1f} GFLOP a token "
-          f"(6 x active + attention) at {a.train_mfu:.1%} MFU of {a.peak_tflops:.0f} TFLOP/s = {t.compute_s:.0f} s; "
-          f"1F1B bubble {t.bubble:.1%}; unhidden "
+          f"(6 x active + attention) at {a.train_mfu:.1%} MFU of {a.peak_tflops:.0f} TFLOP/s = {t.compute_s:.0f} s"
+          + (" (LM-head logits kept: one LM-head forward a token less); " if t.keeps_logits else "; ")
+          + f"1F1B bubble {t.bubble:.1%}; unhidden "
           + (", ".join(f"{k} {v:.1f} s" for k, v in t.unhidden.items()) or "nothing")
           + f"; {t.step_s:.0f} s a step = {estimate.trainer_tokens_per_s_per_node:,.0f} response tokens/s a node", file=out)
     print("  rollout engine layouts (decode roofline per node; best first):", file=out)

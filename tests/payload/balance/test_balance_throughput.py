@@ -42,12 +42,27 @@ def test_trainer_flops_are_six_times_active_parameters_plus_attention(env, estim
     attention = 6 * layers * heads * hd * int(sample)  # causal: half of the 2·S·H·hd scores, x 3 passes x 2 (QK, PV)
     expected = 6 * active + attention
     assert math.isclose(estimate_30b.trainer.flops_per_token, expected, rel_tol=1e-3)
-    # Compute seconds: every token of the step at the assumed MFU over all trainer GPUs.
+    # Compute seconds: every token of the step at the assumed MFU over all trainer GPUs, less one
+    # LM-head forward a token: the default (auto) keeps the logits for 30B on p5en-48.
     a = estimate_30b.assumptions
     t = estimate_30b.trainer
-    assert math.isclose(t.compute_s, t.step_tokens * expected / (128 * a.train_mfu * a.peak_tflops * 1e12), rel_tol=1e-3)
+    assert t.keeps_logits
+    work = expected - 2 * d * c.vocab_size
+    assert math.isclose(t.compute_s, t.step_tokens * work / (128 * a.train_mfu * a.peak_tflops * 1e12), rel_tol=1e-3)
     # The EP all-to-all is on the critical path, so a step is longer than its compute.
     assert t.step_s > t.compute_s and "EP all-to-all" in t.unhidden
+
+
+def test_recomputed_logits_cost_the_whole_forward_and_backward(env, estimate_30b):
+    job = env.job.model_copy(update={"model": env.job.model.model_copy(update={"lm_head_keep_logits": False})})
+    recomputing = estimate_rates(config_of("Qwen3-30B-A3B"), env.model_copy(update={"job": job}), "Qwen3-30B-A3B",
+                                 ARCHITECTURES["Qwen3-30B-A3B"]).trainer
+    kept = estimate_30b.trainer
+    assert not recomputing.keeps_logits and recomputing.flops_per_token == kept.flops_per_token
+    c = config_of("Qwen3-30B-A3B")
+    head = 2 * c.hidden_size * c.vocab_size
+    assert math.isclose(kept.compute_s / recomputing.compute_s, 1 - head / kept.flops_per_token, rel_tol=1e-9)
+    assert recomputing.memory_gb < kept.memory_gb
 
 
 def test_kv_heads_split_over_tensor_parallel_then_replicate():
