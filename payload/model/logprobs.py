@@ -7,7 +7,9 @@ forward keeps only each row's logsumexp, the backward recomputes a chunk's logit
 LM-head GEMM, cheap next to the memory it saves) and turns them into the gradient in place.
 `keep_logits=True` trades the other way: the forward keeps every chunk's logits in the compute
 dtype (tokens x vocab x 2 B: 10 GB for 32 k tokens over a 152 k vocabulary) and the backward
-skips the GEMM, a quarter of the LM head's work (bench/train_step.py: 29 ms of a 318 ms step).
+skips the GEMM, a quarter of the LM head's work (bench/train_step.py: 29 ms of a 318 ms step);
+only when a backward can follow: scoring without grad (the old policy's and the reference's
+logprobs) holds one chunk whatever the switch says.
 The full fp32 logits of a 16 k-token micro-batch over a 152 k vocabulary are 10 GiB, and the
 unfused path holds them, their gradient and the bf16 logits at once; here the peak is one
 chunk. This is what lets the trainer run fewer, larger micro-batches (bench/train_step.py).
@@ -128,4 +130,6 @@ def linear_logprobs(
         raise ValueError(f"expected hidden [N, D] and targets [N], got {tuple(h_ND.shape)} and {tuple(targets_N.shape)}")
     if temperature <= 0:
         raise ValueError(f"temperature must be > 0, got {temperature}")
-    return _LinearLogprobs.apply(h_ND, weight_VD, targets_N.long(), float(temperature), int(chunk_rows), bool(keep_logits))
+    # Inside the Function grad mode is off and needs_input_grad ignores torch.no_grad: decide here.
+    keep = bool(keep_logits) and torch.is_grad_enabled() and (h_ND.requires_grad or weight_VD.requires_grad)
+    return _LinearLogprobs.apply(h_ND, weight_VD, targets_N.long(), float(temperature), int(chunk_rows), keep)

@@ -56,6 +56,31 @@ def test_only_the_needed_gradient_is_computed():
     assert h.grad is not None and w.grad is None
 
 
+def _peak_cpu_bytes(fn) -> int:
+    """The most CPU memory torch held at once while `fn` ran (the profiler's allocation events)."""
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+        fn()
+    live = peak = 0
+    for _, nbytes in sorted((e.start_ns(), e.nbytes()) for e in prof.profiler.kineto_results.events() if e.name() == "[memory]"):
+        live += nbytes
+        peak = max(peak, live)
+    return peak
+
+
+def test_logits_are_kept_only_when_a_backward_can_follow():
+    """keep_logits holds every chunk's logits for backward; scoring without grad (the old
+    policy's and the reference's logprobs) must hold one chunk, as the recomputing path does."""
+    h, w, targets, _ = _case(n=512, d=32, v=1000)
+    run = lambda keep: lambda: linear_logprobs(h, w, targets, chunk_rows=64, keep_logits=keep)  # noqa: E731
+    with torch.no_grad():
+        scoring_kept, scoring = _peak_cpu_bytes(run(True)), _peak_cpu_bytes(run(False))
+    training_kept, training = _peak_cpu_bytes(run(True)), _peak_cpu_bytes(run(False))
+    assert scoring_kept == scoring == training
+    assert training_kept - training >= (512 - 64) * 1000 * 4  # every chunk but one, fp32 on CPU
+
+
 @pytest.mark.parametrize(
     "kwargs, message",
     [
