@@ -110,7 +110,7 @@ def run_shape(shape: Shape, variants: list[str], read_rate: float, write_rate: f
             got = call(**kwargs)
             row[f"{variant}_rel_err"] = ((got.float() - reference.float()).norm() / reference.float().norm()).item()
             row[f"{variant}_ms"] = bench(lambda: call(**kwargs))
-            kernel = kwargs.get("kernel", gg._mm_tuned)
+            kernel = kwargs.get("kernel", gg.MM_KERNEL)
             row[f"{variant}_config"] = str(getattr(kernel, "best_config", None))
             totals[variant] += row[f"{variant}_ms"]
         totals["floor"] += floor_ms

@@ -134,15 +134,15 @@ def _k_divides(configs, named_args, **kwargs):
     return [c for c in configs if named_args["K"] % c.kwargs["BK"] == 0]
 
 
-def tuned(configs):
-    """The kernel autotuned over `configs` (bench/grouped_gemm.py tries other lists)."""
+def tuned(config_list):
+    """The kernel autotuned over `config_list` (bench/grouped_gemm.py tries other lists)."""
     return triton.autotune(
-        configs, key=["n_cols", "K", "GATHER_A", "SCATTER_C", "B_TMA", "B_K_CONTIGUOUS"],
+        config_list, key=["n_cols", "K", "GATHER_A", "SCATTER_C", "B_TMA", "B_K_CONTIGUOUS"],
         prune_configs_by={"early_config_prune": _k_divides},
     )(_grouped_mm_kernel)
 
 
-_mm_tuned = tuned(configs(MM_TILES))
+MM_KERNEL = tuned(configs(MM_TILES))  # what grouped_mm launches unless given another
 
 
 def _rows_arg(rows: torch.Tensor | None, like: torch.Tensor) -> torch.Tensor:
@@ -207,5 +207,5 @@ def grouped_mm(
         _grouped_mm_kernel[grid](*args, **flags, **cfg)
     else:
         grid = lambda meta: ((triton.cdiv(n, meta["BM"]) + e) * triton.cdiv(n_cols, meta["BN"]),)  # noqa: E731
-        (kernel or _mm_tuned)[grid](*args, **flags)
+        (kernel or MM_KERNEL)[grid](*args, **flags)
     return out
