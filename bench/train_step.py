@@ -172,8 +172,8 @@ def bench_keeps_logits(args, cfg) -> tuple[bool, str]:
     job = parse_job_config({
         "model": {"lm_head_keep_logits": setting, "activation_checkpointing": args.activation_checkpointing},
         "parallel": {"expert_parallel_size": 1, "data_parallel_shard_size": 1},
-        # The step's samples as prompts x groups of 2 (group_size >= 2): memory depends on the micro-batch only.
-        "batch": {"prompts_per_step": max(args.micro_batches * args.micro_batch_size // 2, 1), "max_prompt_tokens": args.prompt_tokens,
+        # Twice the step's samples (group_size >= 2): the decision reads the micro-batch, not the step.
+        "batch": {"prompts_per_step": args.micro_batches * args.micro_batch_size, "max_prompt_tokens": args.prompt_tokens,
                   "max_response_tokens": args.response_tokens, "packing": False, "micro_batch_size": args.micro_batch_size},
         "algorithm": {"group_size": 2},
     }, "bench/train_step.py")
