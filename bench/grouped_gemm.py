@@ -13,7 +13,7 @@ down (gathered) and of gate/up (scattered). Variants of payload/model/grouped_ge
 Floor: the weights and A rows read at the HBM read rate plus the C rows written at the write
 rate, both measured in the same run (a bf16 sum over 8 GB; fill_ of 8 GB). At the
 DeepSeek-V3-like shape (256 experts of 7168 x 2048, 32,768 rows) each GEMM streams 7.5 GB (down)
-or 15 GB (gate/up) of weights — 45 GB for the four, ~10.7 ms at 4.2 TB/s — against ~0.5 GB of
+or 15 GB (gate/up) of weights — 45 GB for the four, ~10.7 ms at an assumed 4.2 TB/s — against ~0.5 GB of
 rows; at Qwen3-30B-A3B's (128 experts of 2048 x 768, 131,072 rows) the weights are 0.4 / 0.8 GB
 and the four GEMMs are compute-bound (~0.3 TFLOP each). Checks each variant's result against
 `plain` (relative error; the same fp32 accumulation in another order). Needs a CUDA GPU; writes
