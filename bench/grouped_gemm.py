@@ -6,8 +6,8 @@ bytes each must move and against torch's CUTLASS grouped GEMM on pre-permuted ro
 The four (payload/model/fused_experts.py): forward gate/up (A rows gathered from the tokens),
 forward down (C rows scattered to their (token, k) slots), and in backward the input gradient of
 down (gathered) and of gate/up (scattered). Variants of payload/model/grouped_gemm_triton.py:
-`plain` is what the layer runs (weights through plain loads, the module's autotune configs);
-`tma` reads the weights through a TMA descriptor; `+bm64` adds 64-row tiles to the configs
+`plain` reads the weights through plain loads (the module's autotune configs); `tma` through a
+TMA descriptor (what the fused layer runs on Hopper); `+bm64` adds 64-row tiles to the configs
 (at ~128 rows per expert half the experts spill into a second, nearly empty 128-row tile).
 
 Floor: the weights and A rows read at the HBM read rate plus the C rows written at the write

@@ -42,6 +42,16 @@ def supported(x_TD: torch.Tensor, gate_up_EOI: torch.Tensor, down_EOI: torch.Ten
     return d % block == 0 and f % block == 0 and gate_up_EOI.shape[1] == 2 * f
 
 
+def weights_via_tma(x: torch.Tensor) -> bool:
+    """Whether the grouped GEMMs read the expert weights through TMA descriptors: on Hopper and
+    newer (and under the interpreter, whose tests cover the path). One H200, DeepSeek-V3-like
+    shape (bench/grouped_gemm.py, 2026-12-05): the forward GEMMs 5.10 -> 4.53 ms (gate/up) and
+    2.74 -> 2.46 ms (down), the two input-gradient GEMMs unchanged (2.27 / 2.28, 4.62 / 4.62)."""
+    if gg._INTERPRET:
+        return True
+    return x.is_cuda and torch.cuda.get_device_capability(x.device)[0] >= 9
+
+
 def _wgrad(g_MO, x_MI, group_end_E, g_rows_N=None, x_rows_N=None):
     """dW_e = G_e^T X_e through torch's CUTLASS grouped GEMM on gathered copies of the operands.
     Triton kernels gathering in their loads lost on an H200 at both shapes (bench/README.md, #31):
@@ -60,9 +70,10 @@ class _FusedLocalExperts(torch.autograd.Function):
         x_TD = x_TD.contiguous()
         token_N = torch.div(slot_N, k, rounding_mode="floor")
         weight_N = weight_TK.reshape(-1).index_select(0, slot_N).contiguous()
-        h_NF2 = gg.grouped_mm(x_TD, gate_up_EOI.transpose(1, 2), group_end_E, a_rows_N=token_N)
+        tma = ctx.tma = weights_via_tma(x_TD) and gate_up_EOI.is_contiguous() and down_EOI.is_contiguous()
+        h_NF2 = gg.grouped_mm(x_TD, gate_up_EOI.transpose(1, 2), group_end_E, a_rows_N=token_N, weights_via_tma=tma)
         a_NF = swiglu_triton.forward(h_NF2, weight_N)
-        y_TKD = gg.grouped_mm(a_NF, down_EOI.transpose(1, 2), group_end_E, c_rows_N=slot_N)
+        y_TKD = gg.grouped_mm(a_NF, down_EOI.transpose(1, 2), group_end_E, c_rows_N=slot_N, weights_via_tma=tma)
         ctx.save_for_backward(x_TD, weight_N, gate_up_EOI, down_EOI, slot_N, token_N, group_end_E, h_NF2, a_NF)
         ctx.k = k
         return sum_rows(y_TKD, None, k)
@@ -73,12 +84,12 @@ class _FusedLocalExperts(torch.autograd.Function):
         need_x, need_weight, need_gate_up, need_down = ctx.needs_input_grad[:4]
         grad_TD = grad_TD.contiguous()
         t, k = grad_TD.shape[0], ctx.k
-        grad_a_NF = gg.grouped_mm(grad_TD, down_EOI, group_end_E, a_rows_N=token_N)
+        grad_a_NF = gg.grouped_mm(grad_TD, down_EOI, group_end_E, a_rows_N=token_N, weights_via_tma=ctx.tma)
         grad_down = _wgrad(grad_TD, a_NF, group_end_E, g_rows_N=token_N) if need_down else None
         grad_h_NF2, grad_weight_N = swiglu_triton.backward(h_NF2, weight_N, grad_a_NF)
         grad_x = None
         if need_x:
-            grad_x_TKD = gg.grouped_mm(grad_h_NF2, gate_up_EOI, group_end_E, c_rows_N=slot_N)
+            grad_x_TKD = gg.grouped_mm(grad_h_NF2, gate_up_EOI, group_end_E, c_rows_N=slot_N, weights_via_tma=ctx.tma)
             grad_x = sum_rows(grad_x_TKD, None, k)
         grad_gate_up = _wgrad(grad_h_NF2, x_TD, group_end_E, x_rows_N=token_N) if need_gate_up else None
         grad_weight = None
