@@ -79,7 +79,9 @@ def assert_matches_one_process(history, expected_history, weights, model, kind, 
     `model` trained on the same batches: the global numbers step by step, clipping active, every
     tensor equal within fp32 tolerance and moved from its initial value (every rank's experts)."""
     for got, expected in zip(history, expected_history, strict=True):
-        assert got == pytest.approx(expected, rel=1e-5)
+        # abs: the GRPO loss is a difference of O(0.1) terms and can land near zero (0.0031 at
+        # one step of the HSDP test), where fp32 summation order alone moves it by ~1e-7.
+        assert got == pytest.approx(expected, rel=1e-5, abs=1e-6)
     assert all(norm > max_grad_norm for norm, _ in expected_history)  # clipping was active
     expected = dict(iter_hf_tensors(model))
     initial = dict(iter_hf_tensors(tiny_model()))
