@@ -8,7 +8,7 @@ Same function as SparseMoeBlock's folded path (permute -> grouped gate/up GEMM -
               y[slot_N] = a_N @ Wd[e]^T                 the scatter is the second GEMM's store
               out_TD = sum over K of y.view(T, K, D)    contiguous: one read of y (sum_rows)
     backward  grad_a_N = grad_out[token_N] @ Wd[e]      gathered A again
-              dWd[e] = grad_out[token_N]^T a_N          see _wgrad
+              dWd[e] = grad_out[token_N]^T a_N          see _wgrad (QuACK: gathered in its loads)
               grad_h_N, grad_weight_N = SwiGLU backward
               grad_x[slot_N] = grad_h_N @ Wgu[e]; grad_x_TD = sum over K
               dWgu[e] = grad_h_N^T x_TD[token_N]        see _wgrad
@@ -28,7 +28,7 @@ import torch.nn.functional as F
 
 from payload.ep.sum_rows_triton import sum_rows
 from payload.model import grouped_gemm_triton as gg
-from payload.model import swiglu_triton
+from payload.model import swiglu_triton, wgrad_quack
 
 def supported(x_TD: torch.Tensor, gate_up_EOI: torch.Tensor, down_EOI: torch.Tensor) -> bool:
     """Whether the fused path runs here: 16-bit floats on CUDA (or anything under Triton's CPU
@@ -53,11 +53,15 @@ def weights_via_tma(x: torch.Tensor) -> bool:
 
 
 def _wgrad(g_MO, x_MI, group_end_E, g_rows_N=None, x_rows_N=None):
-    """dW_e = G_e^T X_e through torch's CUTLASS grouped GEMM on gathered copies of the operands.
-    Triton kernels gathering in their loads lost on an H200 at both shapes (bench/README.md, #31):
-    ~380 against ~600 TFLOP/s at ~1,024 rows per expert; at ~128 rows, where the kernel is bound
-    by storing 22.5 GB of bf16 gradients, 7.9 ms at best (tiles, stages, a persistent TMA-store
-    variant) against CUTLASS's 6.8 ms for the gate/up gradient."""
+    """dW_e = G_e^T X_e. On Hopper with quack-kernels installed (the GPU image): QuACK's varlen-K
+    GEMM gathering in its loads (payload/model/wgrad_quack.py: 0.9 ms less per DeepSeek-V3-like
+    layer on an H100, bit-identical). Else torch's CUTLASS grouped GEMM on gathered copies.
+    Neither reaches the store rate at ~128 rows per expert; tried and dropped (bench/README.md,
+    #31): Triton kernels gathering in their loads (7.9 ms at best for gate/up against CUTLASS's
+    6.8 on an H200; ~380 against ~600 TFLOP/s at ~1,024 rows) and one cuBLAS bmm over zero-padded
+    batches (no gain in the compiled layer on an H100)."""
+    if wgrad_quack.available(g_MO):
+        return wgrad_quack.wgrad(g_MO, x_MI, group_end_E, g_rows_N=g_rows_N, x_rows_N=x_rows_N)
     g_NO = g_MO if g_rows_N is None else g_MO.index_select(0, g_rows_N)
     x_NI = x_MI if x_rows_N is None else x_MI.index_select(0, x_rows_N)
     return F.grouped_mm(g_NO.t(), x_NI, offs=group_end_E)

@@ -240,6 +240,34 @@ def test_fused_layer_matches_unfused_layer_on_gpu(tokens, hidden, inter, experts
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("gathered", ["x", "g"])
+def test_quack_weight_gradients_equal_torch_grouped_gemm_on_gathered_copies(gathered):
+    # QuACK's varlen-K GEMM with the gather in its loads against torch's CUTLASS grouped GEMM on
+    # copies, both orientations of the fused layer's backward, with an empty expert: bit-equal
+    # (both accumulate each expert's rows in fp32 in order).
+    import torch.nn.functional as F
+
+    from payload.model import wgrad_quack
+
+    x = torch.randn(700, 512, device="cuda", dtype=torch.bfloat16)
+    if not wgrad_quack.available(x):
+        pytest.skip("needs quack-kernels (the GPU image's) on a Hopper GPU")
+    counts = torch.tensor([300, 0, 1, 250, 77, 0, 512, 60], device="cuda")
+    group_end = torch.cumsum(counts, 0, dtype=torch.int32)
+    rows = torch.randint(0, 700, (int(counts.sum()),), device="cuda")
+    expert_ordered = torch.randn(int(counts.sum()), 384, device="cuda", dtype=torch.bfloat16)
+    if gathered == "x":  # gate/up: dW_e = grad_h_e^T x[token]_e
+        got = wgrad_quack.wgrad(expert_ordered, x, group_end, x_rows_N=rows)
+        want = F.grouped_mm(expert_ordered.t(), x.index_select(0, rows), offs=group_end)
+    else:  # down: dW_e = grad[token]_e^T a_e
+        got = wgrad_quack.wgrad(x, expert_ordered, group_end, g_rows_N=rows)
+        want = F.grouped_mm(x.index_select(0, rows).t(), expert_ordered, offs=group_end)
+    assert got.shape == want.shape and got.is_contiguous()
+    assert torch.equal(got[1], torch.zeros_like(got[1])) and torch.equal(got[5], torch.zeros_like(got[5]))
+    assert torch.equal(got, want), _rel(got, want)
+
+
+@pytest.mark.gpu
 def test_auto_takes_the_fused_path_up_to_its_rows_per_expert():
     block = _block("cuda", torch.bfloat16, "auto", hidden=256, inter=128, experts=16, top_k=4)
     x = torch.zeros(8, 256, device="cuda", dtype=torch.bfloat16)
