@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import torch.nn.functional as F  # noqa: E402
 
-from payload.model import SparseMoeBlock, grouped_mm_supported, moe  # noqa: E402
+from payload.model import SparseMoeBlock, grouped_mm_supported, moe, wgrad_quack  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -256,13 +256,15 @@ def main() -> int:
         "transformers": transformers.__version__,
         "date": time.strftime("%Y-%m-%d"),
         "bf16_matmul_peak_tflops": peak,
+        "fused_weight_gradients": wgrad_quack.backend(torch.empty(0, device="cuda", dtype=torch.bfloat16)),
     }
     results = []
     for name in args.shapes.split(","):
         results.append(run_shape(SHAPES[name], peak, args.compile, args.profile, args.liger, args.rounds))
         torch.cuda.empty_cache()
 
-    print(f"\nbf16 matmul peak (8192^3, measured): {peak:.0f} TFLOP/s on {env['gpu']}, torch {env['torch']}, transformers {env['transformers']}")
+    print(f"\nbf16 matmul peak (8192^3, measured): {peak:.0f} TFLOP/s on {env['gpu']}, torch {env['torch']}, transformers {env['transformers']}; "
+          f"fused layer's weight gradients: {env['fused_weight_gradients']}")
     header = f"{'shape':<15}{'variant':<21}{'ms':>9}{'TFLOP/s':>10}{'% peak':>8}{'vs HF':>7}"
     print(header)
     for r in results:

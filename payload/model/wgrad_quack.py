@@ -25,6 +25,7 @@ on the first weight gradient, not when the model is built.
 from __future__ import annotations
 
 import functools
+from importlib import metadata
 
 import torch
 
@@ -64,3 +65,13 @@ def wgrad(g_MO, x_MI, group_end_E, g_rows_N=None, x_rows_N=None) -> torch.Tensor
     else:  # gate/up: dW_e^T = x[token]_e^T grad_h_e, gathered A, stored through the [E, I, O] view
         _gemm()(x_MI.t(), g_MO, out=out_EOI.transpose(1, 2), cu_seqlens_k=cu_seqlens, A_idx=x_rows_N.to(torch.int32))
     return out_EOI
+
+
+def backend(x: torch.Tensor) -> str:
+    """Which GEMM the fused layer's weight gradients take for operands like x (benchmarks print it)."""
+    if not available(x):
+        return "torch grouped_mm (CUTLASS)"
+    try:
+        return f"QuACK (quack-kernels {metadata.version('quack-kernels')})"
+    except metadata.PackageNotFoundError:  # on the path without its dist-info
+        return "QuACK"

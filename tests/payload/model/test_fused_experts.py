@@ -239,6 +239,19 @@ def test_fused_layer_matches_unfused_layer_on_gpu(tokens, hidden, inter, experts
         assert value < 1e-2, (name, value)  # bf16: GEMM summation order only
 
 
+def test_quack_weight_gradients_are_taken_only_on_16_bit_cuda_and_gather_one_operand():
+    from payload.model import wgrad_quack
+
+    x = torch.zeros(4, 8)
+    assert not wgrad_quack.available(x) and not wgrad_quack.available(x.bfloat16())
+    assert wgrad_quack.backend(x) == "torch grouped_mm (CUTLASS)"
+    group_end = torch.tensor([4], dtype=torch.int32)
+    rows = torch.arange(4)
+    for gathered in ({}, {"g_rows_N": rows, "x_rows_N": rows}):
+        with pytest.raises(ValueError, match="exactly one operand"):
+            wgrad_quack.wgrad(x, x, group_end, **gathered)
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("gathered", ["x", "g"])
 def test_quack_weight_gradients_equal_torch_grouped_gemm_on_gathered_copies(gathered):
