@@ -53,13 +53,9 @@ def weights_via_tma(x: torch.Tensor) -> bool:
 
 
 def _wgrad(g_MO, x_MI, group_end_E, g_rows_N=None, x_rows_N=None):
-    """dW_e = G_e^T X_e. On Hopper with quack-kernels installed (the GPU image): QuACK's varlen-K
-    GEMM gathering in its loads (payload/model/wgrad_quack.py: the DeepSeek-V3-like layer 30.75 ->
-    28.96 ms on an H100, bit-identical). Else torch's CUTLASS grouped GEMM on gathered copies.
-    Neither reaches the store rate at ~128 rows per expert; tried and dropped (bench/README.md,
-    #31): Triton kernels gathering in their loads (7.9 ms at best for gate/up against CUTLASS's
-    6.8 on an H200; ~380 against ~600 TFLOP/s at ~1,024 rows) and one cuBLAS bmm over zero-padded
-    batches (no gain in the compiled layer on an H100)."""
+    """dW_e = G_e^T X_e: QuACK's varlen-K GEMM, gathering in its loads, where it runs
+    (payload/model/wgrad_quack.py, with its figures); else torch's CUTLASS grouped GEMM on gathered
+    copies. What was tried and dropped for these two GEMMs: bench/README.md (#31)."""
     if wgrad_quack.available(g_MO):
         return wgrad_quack.wgrad(g_MO, x_MI, group_end_E, g_rows_N=g_rows_N, x_rows_N=x_rows_N)
     g_NO = g_MO if g_rows_N is None else g_MO.index_select(0, g_rows_N)

@@ -18,8 +18,9 @@ The GPU image has QuACK already: SGLang 0.5.23 pins quack-kernels 0.6.5 (nvidia-
 4.8.0). The figures above are from 0.2.4 on cutlass-dsl 4.3.5, whose gemm() takes the same
 arguments (the 4.4+ DSL wheels reachable here lack their Python sources, so 0.6.5 could not be
 carried to the device); the GPU test checks bit-equality with torch on whichever is installed.
-Where QuACK is missing or the GPU is not Hopper, the caller falls back to torch's grouped GEMM. Importing it takes ~6 s (the CuTe DSL), so it happens
-on the first weight gradient, not when the model is built.
+Where QuACK is missing or the GPU is not Hopper, the caller falls back to torch's grouped GEMM.
+Importing QuACK takes ~6 s (the CuTe DSL), so it happens on the first weight gradient, not when
+the model is built.
 """
 
 from __future__ import annotations
