@@ -234,6 +234,23 @@ def run_shape(shape: Shape, peak: float, compile_ours: bool, profile: bool, lige
     return result
 
 
+def print_shape(r: dict) -> None:
+    for variant in ("hf", "ours", "ours_compiled", "ours_fused", "ours_fused_compiled", "ours_unfused", "ours_unfused_compiled", "ours_autograd_wgrad", "liger", "experts_only"):
+        if variant not in r:
+            continue
+        v = r[variant]
+        ratio = r["hf"]["ms"] / v["ms"] if variant != "experts_only" else float("nan")
+        print(f"{r['shape']:<15}{variant:<21}{v['ms']:>9.2f}{v['tflops']:>10.0f}{v['pct_peak']:>7.0f}%{ratio:>7.2f}")
+    errors = ", ".join(f"{k.removeprefix('rel_err_')} {v:.1e}" for k, v in r.items() if k.startswith("rel_err_"))
+    print(f"{'':<15}rel. error vs HF: {errors}")
+    if "rounds" in r:
+        rr = r["rounds"]
+        print(f"{'':<15}{len(rr['ms'])} alternating rounds, HF / {rr['variant']}: median {rr['median_ratio']:.3f}x "
+              f"(lowest {rr['min_ratio']:.3f}, highest {rr['max_ratio']:.3f}); ms " + ", ".join(f"{a:.2f}/{b:.2f}" for a, b in rr["ms"]))
+    if "liger_rel_err_vs_ours" in r:
+        print(f"{'':<15}liger rel. error vs ours: " + ", ".join(f"{k} {v:.1e}" for k, v in r["liger_rel_err_vs_ours"].items()))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shapes", default=",".join(SHAPES))
@@ -242,6 +259,9 @@ def main() -> int:
     parser.add_argument("--liger", action="store_true", help="also time Liger-Kernel's fused MoE on the same weights")
     parser.add_argument("--rounds", type=int, default=0, help="time HF and our layer this many more times, alternating")
     args = parser.parse_args()
+    unknown = [name for name in args.shapes.split(",") if name not in SHAPES]
+    if unknown:
+        parser.error(f"--shapes: unknown {', '.join(unknown)}; known: {', '.join(SHAPES)}")
     if args.rounds < 0:
         parser.error(f"--rounds {args.rounds}: give 0 (none) or more rounds")
     if not torch.cuda.is_available():
@@ -258,33 +278,17 @@ def main() -> int:
         "bf16_matmul_peak_tflops": peak,
         "fused_weight_gradients": wgrad_quack.backend(torch.empty(0, device="cuda", dtype=torch.bfloat16)),
     }
+    print(f"bf16 matmul peak (8192^3, measured): {peak:.0f} TFLOP/s on {env['gpu']}, torch {env['torch']}, transformers {env['transformers']}; "
+          f"fused layer's weight gradients: {env['fused_weight_gradients']}")
+    print(f"{'shape':<15}{'variant':<21}{'ms':>9}{'TFLOP/s':>10}{'% peak':>8}{'vs HF':>7}")
     results = []
     for name in args.shapes.split(","):
+        # Each shape takes minutes (compiles, HF's layer, the rounds): print it when it is done.
         results.append(run_shape(SHAPES[name], peak, args.compile, args.profile, args.liger, args.rounds))
+        print_shape(results[-1])
+        if os.environ.get("OUT"):
+            Path(os.environ["OUT"], "moe_layer.json").write_text(json.dumps({"env": env, "results": results}, indent=2))
         torch.cuda.empty_cache()
-
-    print(f"\nbf16 matmul peak (8192^3, measured): {peak:.0f} TFLOP/s on {env['gpu']}, torch {env['torch']}, transformers {env['transformers']}; "
-          f"fused layer's weight gradients: {env['fused_weight_gradients']}")
-    header = f"{'shape':<15}{'variant':<21}{'ms':>9}{'TFLOP/s':>10}{'% peak':>8}{'vs HF':>7}"
-    print(header)
-    for r in results:
-        for variant in ("hf", "ours", "ours_compiled", "ours_fused", "ours_fused_compiled", "ours_unfused", "ours_unfused_compiled", "ours_autograd_wgrad", "liger", "experts_only"):
-            if variant not in r:
-                continue
-            v = r[variant]
-            ratio = r["hf"]["ms"] / v["ms"] if variant != "experts_only" else float("nan")
-            print(f"{r['shape']:<15}{variant:<21}{v['ms']:>9.2f}{v['tflops']:>10.0f}{v['pct_peak']:>7.0f}%{ratio:>7.2f}")
-        errors = ", ".join(f"{k.removeprefix('rel_err_')} {v:.1e}" for k, v in r.items() if k.startswith("rel_err_"))
-        print(f"{'':<15}rel. error vs HF: {errors}")
-        if "rounds" in r:
-            rr = r["rounds"]
-            print(f"{'':<15}{len(rr['ms'])} alternating rounds, HF / {rr['variant']}: median {rr['median_ratio']:.3f}x "
-                  f"(lowest {rr['min_ratio']:.3f}, highest {rr['max_ratio']:.3f}); ms " + ", ".join(f"{a:.2f}/{b:.2f}" for a, b in rr["ms"]))
-        if "liger_rel_err_vs_ours" in r:
-            print(f"{'':<15}liger rel. error vs ours: " + ", ".join(f"{k} {v:.1e}" for k, v in r["liger_rel_err_vs_ours"].items()))
-    out = os.environ.get("OUT")
-    if out:
-        Path(out, "moe_layer.json").write_text(json.dumps({"env": env, "results": results}, indent=2))
     return 0
 
 
