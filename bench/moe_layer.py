@@ -86,10 +86,11 @@ def hf_block(shape: Shape, ours: SparseMoeBlock):
 
 
 def rel(a: torch.Tensor, b: torch.Tensor) -> float:
-    """‖a - b‖ / ‖b‖ in fp32, a slice at a time (expert gradients are 22 GB in bf16)."""
+    """‖a - b‖ / ‖b‖ in fp32, a slice at a time (expert gradients are 22 GB in bf16); a may be a
+    host copy."""
     diff, ref = 0.0, 0.0
     for a_part, b_part in zip(a.split(8), b.split(8)):
-        diff += (a_part.float() - b_part.float()).square().sum().item()
+        diff += (a_part.to(b.device).float() - b_part.float()).square().sum().item()
         ref += b_part.float().square().sum().item()
     return (diff / ref) ** 0.5
 
@@ -137,8 +138,11 @@ def run_shape(shape: Shape, peak: float, compile_ours: bool, profile: bool, lige
 
     # Same function first: outputs and gradients (input, experts, router) against HF's.
     wrt = [x, ours.experts.gate_up_proj, ours.experts.down_proj, ours.gate.weight]
+    # Our result waits in host memory while HF's is computed: both sets of DeepSeek-V3-like
+    # gradients (2 x 22.5 GB) beside the weights would not fit an 80 GB H100.
     out_ours = ours(x)[0]
-    grads_ours = torch.autograd.grad(out_ours, wrt, grad)
+    grads_ours = [g.cpu() for g in torch.autograd.grad(out_ours, wrt, grad)]
+    out_ours = out_ours.cpu()
     out_hf = hf(x)
     out_hf = out_hf[0] if isinstance(out_hf, tuple) else out_hf
     grads_hf = torch.autograd.grad(out_hf, wrt, grad)
