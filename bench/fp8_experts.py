@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import torch.nn.functional as F  # noqa: E402
 
-from moe_layer import SHAPES, Shape, bench, matmul_peak, rel  # noqa: E402
+from moe_layer import SHAPES, Shape, bench, matmul_peak, rel, shape_list  # noqa: E402
 from payload.model import SparseMoeBlock, fp8_experts  # noqa: E402
 from payload.model.fp8_rowwise import quantize_rowwise, quantize_rowwise_torch  # noqa: E402
 
@@ -141,7 +141,7 @@ def run_shape(shape: Shape, peak: float) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shapes", default=",".join(ALL_SHAPES))
+    parser.add_argument("--shapes", type=shape_list(ALL_SHAPES), default=",".join(ALL_SHAPES))
     args = parser.parse_args()
     if not torch.cuda.is_available() or torch.cuda.get_device_capability() < (9, 0):
         print("bench/fp8_experts.py needs an sm90+ CUDA GPU", file=sys.stderr)
@@ -153,7 +153,7 @@ def main() -> int:
            "date": time.strftime("%Y-%m-%d"), "bf16_matmul_peak_tflops": peak}
     print(f"bf16 matmul peak (8192^3, measured): {peak:.0f} TFLOP/s on {env['gpu']}, torch {env['torch']}", flush=True)
     results = []
-    for name in args.shapes.split(","):
+    for name in args.shapes:
         r = run_shape(ALL_SHAPES[name], peak)
         results.append(r)
         torch.cuda.empty_cache()

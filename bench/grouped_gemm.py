@@ -33,7 +33,7 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from moe_layer import SHAPES, Shape, bench, matmul_peak  # noqa: E402
+from moe_layer import SHAPES, Shape, bench, matmul_peak, shape_list  # noqa: E402
 
 # 64-row tiles beside the module's own (BM, BN, BK, warps, stages).
 BM64_TILES = [(64, 256, 64, 4, 4), (64, 128, 64, 4, 6), (64, 256, 64, 4, 3)]
@@ -122,7 +122,7 @@ def run_shape(shape: Shape, variants: list[str], read_rate: float, write_rate: f
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shapes", default=",".join(SHAPES))
+    parser.add_argument("--shapes", type=shape_list(SHAPES), default=",".join(SHAPES))
     parser.add_argument("--variants", default="plain,tma,plain+bm64,tma+bm64")
     args = parser.parse_args()
     if not torch.cuda.is_available():
@@ -138,9 +138,7 @@ def main() -> int:
     print(f"{env['gpu']}, torch {env['torch']}, triton {env['triton']}: HBM read {read_rate / 1e12:.2f} TB/s, "
           f"write {write_rate / 1e12:.2f} TB/s, bf16 peak {env['bf16_matmul_peak_tflops']:.0f} TFLOP/s (measured)")
     results = []
-    for name in args.shapes.split(","):
-        if name not in SHAPES:
-            raise SystemExit(f"--shapes: unknown shape {name!r} (one of {', '.join(SHAPES)})")
+    for name in args.shapes:
         r = run_shape(SHAPES[name], variants, read_rate, write_rate)
         results.append(r)
         print(f"\n{r['shape']}: {r['rows_per_expert_mean']:.0f} rows per expert (max {r['rows_per_expert_max']:.0f})")

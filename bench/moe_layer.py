@@ -53,6 +53,20 @@ SHAPES = {
 }
 
 
+def shape_list(known: dict):
+    """argparse type for --shapes: comma-separated names, each one of `known` (checked before any
+    GPU work starts)."""
+
+    def parse(text: str) -> list[str]:
+        names = text.split(",")
+        unknown = [name for name in names if name not in known]
+        if unknown:
+            raise argparse.ArgumentTypeError(f"unknown {', '.join(unknown)}; known: {', '.join(known)}")
+        return names
+
+    return parse
+
+
 def bench(fn, grad_to_none=(), rep_ms=400) -> float:
     from triton.testing import do_bench
 
@@ -239,6 +253,7 @@ def run_shape(shape: Shape, peak: float, compile_ours: bool, profile: bool, lige
 
 
 def print_shape(r: dict) -> None:
+    """One shape's rows of the table, its errors against HF and its rounds."""
     for variant in ("hf", "ours", "ours_compiled", "ours_fused", "ours_fused_compiled", "ours_unfused", "ours_unfused_compiled", "ours_autograd_wgrad", "liger", "experts_only"):
         if variant not in r:
             continue
@@ -257,15 +272,12 @@ def print_shape(r: dict) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shapes", default=",".join(SHAPES))
+    parser.add_argument("--shapes", type=shape_list(SHAPES), default=",".join(SHAPES))
     parser.add_argument("--compile", action="store_true", help="also time torch.compile of our layer")
     parser.add_argument("--profile", action="store_true", help="print our layer's top CUDA kernels")
     parser.add_argument("--liger", action="store_true", help="also time Liger-Kernel's fused MoE on the same weights")
     parser.add_argument("--rounds", type=int, default=0, help="time HF and our layer this many more times, alternating")
     args = parser.parse_args()
-    unknown = [name for name in args.shapes.split(",") if name not in SHAPES]
-    if unknown:
-        parser.error(f"--shapes: unknown {', '.join(unknown)}; known: {', '.join(SHAPES)}")
     if args.rounds < 0:
         parser.error(f"--rounds {args.rounds}: give 0 (none) or more rounds")
     if not torch.cuda.is_available():
@@ -285,13 +297,14 @@ def main() -> int:
     print(f"bf16 matmul peak (8192^3, measured): {peak:.0f} TFLOP/s on {env['gpu']}, torch {env['torch']}, transformers {env['transformers']}; "
           f"fused layer's weight gradients: {env['fused_weight_gradients']}")
     print(f"{'shape':<15}{'variant':<21}{'ms':>9}{'TFLOP/s':>10}{'% peak':>8}{'vs HF':>7}")
+    out = os.environ.get("OUT")
     results = []
-    for name in args.shapes.split(","):
+    for name in args.shapes:
         # Each shape takes minutes (compiles, HF's layer, the rounds): print it when it is done.
         results.append(run_shape(SHAPES[name], peak, args.compile, args.profile, args.liger, args.rounds))
         print_shape(results[-1])
-        if os.environ.get("OUT"):
-            Path(os.environ["OUT"], "moe_layer.json").write_text(json.dumps({"env": env, "results": results}, indent=2))
+        if out:
+            Path(out, "moe_layer.json").write_text(json.dumps({"env": env, "results": results}, indent=2))
         torch.cuda.empty_cache()
     return 0
 
