@@ -3,7 +3,7 @@
 # rollout servers' meet in the weight-update group, and DeepEP's buffers are built against one
 # torch; both sides must load the same torch, NCCL and DeepEP, so they come from one place.
 #
-# Base: SGLang's own CUDA 13 image of the pinned release (payload/job.py images.sglang; a test
+# Base: SGLang's own CUDA 13 image of the pinned release (spec/job.py images.sglang; a test
 # holds them equal). It carries what sglang 0.5.23's wheel pins and SGLang tests together:
 # torch 2.14.1 (CUDA 13; its wheel METADATA pins nvidia-nccl-cu13==2.30.7), sgl-deep-ep
 # 0.1.2.post1 (DeepEP v2 2.1.0; its _C.so was built against NCCL < 2.31, where DeepEP requires

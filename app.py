@@ -7,7 +7,7 @@ import sys
 # jsii warns on every call that Node 20 is end-of-life; the value is the major version to silence.
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
-from cluster.environment import EnvironmentError, load_environment  # noqa: E402
+from spec.environment import EnvironmentError, load_environment  # noqa: E402
 
 
 def main() -> int:

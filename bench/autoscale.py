@@ -1,4 +1,4 @@
-"""The rollout scaling rule (payload.balance.autoscale) against the fixed split, in the simulator.
+"""The rollout scaling rule (estimate.autoscale) against the fixed split, in the simulator.
 
     python bench/autoscale.py [--train 8] [--steps 20] [--reclaims 0.2] [--seed 0] [--replica-gpus 8]
 
@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from balance_validation import RATES  # noqa: E402
 
-from cluster.environment import load_environment  # noqa: E402
-from payload.balance.autoscale import RolloutScaler, compare  # noqa: E402
-from payload.balance.loop import LoopSpec, Spot  # noqa: E402
+from spec.environment import load_environment  # noqa: E402
+from estimate.autoscale import RolloutScaler, compare  # noqa: E402
+from estimate.loop import LoopSpec, Spot  # noqa: E402
 
 
 def main() -> int:

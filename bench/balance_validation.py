@@ -2,9 +2,9 @@
 
     python bench/balance_validation.py [--steps 30] [--seed 0] [--only 48]
 
-For each split the SimPy model (payload.balance.simulator: every request, replica, buffer entry
+For each split the SimPy model (estimate.simulator: every request, replica, buffer entry
 and publish) runs `--steps` optimizer steps after a 5-step warm-up; the planner
-(payload.balance.planner, closed form) predicts the same figures. Target (issue #8): step time
+(estimate.planner, closed form) predicts the same figures. Target (issue #8): step time
 within 10%, trainer and rollout idle fractions within 10 points of the simulated ones.
 
 Rates are assumptions for Qwen3-30B-A3B on p5en.48xlarge (8 × H200), not measurements: rollout
@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cluster.environment import load_environment  # noqa: E402
-from payload.balance.loop import LoopSpec, Rates  # noqa: E402
-from payload.balance.planner import predict  # noqa: E402
-from payload.balance.simulator import Simulator  # noqa: E402
+from spec.environment import load_environment  # noqa: E402
+from estimate.loop import LoopSpec, Rates  # noqa: E402
+from estimate.planner import predict  # noqa: E402
+from estimate.simulator import Simulator  # noqa: E402
 
 RATES = Rates(rollout_tokens_per_s_per_node=20_000, trainer_tokens_per_s_per_node=50_000, publish_s=15.0,
               response_tokens_mean=4000, response_tokens_sigma=0.8)

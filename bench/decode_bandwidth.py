@@ -1,6 +1,6 @@
 """The share of HBM bandwidth a decode step's reads reach on one GPU, against the GPU's own copy
 rate measured in the same run: the `hbm_efficiency` the planner's decode roofline assumes
-(payload/balance/throughput.py, 0.75).
+(estimate/throughput.py, 0.75).
 
     python bench/decode_bandwidth.py [--json OUT]
 

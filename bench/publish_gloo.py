@@ -14,7 +14,7 @@ bucket sizes from one process to N receiver processes (what the transport alone 
                  all-gathers each bucket and each node's ranks feed its servers (timed: start to end)
 
 The ratios are the protocol's overhead (HTTP per bucket, packing, the servers' loads) and, on
-one machine, the all-gather's; payload/train/costs.py models them at scale (bench/README.md).
+one machine, the all-gather's; estimate/costs.py models them at scale (bench/README.md).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ What it times, each a median of CUDA-event timings:
   (the trainer casts shards before gathering) and from fp32 (the old path), as bf16 bytes out
   per second and as HBM traffic against the copy peak;
 - device-to-host into pinned memory (an asynchronous checkpoint's staging), GB/s.
-payload/train/costs.py's Hardware.pack_gb_s and d2h_gb_s take the figures (bench/README.md).
+estimate/costs.py's Hardware.pack_gb_s and d2h_gb_s take the figures (bench/README.md).
 """
 
 from __future__ import annotations

@@ -25,10 +25,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.balance_validation import RATES  # noqa: E402
-from cluster.environment import load_environment  # noqa: E402
-from payload.balance.loop import LoopSpec, Spot  # noqa: E402
-from payload.balance.planner import predict  # noqa: E402
-from payload.balance.simulator import Simulator  # noqa: E402
+from spec.environment import load_environment  # noqa: E402
+from estimate.loop import LoopSpec, Spot  # noqa: E402
+from estimate.planner import predict  # noqa: E402
+from estimate.simulator import Simulator  # noqa: E402
 
 RECLAIMS_PER_NODE_HOUR = [0.0, 0.05, 0.1, 0.2, 0.35, 0.5]
 SPLIT = (16, 32)

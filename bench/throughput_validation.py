@@ -1,4 +1,4 @@
-"""The first-principles GRPO loop (payload/balance/throughput.py) in closed form against the
+"""The first-principles GRPO loop (estimate/throughput.py) in closed form against the
 discrete-event simulator, both models, at 48 and 125 p5en nodes.
 
     python bench/throughput_validation.py [--steps 20] [--seed 0]
@@ -6,7 +6,7 @@ discrete-event simulator, both models, at 48 and 125 p5en nodes.
 Rates come from `plan --model-config`'s model (trainer FLOPs at the measured MFU plus the
 communication the layout cannot hide; the decode roofline of the engine layout it picks), the
 staleness from its pick; at 125 nodes the job's batch, groups in flight and buffer are scaled
-by 125 / 48. The simulator (payload.balance.simulator) runs `--steps` steps after a 5-step
+by 125 / 48. The simulator (estimate.simulator) runs `--steps` steps after a 5-step
 warm-up. Target (issue #26): step time within 10%.
 """
 
@@ -19,12 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cluster.environment import load_environment  # noqa: E402
-from payload.balance.planner import predict  # noqa: E402
-from payload.balance.simulator import Simulator  # noqa: E402
-from payload.balance.throughput import scaled_case  # noqa: E402
+from spec.environment import load_environment  # noqa: E402
+from estimate.planner import predict  # noqa: E402
+from estimate.simulator import Simulator  # noqa: E402
+from estimate.throughput import scaled_case  # noqa: E402
 from payload.model.config import Qwen3MoeConfig  # noqa: E402
-from payload.train.costs import ARCHITECTURE_CONFIGS, ARCHITECTURES  # noqa: E402
+from spec.model_shape import ARCHITECTURE_CONFIGS, ARCHITECTURES
 
 CASES = [("Qwen3-30B-A3B", 48, 16), ("Qwen3-235B-A22B", 48, 16), ("Qwen3-30B-A3B", 125, 40), ("Qwen3-235B-A22B", 125, 40)]
 

@@ -165,8 +165,8 @@ def experts_impl_used(model, rows_per_layer: int) -> str:
 
 def bench_keeps_logits(args, cfg) -> tuple[bool, str]:
     """--keep-logits resolved as the trainer resolves the job's switch, for this one-GPU step."""
-    from payload.job import parse_job_config
-    from payload.train.footprint import device_memory_gb, trainer_keeps_logits
+    from spec.job import parse_job_config
+    from estimate.footprint import device_memory_gb, trainer_keeps_logits
 
     setting = {"auto": "auto", "on": True, "off": False}[args.keep_logits]
     job = parse_job_config({

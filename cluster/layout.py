@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cluster.environment import Environment
+from spec.environment import Environment
 from cluster.placement import GpuShare, LayoutError, Placement
-from payload.job import RewardModelSection
+from spec.job import RewardModelSection
 from payload.rollout import sglang_args
 
 

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from cluster.environment import OUTPUTS_FILE, Environment
+from spec.environment import OUTPUTS_FILE, Environment
 
 # The keys the CDK stack exports (infra/), in the order the error messages list them.
 OUTPUT_KEYS = (

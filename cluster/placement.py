@@ -2,7 +2,7 @@
 
 Every pod selects its pool by the label every node carries (POOL_LABEL) plus the pool's own
 labels, tolerates exactly that pool's taints, and requests resources computed from the pool's
-instance type (cluster.instance_types), so a chart cannot ask for a pool, a taint or a GPU/EFA
+instance type (spec.hardware), so a chart cannot ask for a pool, a taint or a GPU/EFA
 count the environment does not have; the node groups pre-allocate the huge pages sized here.
 k8s/placement.py renders these facts as Kubernetes objects; tests/k8s/test_k8s_consistency.py
 proves them on dist/.
@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from cluster.environment import POOL_LABEL, Environment, NodePool
-from cluster.instance_types import InstanceSpec
+from spec.environment import POOL_LABEL, Environment, NodePool
+from spec.hardware import InstanceSpec
 
 # What a pod may claim of a node: the rest is kubelet/system reservations and the per-node
 # DaemonSets (device plugins, FSx CSI node, DCGM and node exporters, VPC CNI, kube-proxy).

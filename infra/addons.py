@@ -24,7 +24,7 @@ from constructs import Construct
 
 from infra import versions
 from cluster.monitoring import EFA_BYTE_COUNTERS, efa_metric
-from cluster.environment import POOL_LABEL
+from spec.environment import POOL_LABEL
 from cluster.monitoring import DCGM_COUNTERS_FILE, HOSTENGINE_PORT, MONITORING_NAMESPACE, PROMETHEUS_RELEASE
 from infra.gpu_node_group import EFA_NODE_LABELS, GPU_NODE_LABELS
 from infra.pod_identity import pod_identity_role

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from cluster.environment import GPU_POOLS, CapacityType, Environment, EnvironmentError
+from spec.environment import GPU_POOLS, CapacityType, Environment, EnvironmentError
 
 # Reservation ids from the documentation (EC2's and EKS's Capacity Block examples, this
 # repository's p5en-48.yaml): valid-looking, so EC2 would only reject them at launch time.

@@ -21,7 +21,7 @@ from aws_cdk.lambda_layer_kubectl_v34 import KubectlV34Layer
 from cdk_nag import NagSuppressions
 from constructs import Construct
 
-from cluster.environment import IAM_PRINCIPAL_ARN, Environment
+from spec.environment import IAM_PRINCIPAL_ARN, Environment
 from infra.network import Network
 
 # kubectl must be within one minor version of the cluster.

@@ -21,7 +21,7 @@ from pathlib import Path
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
-from cluster.environment import GPU_POOLS, POOL_LABEL, STACK_PREFIX, EnvironmentError, load_environment
+from spec.environment import GPU_POOLS, POOL_LABEL, STACK_PREFIX, EnvironmentError, load_environment
 
 REPO = Path(__file__).resolve().parent.parent
 

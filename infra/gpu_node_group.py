@@ -16,7 +16,7 @@ import textwrap
 from aws_cdk import Fn, aws_ec2 as ec2, aws_eks_v2 as eks, aws_iam as iam
 from constructs import Construct
 
-from cluster.environment import POOL_LABEL, CapacityType, NodePool
+from spec.environment import POOL_LABEL, CapacityType, NodePool
 from infra.node_autoscaler import GPU_LABEL, NODE_TEMPLATE_RESOURCE_TAG
 from infra.node_group import pool_props
 from cluster.placement import EFA_HUGEPAGES_GIB

@@ -10,7 +10,7 @@ from __future__ import annotations
 from aws_cdk import RemovalPolicy, aws_ec2 as ec2, aws_logs as logs
 from constructs import Construct
 
-from cluster.environment import Environment
+from spec.environment import Environment
 
 
 class Network(Construct):

@@ -12,7 +12,7 @@ EFA the `efa` type (each taking a VPC address) and supported no placement groups
 arrived only in 2026 (aws/karpenter-provider-aws#9030, for #3324). Adopting it would mean a second
 way to build a p5en node beside the node groups the train pool keeps (and its Capacity Block).
 
-What it scales: only the rollout node group (pools.<name>.autoscale, cluster/environment.py
+What it scales: only the rollout node group (pools.<name>.autoscale, spec/environment.py
 AUTOSCALED_POOLS). Auto-discovery matches the tags EKS puts on a managed node group's Auto
 Scaling group (eks:cluster-name, eks:nodegroup-name: cluster-autoscaler 1.33's aws_manager.go
 reads them as the group's EKS identity), so no other group is ever touched; the role below may
@@ -49,7 +49,7 @@ from constructs import Construct
 
 from infra import versions
 from infra.pod_identity import pod_identity_association, pod_identity_role
-from payload.job import SPOT_GRACE_SECONDS
+from spec.job import SPOT_GRACE_SECONDS
 
 NAMESPACE = "kube-system"
 SERVICE_ACCOUNT = "cluster-autoscaler"

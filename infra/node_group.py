@@ -14,7 +14,7 @@ from __future__ import annotations
 from aws_cdk import aws_ec2 as ec2, aws_eks_v2 as eks, aws_iam as iam
 from constructs import Construct
 
-from cluster.environment import POOL_LABEL, CapacityType, NodePool
+from spec.environment import POOL_LABEL, CapacityType, NodePool
 
 CAPACITY_TYPES = {
     CapacityType.ON_DEMAND: eks.CapacityType.ON_DEMAND,

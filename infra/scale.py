@@ -55,7 +55,7 @@ from typing import Callable
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
-from cluster.environment import GPU_POOLS, OUTPUTS_FILE, STACK_PREFIX, CapacityType, EnvironmentError, NodePool, load_environment
+from spec.environment import GPU_POOLS, OUTPUTS_FILE, STACK_PREFIX, CapacityType, EnvironmentError, NodePool, load_environment
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -17,7 +17,7 @@ from infra.addons import ON_SYSTEM_NODES, HelmCharts, ManagedAddons
 from infra.capacity import check_capacity_reservations
 from infra.cluster import Cluster
 from infra.efa import EfaSecurityGroup
-from cluster.environment import GPU_POOLS, Environment
+from spec.environment import GPU_POOLS, Environment
 from infra.gpu_node_group import GpuNodeGroup
 from infra.network import Network
 from infra.node_autoscaler import NodeAutoscaler

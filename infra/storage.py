@@ -23,7 +23,7 @@ to S3 by the file servers in the background, and a rotated-out checkpoint's dele
 (S3 then mirrors the last keep_last + 1; versioning keeps a deleted one for a day). The
 trainer's write rate does not depend on S3: FSx exports "asynchronously once your application
 finishes modifying the file" (FSx API Reference, AutoExportPolicy). At the seed's largest job
-(Qwen3-235B-A22B on 16 nodes, payload/train/costs.py): a 2,821 GB checkpoint plus a 470 GB HF
+(Qwen3-235B-A22B on 16 nodes, estimate/costs.py): a 2,821 GB checkpoint plus a 470 GB HF
 export every checkpoint interval, read back by the export at the file system's 14.06 GB/s
 (14400 GiB x 1000 MB/s/TiB) in ~234 s of file-server time, well inside a 50-step interval; S3
 holds (keep_last + 1) x 3.29 TB = 13.2 TB.
@@ -41,7 +41,7 @@ from __future__ import annotations
 from aws_cdk import Aws, Duration, RemovalPolicy, aws_ec2 as ec2, aws_ecr as ecr, aws_fsx as fsx, aws_iam as iam, aws_kms as kms, aws_s3 as s3
 from constructs import Construct
 
-from cluster.environment import Environment
+from spec.environment import Environment
 from infra.network import Network
 
 # Lustre: 988 for the LNet service, 1018-1023 for client connections.

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import cdk8s
 
-from cluster.environment import Environment
+from spec.environment import Environment
 from k8s.charts.acceptance import AcceptanceChart
 from k8s.charts.autoscaling import AutoscalingChart
 from k8s.charts.base import BaseChart

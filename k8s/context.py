@@ -8,10 +8,10 @@ from functools import cached_property
 
 import yaml
 
-from cluster.environment import Environment
+from spec.environment import Environment
 from cluster.layout import RewardLayout, RolloutLayout, TrainerLayout
 from cluster.outputs import DeployOutputs
-from payload.job import JobConfig
+from spec.job import JobConfig
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ ConfigMap labelled grafana_dashboard=1, k8s/charts/monitoring.py).
 Operators watch three dimensions together, beside the learning curves: accelerators (GPU
 utilisation and memory from DCGM), memory pressure (SGLang's KV cache and queue, the
 experience buffer) and network (EFA bytes per node, NVLink). Metric names come from their
-producers: payload.balance.signals (the job), SGLang 0.5.23
+producers: spec.signals (the job), SGLang 0.5.23
 (sglang/srt/observability/metrics_collector.py: `sglang:token_usage`, `sglang:num_queue_reqs`),
 the dcgm-exporter chart's default counters (cluster/monitoring.py: DCGM_FI_DEV_GPU_UTIL,
 _FB_USED/_FB_FREE, _NVLINK_BANDWIDTH_TOTAL; label Hostname), read from the node monitoring
@@ -18,7 +18,7 @@ import json
 from cluster.monitoring import efa_metric
 from cluster.monitoring import DCGM_FB_FREE, DCGM_FB_USED, DCGM_GPU_UTIL, DCGM_NVLINK
 from k8s.pods import NAMESPACE, ROLLOUT_SERVER, TRAINER
-from payload.balance import signals
+from spec import signals
 
 DASHBOARD_UID = "moe-rl-job"
 # Trainer gauges set once per optimizer step (payload/train/trainer.py registers rl_trainer_<name>).

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from cluster.environment import EnvironmentError, load_environment
+from spec.environment import EnvironmentError, load_environment
 from k8s.context import Context
 from cluster.outputs import OUTPUTS_FILE, OutputsError, load_outputs
 

@@ -12,10 +12,10 @@ import os
 import sys
 from pathlib import Path
 
-from cluster.environment import EnvironmentError, load_environment
+from spec.environment import EnvironmentError, load_environment
 from cluster.outputs import OUTPUTS_FILE, OutputsError, load_outputs
 from cluster.placement import LayoutError
-from payload.job import JobConfigError
+from spec.job import JobConfigError
 
 REPO = Path(__file__).resolve().parent.parent
 

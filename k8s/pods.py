@@ -18,7 +18,7 @@ from k8s.imports.io.x_k8s import jobset as js
 from cluster.placement import Placement
 from k8s.placement import tolerations
 from k8s.structs import as_struct
-from payload.job import JOB_CONFIG_ENV, JOB_CONFIG_PATH, SPOT_GRACE_SECONDS
+from spec.job import JOB_CONFIG_ENV, JOB_CONFIG_PATH, SPOT_GRACE_SECONDS
 from payload.queue.access import CA_CERT, client_url
 from payload.queue.url import PASSWORD_FILE_ENV
 

@@ -16,7 +16,7 @@ COMMAND_MODULES = (
     "payload.rewards.cli",  # reward-serve (the reward model tier)
     "payload.train.cli",  # train
     "payload.data.cli",  # feed
-    "payload.balance.cli",  # plan, simulate
+    "payload.plan.cli",  # plan, simulate
     "payload.local.cli",  # local (the whole loop on one machine)
     "payload.accept.cli",  # accept-nccl, accept-sglang (dist/acceptance/)
     "payload.sandbox.cli",  # sandbox (the untrusted-code pool's server)

@@ -2,7 +2,7 @@
 
 Why KEDA over an HPA on external metrics: an HPA needs a metrics adapter (prometheus-adapter)
 configured with a rule per series, and combines several metrics only by taking the largest
-proposal; the rule here (payload.balance.autoscale) is a conditional over three signals and
+proposal; the rule here (estimate.autoscale) is a conditional over three signals and
 the current replica count, which KEDA's scalingModifiers evaluate as one formula over
 Prometheus queries, and KEDA serves the result to the HPA it manages itself.
 
@@ -25,8 +25,8 @@ from cluster.monitoring import MONITORING_NAMESPACE, PROMETHEUS_RELEASE
 from k8s.context import Context
 from k8s.imports.sh import keda
 from k8s.pods import NAMESPACE, ROLLOUT_SERVER
-from payload.balance import signals
-from payload.balance.autoscale import RolloutScaler
+from spec import signals
+from estimate.autoscale import RolloutScaler
 
 PROMETHEUS_URL = f"http://{PROMETHEUS_RELEASE}-prometheus.{MONITORING_NAMESPACE}.svc:9090"
 
@@ -90,7 +90,7 @@ class AutoscalingChart(cdk8s.Chart):
                 max_replica_count=scaler.max_replicas,
                 polling_interval=int(scaler.interval_s),
                 advanced=keda.ScaledObjectSpecAdvanced(
-                    # The rule's scale-down stabilization (payload.balance.autoscale says why).
+                    # The rule's scale-down stabilization (estimate.autoscale says why).
                     horizontal_pod_autoscaler_config=keda.ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfig(
                         behavior=keda.ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehavior(
                             scale_down=keda.ScaledObjectSpecAdvancedHorizontalPodAutoscalerConfigBehaviorScaleDown(

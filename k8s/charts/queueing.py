@@ -23,7 +23,7 @@ from __future__ import annotations
 import cdk8s
 from constructs import Construct
 
-from cluster.environment import POOL_LABEL
+from spec.environment import POOL_LABEL
 from k8s.context import Context
 from k8s.imports.io.x_k8s import kueue
 from k8s.pods import NAMESPACE

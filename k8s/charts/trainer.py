@@ -13,7 +13,7 @@ from cdk8s_plus_33 import k8s
 from constructs import Construct
 
 from cluster.identities import TRAINER_SERVICE_ACCOUNT
-from payload.train.costs import Timeouts
+from estimate.costs import Timeouts
 from payload.train.tracking import SERVER_PORT
 from k8s.charts.efa import efa_env
 from k8s.context import Context
@@ -120,7 +120,7 @@ class TrainerChart(cdk8s.Chart):
             service_account=TRAINER_SERVICE_ACCOUNT,
             priority_class=PRIORITY_TRAINER,
             volumes=[fsx_volume(), job_config_volume(), shm_volume(SHM_SIZE), tmp_volume(), queue_volume("trainer")],
-            # Room for a SIGTERM checkpoint where FSx writes one in time (payload/train/costs.py).
+            # Room for a SIGTERM checkpoint where FSx writes one in time (estimate/costs.py).
             grace_seconds=timeouts.grace_s,
             restart_policy="Never",
         )

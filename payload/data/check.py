@@ -25,7 +25,7 @@ import numpy as np
 
 from payload.data.prompts import PromptBuilder
 from payload.data.source import OpenDataset, open_dataset
-from payload.job import DataSource, JobConfig
+from spec.job import DataSource, JobConfig
 
 COVERAGE_ROWS = 2000
 PERCENTILES = (50, 90, 99)

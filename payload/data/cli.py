@@ -67,10 +67,10 @@ def load_checked_job(env: str | None, job_config: str | None, tokenizer: str | N
                      train: str | None = None, evaluation: str | None = None):
     """The job whose data is checked, with local overrides; raises DataError / JobConfigError."""
     from payload.data import DataError
-    from payload.job import DataSource, load_job_config
+    from spec.job import DataSource, load_job_config
 
     if env is not None:
-        from cluster.environment import EnvironmentError, load_environment
+        from spec.environment import EnvironmentError, load_environment
 
         try:
             job = load_environment(env).job
@@ -98,7 +98,7 @@ def run_check(args: argparse.Namespace) -> int:
 
     from payload.data import DataError
     from payload.data.check import check_data
-    from payload.job import JobConfigError
+    from spec.job import JobConfigError
 
     try:
         job = load_checked_job(args.env, args.job_config, args.tokenizer, args.train, args.eval)
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     from payload.common.service import PortInUse, Service, configure_logging
     from payload.data import DataError
     from payload.data.feeder import Feeder, FeederMetrics, prepare_feed
-    from payload.job import JobConfigError, load_job_config
+    from spec.job import JobConfigError, load_job_config
     from payload.queue.base import QueueError
     from payload.queue.url import open_queue
 

@@ -38,7 +38,7 @@ from payload.data import DataError
 from payload.data.plan import FeedPlan
 from payload.data.prompts import PromptBuilder
 from payload.data.source import OpenDataset
-from payload.job import JobConfig
+from spec.job import JobConfig
 from payload.queue.base import FeedCursor, RolloutQueue, TrainerProgress
 from payload.queue.experience import Task
 

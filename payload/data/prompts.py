@@ -24,7 +24,7 @@ import numpy as np
 
 from payload.data import DataError
 from payload.data.source import OpenDataset
-from payload.job import DataColumns, JobConfig
+from spec.job import DataColumns, JobConfig
 
 _SCAN_BATCH = 1024
 

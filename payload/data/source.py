@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from payload.data import DataError
-from payload.job import JSON_LINES_SUFFIXES as _JSON_LINES
-from payload.job import PARQUET_SUFFIXES as _PARQUET
-from payload.job import DataSource
+from spec.job import JSON_LINES_SUFFIXES as _JSON_LINES
+from spec.job import PARQUET_SUFFIXES as _PARQUET
+from spec.job import DataSource
 
 
 @dataclass

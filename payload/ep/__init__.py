@@ -56,7 +56,7 @@ class Config:
     @classmethod
     def for_job(cls, job) -> "Config":
         """The job's backend, with DeepEP's buffer sized for the most tokens one of its
-        micro-batches can hold on a rank (payload.job.BatchSection.largest_micro_batch_tokens)."""
+        micro-batches can hold on a rank (spec.job.BatchSection.largest_micro_batch_tokens)."""
         return cls(backend=job.parallel.ep_backend, deepep_max_tokens_per_rank=job.batch.largest_micro_batch_tokens)
 
 

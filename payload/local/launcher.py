@@ -250,7 +250,7 @@ class Launcher:
         """The user's `job.data` (from --job-config / --env), its paths replaced by --data / --eval-data."""
         from payload.data import DataError
         from payload.data.cli import load_checked_job
-        from payload.job import JobConfigError
+        from spec.job import JobConfigError
 
         c = self.config
         if c.job_config is None and c.env is None:
@@ -267,7 +267,7 @@ class Launcher:
         sizes, and the user's data section as it is. The generated toy model's limits (a
         character tokenizer, no chat template, one-token answers, 63-token prompts) apply to it
         only; a --model checkpoint takes the job's response length and its own context."""
-        from payload.job import BatchSection, JobConfig, JobConfigError, parse_job_config
+        from spec.job import BatchSection, JobConfig, JobConfigError, parse_job_config
 
         c = self.config
         data = self._data_section()

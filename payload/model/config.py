@@ -61,7 +61,7 @@ class Qwen3MoeConfig:
     # Hold the LM head's logits (tokens x vocab, compute dtype) from forward to backward instead
     # of recomputing them there (payload/model/logprobs.py): a quarter of the LM head's FLOPs for
     # 2 B per token per vocabulary entry. (The job's "auto" is resolved by the trainer before the
-    # model is built: payload.train.footprint.trainer_keeps_logits.)
+    # model is built: estimate.footprint.trainer_keeps_logits.)
     lm_head_keep_logits: bool = False
 
     _RUNTIME_FIELDS = ("activation_checkpointing", "experts_impl", "experts_precision", "lm_head_keep_logits")
@@ -104,7 +104,7 @@ class Qwen3MoeConfig:
         if not isinstance(self.lm_head_keep_logits, bool):
             raise ModelConfigError(
                 f"lm_head_keep_logits={self.lm_head_keep_logits!r}: must be True or False here (the job's "
-                "'auto' is resolved by payload.train.footprint.trainer_keeps_logits)"
+                "'auto' is resolved by estimate.footprint.trainer_keeps_logits)"
             )
         if self.experts_precision not in EXPERTS_PRECISIONS:
             raise ModelConfigError(

@@ -62,7 +62,7 @@ class BufferFull(QueueError):
 
 
 # Of Redis's maxmemory, what the buffer may fill before producers wait; the rest is headroom
-# for the groups being generated when the mark is crossed (cluster/environment.py checks it).
+# for the groups being generated when the mark is crossed (spec/environment.py checks it).
 DEFAULT_HIGH_WATER_SHARE = 0.8
 
 

@@ -33,7 +33,7 @@ def register(subparsers) -> None:
 
 
 def _job(args):
-    from payload.job import JOB_CONFIG_ENV, JobConfig, load_job_config
+    from spec.job import JOB_CONFIG_ENV, JobConfig, load_job_config
 
     path = args.job_config or os.environ.get(JOB_CONFIG_ENV)
     return load_job_config(path) if path else JobConfig()
@@ -41,7 +41,7 @@ def _job(args):
 
 def run(args: argparse.Namespace) -> int:
     from payload.common.service import PortInUse
-    from payload.job import JobConfigError
+    from spec.job import JobConfigError
 
     try:
         return _run(args)

@@ -33,7 +33,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from payload.job import RewardsSection
+from spec.job import RewardsSection
 from payload.queue.experience import ExperienceGroup
 from payload.rewards.base import Verifier, get_verifier
 from payload.rewards.model import RewardModelClient

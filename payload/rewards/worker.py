@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from prometheus_client import REGISTRY, CollectorRegistry, Counter
 
-from payload.job import RewardsSection
+from spec.job import RewardsSection
 from payload.queue.base import Delivery, RolloutQueue, Stage
 from payload.rewards.model import RewardModelUnavailable
 from payload.rewards.pool import RewardPool

@@ -102,7 +102,7 @@ def register(subparsers) -> None:
 
 
 def _job(args):
-    from payload.job import JOB_CONFIG_ENV, JobConfig, load_job_config
+    from spec.job import JOB_CONFIG_ENV, JobConfig, load_job_config
 
     path = args.job_config or os.environ.get(JOB_CONFIG_ENV)
     return load_job_config(path) if path else JobConfig()
@@ -163,7 +163,7 @@ def _user_errors() -> tuple[type[Exception], ...]:
     """Error types meaning "bad input": those of the modules this command has imported (so a
     worker that never loads a model never imports torch for its error class)."""
     from payload.common.service import PortInUse
-    from payload.job import JobConfigError
+    from spec.job import JobConfigError
     from payload.queue.base import QueueError
     from payload.rewards.base import VerifierError
 

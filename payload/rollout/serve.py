@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 import httpx
 
 from payload.common.service import Service, bound_socket
-from payload.job import SPOT_GRACE_SECONDS, JobConfig
+from spec.job import SPOT_GRACE_SECONDS, JobConfig
 from payload.queue.base import PolicyPointer, RolloutQueue
 from payload.rollout.sglang_args import server_args
 from payload.sync.client import RolloutServerClient, RolloutServerError

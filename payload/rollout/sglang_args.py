@@ -15,7 +15,7 @@ srt/arg_groups/overrides.py and srt/model_executor/model_runner_components/moe_e
 
 from __future__ import annotations
 
-from payload.job import JobConfig
+from spec.job import JobConfig
 
 # DeepEP v2 topology for a replica spanning nodes ("direct" is single-node NVLink only).
 DEEPEP_V2_MULTI_NODE_MODE = "hybrid"

@@ -40,9 +40,9 @@ from dataclasses import dataclass, field
 
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
 
-from payload.balance import signals
+from spec import signals
 from payload.envs.base import EnvironmentError_
-from payload.job import RewardsSection
+from spec.job import RewardsSection
 from payload.queue.base import BufferFull, Delivery, RolloutQueue, Stage
 from payload.queue.experience import ExperienceGroup, Sample, Task
 from payload.rollout.chat import ChatTemplateError, ChatTurns

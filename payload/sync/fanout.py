@@ -32,7 +32,7 @@ channel, and from 2.12 PXN ("inter-node communication using a non-local NIC, usi
 an intermediate GPU", NCCL_PXN_DISABLE, default on) routes a channel through another GPU of the
 same communicator on the node. A communicator with ONE GPU on the node can leave only through
 that GPU's NICs (2 of 16 on p5en, ~37.5 GB/s); with all 8 it can use all 16 (~300 GB/s at
-75%). Not measured here (no multi-node machine): the model (payload/train/costs.py) states it
+75%). Not measured here (no multi-node machine): the model (estimate/costs.py) states it
 as an assumption (Hardware.node_broadcast_gb_s).
 
 Unverified here, a risk to check on GPUs: the publish thread's collectives (the gather, the

@@ -61,7 +61,7 @@ server that timed out while still answering HTTP is wedged in the broadcast (its
 waits out SGLang's 30 minutes): it is left out of later publishes until it reports another
 version (restarted) or stops answering, so it costs no publish a timeout twice.
 
-Bytes and seconds at p5en-48 (payload/train/costs.py, `python -m payload plan --env p5en-48`):
+Bytes and seconds at p5en-48 (estimate/costs.py, `python -m payload plan --env p5en-48`):
 0.5.23 delivers every tensor to every TP rank of a server, so each server receives the whole
 bf16 model (Qwen3-30B-A3B 61 GB, Qwen3-235B-A22B 470 GB) whatever feeds it. This class is one
 server's sender: payload/sync/fanout.py runs one per server on its node's local rank 0, with

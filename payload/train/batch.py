@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 import torch
 
-from payload.train.partition import balanced_partition, first_fit_bins
+from estimate.partition import balanced_partition, first_fit_bins
 
 
 def route_dtype(num_experts: int) -> np.dtype:
@@ -217,7 +217,7 @@ def micro_batches(samples: list[Sample], micro_batch_size: int, num_micro_batche
 
 
 def split_for_ranks(samples: list[Sample], world_size: int) -> list[list[Sample]]:
-    """Every data-parallel rank's samples, balanced by token count (payload.train.partition).
+    """Every data-parallel rank's samples, balanced by token count (estimate.partition).
     Samples travel alone: their group's advantage is computed before the split, and the loss's
     global denominators are all-reduced (loss.py), so nothing else ties a group to one rank."""
     tokens = np.array([s.num_tokens for s in samples], dtype=np.int64)

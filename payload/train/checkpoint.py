@@ -25,7 +25,7 @@ of replica 0's ranks so it never shares a communicator with training. The next `
 experience, renames a finished one complete and prunes to `keep_last` (and removes partial
 ones a crash left).
 
-Bytes and seconds at p5en-48 (16 train nodes; payload/train/costs.py, `payload plan`): a
+Bytes and seconds at p5en-48 (16 train nodes; estimate/costs.py, `payload plan`): a
 checkpoint is 12 bytes a parameter (fp32 weights, Adam m and v): Qwen3-30B-A3B 366 GB, staged
 by the 8 GPUs of replica 0's node (S = 8, 16 replicas): 366 GB of pinned host memory on that
 node, 1.8 s of device-to-host at 25 GB/s a GPU, nothing on the other 15 (before: every node

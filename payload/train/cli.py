@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from payload.common.service import configure_logging
     from payload import ep
     from payload.ep import EPConfigError
-    from payload.job import JobConfigError, load_job_config
+    from spec.job import JobConfigError, load_job_config
     from payload.model import ModelConfigError
     from payload.queue.base import QueueError, RolloutQueue
     from payload.train.parallel import ParallelConfigError

@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from prometheus_client import CollectorRegistry, Gauge
 
-from payload.balance import signals
+from spec import signals
 from payload.data.prompts import Prompt
-from payload.job import JobConfig
+from spec.job import JobConfig
 from payload.queue.experience import ExperienceGroup, Sample
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ With job.rollout.precision fp8 the export is what those servers load: the attent
 linears as SGLang's 128 x 128 block FP8 with their weight_scale_inv (each pair in one shard
 file) and config.json's quantization_config (payload/sync/wire.py); half the bytes.
 
-At p5en-48's scale (payload/train/costs.py): Qwen3-30B-A3B is 61 GB bf16, 13 s at FSx's
+At p5en-48's scale (estimate/costs.py): Qwen3-30B-A3B is 61 GB bf16, 13 s at FSx's
 4.7 GB/s with 128 writers; Qwen3-235B-A22B 470 GB, 100 s (33 s at 14 GB/s). Host memory: one
 shard a rank (2 GiB by default) instead of the model (470 GB for 235B).
 """

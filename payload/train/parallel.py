@@ -105,7 +105,7 @@ def init_world(ep_size: int, shard_size: int | None = None, timeout: timedelta |
     inside a stage the layout is the one above. torchrun sets RANK / WORLD_SIZE / LOCAL_RANK /
     MASTER_ADDR / MASTER_PORT; NCCL on GPUs, gloo on CPU. `timeout`: every collective's
     (default torch's 10 minutes); the trainer derives it from its stall timeout
-    (payload/train/costs.py Timeouts)."""
+    (estimate/costs.py Timeouts)."""
     if not dist.is_initialized():
         if "RANK" not in os.environ:
             with socket.socket() as s:

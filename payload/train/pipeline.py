@@ -30,13 +30,13 @@ the 2 %, so the plain schedule is kept. 1F1B keeps at most PP micro-batches' sta
 the first stage (GPipe: all M). Its gradients are reduced once per step: the stage keeps them
 unsharded through the micro-batches and FSDP reduce-scatters (and HSDP all-reduces) after the
 last backward (torch's `perform_reduce_grad`), which is the "reduced once per step" row of
-payload.train.footprint.
+estimate.footprint.
 
 Micro-batches: the packer's (payload.train.batch), padded at the end to one length T for the
 step (the pipeline's longest: P2P receive buffers have static shapes). The pad is a segment of
 its own in `cu_seqlens`, so no real token attends to it, and it is masked from the loss; but
 it does run through the layers, experts included. So the trainer packs pipelined micro-batches
-to a budget of at least the longest sample (payload.train.footprint.pipeline_budget): the
+to a budget of at least the longest sample (estimate.footprint.pipeline_budget): the
 packer's near-equal parts then differ by little (p5en-48's Qwen3-235B-A22B job: 145 a rank,
 the longest 2 % over the mean), where the 16,384-token budget left one 18,432-token sample
 alone in a micro-batch and the rest padded up to it (14 %).
@@ -65,7 +65,7 @@ from payload.model.packed import PackedSequences
 from payload.train.batch import MicroBatch
 from payload.train.loss import grpo_loss, loss_denominator
 from payload.train.parallel import ParallelConfigError, World, clip_grad_norm_
-from payload.train.stages import split_layers
+from estimate.stages import split_layers
 from payload.train.step import LossConfig, StepTotals
 
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import httpx
 
-from payload.job import JobConfig
+from spec.job import JobConfig
 
 log = logging.getLogger(__name__)
 

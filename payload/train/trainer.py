@@ -18,7 +18,7 @@ End of data: when the feed's cursor is finished and nothing is left in the pipel
 then checkpoints, exports and returns, and the pod exits 0. After each publish rank 0 reports
 the policy version to the queue: the feeder paces itself by it.
 
-Rank 0 exports the balance signals (payload.balance.signals) to Prometheus and one JSON line
+Rank 0 exports the balance signals (spec.signals) to Prometheus and one JSON line
 per step; the phase watchdog names a phase that stalls.
 """
 
@@ -41,9 +41,9 @@ import torch.distributed as dist
 from prometheus_client import CollectorRegistry, Counter, Gauge
 
 from payload import ep
-from payload.balance import signals
+from spec import signals
 from payload.common.service import Service
-from payload.job import JobConfig
+from spec.job import JobConfig
 from payload.model import Qwen3MoeConfig
 from payload.queue.base import PolicyPointer, RolloutQueue
 from payload.queue.experience import ExperienceGroup
@@ -55,7 +55,7 @@ from payload.train.advantages import group_advantages
 from payload.train.batch import MicroBatch, Sample, micro_batches, packed_for_rank, split_for_ranks
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
 from payload.train.export import export_hf
-from payload.train.footprint import device_memory_gb, pipeline_budget, trainer_keeps_logits
+from estimate.footprint import device_memory_gb, pipeline_budget, trainer_keeps_logits
 from payload.train.loading import load_sharded
 from payload.train.parallel import init_world, own_hf_rows
 from payload.train.pipeline import PipelineScorer, pipeline_train_step

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from payload.job import JobConfig
+from spec.job import JobConfig
 
 REPO = Path(__file__).resolve().parents[2]
 DOCKERFILE = REPO / "Dockerfile"

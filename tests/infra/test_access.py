@@ -9,7 +9,7 @@ import pytest
 
 from tests.infra.environments import ADMINS, deployable
 from infra.cluster import ADMIN_PARAMETER
-from cluster.environment import IAM_PRINCIPAL_ARN, EnvironmentError
+from spec.environment import IAM_PRINCIPAL_ARN, EnvironmentError
 
 ADMIN_POLICY = ":eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
 

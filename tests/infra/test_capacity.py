@@ -11,7 +11,7 @@ import pytest
 
 from tests.infra.environments import REPO
 from infra.capacity import is_placeholder_reservation
-from cluster.environment import GPU_POOLS, EnvironmentError, load_environment
+from spec.environment import GPU_POOLS, EnvironmentError, load_environment
 
 
 def nodegroups(synth) -> dict[str, tuple[str, dict]]:

@@ -4,7 +4,7 @@ encryption keys: test_least_privilege.py)."""
 import json
 
 from infra import versions
-from cluster.environment import load_environment
+from spec.environment import load_environment
 
 
 def cluster_config(synth) -> dict:
@@ -61,7 +61,7 @@ def test_fsx_lustre_persistent_2_in_the_node_zone(default):
     # Linked to S3, so no backups (FSx refuses them on such a file system).
     assert props["LustreConfiguration"]["AutomaticBackupRetentionDays"] == 0
     assert "DailyAutomaticBackupStartTime" not in props["LustreConfiguration"]
-    # Sized for the job's Qwen3-30B-A3B checkpoints (environments/default.yaml, payload/train/costs.py).
+    # Sized for the job's Qwen3-30B-A3B checkpoints (environments/default.yaml, estimate/costs.py).
     assert props["StorageCapacity"] == 2400
     assert props["LustreConfiguration"]["PerUnitStorageThroughput"] == 500
     subnet = default.template["Resources"][props["SubnetIds"][0]["Ref"]]
@@ -89,7 +89,7 @@ def test_checkpoints_protected_by_export_to_s3_not_backups(default):
     them; a deleted checkpoint stays a day as a noncurrent version."""
     from infra.storage import CHECKPOINT_REPOSITORY
     from k8s.pods import FSX_MOUNT
-    from payload.job import CheckpointSection
+    from spec.job import CheckpointSection
 
     bucket_id, bucket = default.one("AWS::S3::Bucket", "/Storage/Artifacts/")
     (checkpoints,) = [a["Properties"] for a in default.resources("AWS::FSx::DataRepositoryAssociation").values()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cluster.environment import EnvironmentError, load_environment, parse_environment
+from spec.environment import EnvironmentError, load_environment, parse_environment
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT = yaml.safe_load((REPO / "environments" / "default.yaml").read_text())
@@ -100,7 +100,7 @@ CASES = {
         lambda d: d["job"]["batch"].update(micro_batch_size=0),
         "job.batch.micro_batch_size: 0: Input should be greater than or equal to 1",
     ),
-    # Storage is sized from the job (payload/train/costs.py): 4 x 366 GB checkpoints + 4 x 61 GB
+    # Storage is sized from the job (estimate/costs.py): 4 x 366 GB checkpoints + 4 x 61 GB
     # exports + the 61 GB base model of Qwen3-30B-A3B do not fit 1200 GiB.
     "fsx too small for the checkpoints": (
         lambda d: d["storage"].update(fsx_storage_gib=1200),

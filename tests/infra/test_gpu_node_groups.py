@@ -5,7 +5,7 @@ import base64
 import pytest
 
 from tests.infra.environments import STAND_IN_RESERVATION
-from cluster.environment import load_environment
+from spec.environment import load_environment
 
 
 def launch_template(synth, pool):
@@ -46,7 +46,7 @@ def test_imdsv2_required_and_encrypted_root(default):
 def test_gpu_root_volumes_hold_the_os_not_the_images(synthesized, pool):
     """containerd, kubelet and pod logs are on the NVMe RAID0 the NodeConfig asks for; the root
     volume is sized for the AMI and logs only, in both shipped environments."""
-    from cluster.environment import ROOT_VOLUME_BESIDE_NVME_GIB
+    from spec.environment import ROOT_VOLUME_BESIDE_NVME_GIB
 
     for synth in synthesized.values():
         data = launch_template(synth, pool)

@@ -9,7 +9,7 @@ import pytest
 
 from cluster.identities import TRACKING_ARTIFACTS_PREFIX, TRACKING_SERVICE_ACCOUNT, WORKLOAD_NAMESPACE
 from infra.addons import GRAFANA_ADMIN_KEYS, GRAFANA_ADMIN_SECRET
-from cluster.environment import EnvironmentError
+from spec.environment import EnvironmentError
 from infra.node_group import IMDS_HOP_LIMIT
 from infra.storage import FSX_S3_ROLE
 from tests.infra.environments import PUBLIC_API_CIDRS, deployable

@@ -1,6 +1,6 @@
 """One zone for every node group, two for the control plane; endpoints and flow logs."""
 
-from cluster.environment import load_environment
+from spec.environment import load_environment
 
 
 def subnet_zones(synth) -> dict[str, str]:

@@ -4,7 +4,7 @@ import pytest
 
 from infra import versions
 from infra.cluster import KUBECTL_LAYERS
-from cluster.environment import Environment
+from spec.environment import Environment
 
 VERSIONS = {"k8s-1-32": "1.32", "k8s-1-33": "1.33", "k8s-1-34": "1.34"}
 

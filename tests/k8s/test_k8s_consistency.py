@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from cluster.environment import GPU_POOLS, POOL_LABEL
+from spec.environment import GPU_POOLS, POOL_LABEL
 from conftest import pod_templates
 
 _UNITS = {"": 1, "m": 1e-3, "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40}

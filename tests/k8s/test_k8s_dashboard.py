@@ -6,7 +6,7 @@ import re
 
 from k8s.charts.monitoring import DASHBOARD_LABELS
 from k8s.dashboard import MEAN_REWARD
-from payload.balance import signals
+from spec import signals
 
 
 def dashboard(synthed) -> dict:

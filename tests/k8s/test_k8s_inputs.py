@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cluster.environment import ENVIRONMENTS_DIR, EnvironmentError, load_environment
+from spec.environment import ENVIRONMENTS_DIR, EnvironmentError, load_environment
 from k8s.main import synth
 from cluster.outputs import OUTPUT_KEYS, OutputsError, load_outputs
 from cluster.placement import LayoutError
-from payload.job import JOB_CONFIG_PATH, parse_job_config
+from spec.job import JOB_CONFIG_PATH, parse_job_config
 
 REPO = Path(__file__).resolve().parents[2]
 

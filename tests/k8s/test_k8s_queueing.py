@@ -2,7 +2,7 @@
 (every resource they request is quota'd or excluded, a flavor matches their pool, the trainer's
 required topology level exists) and the ScaledObject targets the LeaderWorkerSet within its pool."""
 
-from cluster.environment import POOL_LABEL
+from spec.environment import POOL_LABEL
 from infra.queueing import KUEUE_EXCLUDED_RESOURCE_PREFIXES
 from k8s.charts.queueing import (
     LOCAL_QUEUE,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from cluster.environment import ENVIRONMENTS_DIR, load_environment
+from spec.environment import ENVIRONMENTS_DIR, load_environment
 from k8s.charts.reward_servers import reward_command, reward_url
 from k8s.main import synth
 from tests.k8s.conftest import Synth, pod_templates

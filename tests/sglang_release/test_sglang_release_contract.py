@@ -25,7 +25,7 @@ import yaml
 from fastapi import FastAPI, Request
 
 from k8s.main import synth
-from payload.job import JobConfig
+from spec.job import JobConfig
 from payload.rollout.client import SamplingParams, SGLangClient
 from payload.rollout.serve import flag_value, passthrough_args, sglang_command
 from payload.rollout.sglang_args import server_args

@@ -13,7 +13,7 @@ from payload.data import DataError
 from payload.data.plan import FeedPlan
 from payload.data.prompts import PromptBuilder
 from payload.data.source import open_dataset
-from payload.job import DataColumns, DataSource
+from spec.job import DataColumns, DataSource
 
 @pytest.fixture
 def tokenizer_dir(tmp_path):

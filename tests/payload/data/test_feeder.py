@@ -18,7 +18,7 @@ from payload.data.feeder import Feeder
 from payload.data.plan import FeedPlan
 from payload.data.prompts import PromptBuilder
 from payload.data.source import open_dataset
-from payload.job import DataColumns, DataSource
+from spec.job import DataColumns, DataSource
 from payload.queue.base import FeedCursor, RolloutQueue, Stage
 from payload.queue.experience import decode_task
 from tests.payload.queue.redis_server import MISSING_REASON, REDIS_SERVER, RedisServer
@@ -190,7 +190,7 @@ def test_pacing_follows_the_trainer_and_groups_lost_on_the_way(tmp_path):
 
 def test_tasks_carry_the_environment_of_their_data_source(tmp_path):
     """data.environment for every row, data.environments per data source in its place."""
-    from payload.job import load_job_config
+    from spec.job import load_job_config
 
     data = [{**row, "source": "apps" if i % 2 else "gsm"} for i, row in enumerate(rows(6))]
     job = load_job_config(write_job(tmp_path, write_jsonl(tmp_path / "t.jsonl", data), epochs=1,

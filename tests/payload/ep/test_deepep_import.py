@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 
 from payload import ep
-from payload.job import BatchSection
+from spec.job import BatchSection
 from payload.train.batch import Sample, packed_for_rank
 from tests.payload.common.test_efa import PLUGIN_C
 
@@ -160,7 +160,7 @@ def test_deepep_capacity_holds_the_largest_packed_micro_batch(budget, prompt, re
 
 
 def test_the_job_sizes_deepeps_buffer_from_its_largest_micro_batch():
-    from payload.job import JobConfig
+    from spec.job import JobConfig
 
     job = JobConfig.model_validate({"batch": {"micro_batch_tokens": 16384, "max_prompt_tokens": 2048,
                                               "max_response_tokens": 16384}})

@@ -9,7 +9,7 @@ import datasets
 import pytest
 import yaml
 
-from cluster.environment import load_environment
+from spec.environment import load_environment
 from payload.__main__ import main
 from payload.local.launcher import Launcher, LocalError
 

@@ -218,7 +218,7 @@ def test_demo_with_a_served_reward_model_trains_on_its_scores(tmp_path):
     mean rises as the policy learns what the reward model prefers."""
     import yaml
 
-    from cluster.environment import ENVIRONMENTS_DIR
+    from spec.environment import ENVIRONMENTS_DIR
 
     run = tmp_path / "run"
     steps = 8

@@ -109,7 +109,7 @@ def _group(data_source: str, prompt: list[int], responses: list[list[int]], text
 def test_rewards_combine_verifier_and_model_per_data_source(reward_server):
     """job.rewards: per data source, verifier weight × exact match + model weight × the served
     model's score of prompt + response; a source without an entry takes the default."""
-    from payload.job import RewardsSection
+    from spec.job import RewardsSection
     from payload.rewards.pool import RewardPool
 
     _, url = reward_server
@@ -137,7 +137,7 @@ def test_rewards_combine_verifier_and_model_per_data_source(reward_server):
 def test_an_unreachable_reward_model_leaves_the_group_unscored():
     """Never a made-up reward: the group stays NaN and the error says the server is unavailable
     (the workers hand it back uncharged)."""
-    from payload.job import RewardsSection
+    from spec.job import RewardsSection
     from payload.rewards.model import RewardModelUnavailable
     from payload.rewards.pool import RewardPool
 
@@ -163,7 +163,7 @@ def test_an_unreachable_reward_model_leaves_the_group_unscored():
     ({"model": {"path": "/m", "replicas": 0}}, "job.rewards.model.replicas: Input should be greater than or equal to 1"),
 ])
 def test_bad_rewards_section_is_one_line(rewards, message):
-    from payload.job import JobConfigError, parse_job_config
+    from spec.job import JobConfigError, parse_job_config
 
     if message is None:
         assert parse_job_config({"rewards": rewards}, "job.yaml").rewards.uses_model
@@ -238,7 +238,7 @@ def test_a_generative_judge_grades_responses_against_the_label():
     """kind judge: each sample's text and the row's label fill judge_prompt, the judge answers
     greedily on /generate, and its last "Score: N" / judge_max_score is the model's score,
     weighed like a scalar model's; a verdict without a score is an error, never a 0."""
-    from payload.job import RewardsSection
+    from spec.job import RewardsSection
     from payload.rewards.pool import RewardPool
 
     judge = _JudgeServer()
@@ -265,7 +265,7 @@ def test_a_generative_judge_grades_responses_against_the_label():
     ("Grade this against {label}", "job.yaml: job.rewards.model.judge_prompt: must contain {response}"),
 ])
 def test_a_bad_judge_prompt_is_one_line(prompt, message):
-    from payload.job import JobConfigError, parse_job_config
+    from spec.job import JobConfigError, parse_job_config
 
     with pytest.raises(JobConfigError) as error:
         parse_job_config({"rewards": {"model": {"kind": "judge", "path": "/m", "judge_prompt": prompt}}}, "job.yaml")

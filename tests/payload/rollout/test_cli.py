@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from payload.job import JobConfig
+from spec.job import JobConfig
 from payload.rollout.serve import flag_value, passthrough_args, sglang_command
 from payload.rollout.sglang_args import LayoutError, moe_a2a_backend, server_args
 from tests.payload.rollout.helpers import REPO, env

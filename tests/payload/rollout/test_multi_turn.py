@@ -153,7 +153,7 @@ def test_the_loop_runs_against_the_real_engine_token_in_token_out(chat, served_t
 
 
 def test_plug_in_errors_are_one_line():
-    from payload.job import JobConfigError, parse_job_config
+    from spec.job import JobConfigError, parse_job_config
 
     data = {"train": "/fsx/t.jsonl", "environment": "calculator", "chat_template": False}
     with pytest.raises(JobConfigError, match=r"^job.yaml: job.data: data.environment\(s\) need chat_template: true"):

@@ -10,7 +10,7 @@ import sys
 import textwrap
 import time
 
-from payload.job import SPOT_GRACE_SECONDS
+from spec.job import SPOT_GRACE_SECONDS
 from payload.rollout.serve import ABORT_BEFORE_END_S, EXIT_MARGIN_S, stop_sglang
 from tests.payload.rollout.helpers import free_port
 

@@ -393,7 +393,7 @@ def test_fp8_publish_reaches_a_server_started_from_an_fp8_checkpoint(tmp_path):
 
 
 def test_fp8_rollout_needs_an_fp8_start_checkpoint():
-    from payload.job import JobConfigError, parse_job_config
+    from spec.job import JobConfigError, parse_job_config
 
     with pytest.raises(JobConfigError) as raised:
         parse_job_config({"rollout": {"precision": "fp8"}}, "env.yaml")

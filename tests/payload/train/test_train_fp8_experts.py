@@ -95,7 +95,7 @@ def test_job_switch_is_validated_rendered_only_when_set_and_reaches_the_model(gl
     """model.experts_precision: validated with the field named; left out of the rendered job at its
     default (so the switch's arrival changed no ConfigMap nor its hash), kept when set; and what
     the trainer passes to load_sharded reaches every expert-parallel rank's experts."""
-    from payload.job import JobConfigError, parse_job_config
+    from spec.job import JobConfigError, parse_job_config
     from payload.model import save_pretrained, tiny_config
     from payload.model.qwen3_moe import Qwen3MoeForCausalLM
 

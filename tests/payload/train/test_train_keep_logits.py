@@ -5,7 +5,7 @@ model from the job."""
 import pytest
 import torch
 
-from payload.job import JobConfigError, parse_job_config
+from spec.job import JobConfigError, parse_job_config
 from payload.model import ModelConfigError
 from payload.train.batch import micro_batches
 from payload.train.step import LossConfig, train_step

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from payload.train.batch import Sample, split_for_ranks
-from payload.train.partition import balanced_partition
+from estimate.partition import balanced_partition
 
 
 def lognormal_lengths(n, seed, mean=4096, cut=16384):

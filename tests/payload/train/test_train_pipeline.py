@@ -89,8 +89,8 @@ def test_split_layers_balances_cost_with_the_lm_head_counted(stages):
     import json
 
     from payload.model import Qwen3MoeConfig
-    from payload.train.costs import ARCHITECTURE_CONFIGS
-    from payload.train.stages import layer_costs
+    from spec.model_shape import ARCHITECTURE_CONFIGS
+    from estimate.stages import layer_costs
 
     path = ARCHITECTURE_CONFIGS["Qwen3-235B-A22B"]
     config = Qwen3MoeConfig.from_hf_dict(json.loads(path.read_text()), str(path))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from payload.job import JobConfigError, parse_job_config
+from spec.job import JobConfigError, parse_job_config
 from payload.train.tracking import (TAG_EXPORT, TAG_FINAL_EXPORT, TAG_RESTARTS, Tracker, TrackingConfigError,
                                     flatten)
 from tests.mlflow_server.server import read_runs, started

@@ -1,0 +1,469 @@
+"""What one trainer step costs per GPU for a model and a parallel layout: memory, bytes per link,
+compute and the pipeline bubble. Arithmetic only (no torch), printed by
+`python -m payload plan --model-config`, which lists every layout that fits and picks the
+cheapest (`choose_layout`).
+
+Layout (payload.train.parallel, payload.train.pipeline): PP stages of whole nodes; in each,
+EP size P (inside a node unless said), FSDP shard size S (P divides S), R replicas (HSDP);
+every rank of a stage trains its own share of the step (data-parallel width W / PP).
+
+Memory per GPU, for the costliest stage (estimate.stages splits layers by compute; the
+first stage carries the embedding, the last the norm and LM head):
+    master weights, gradients   4 B + 4 B per stage parameter / S  (FSDP2 shards, fp32)
+    AdamW moments               8 B per stage parameter / S
+    gathered for compute        bf16 of this rank's stage parameters (every dense one, its 1/P
+                                of the experts) plus their fp32 unsharded gradients, held for
+                                the step when gradients are reduced once per step (always
+                                under PP: the pipeline stage reduces after its last backward);
+                                two layers' worth when reduced every micro-batch
+    activations                 per micro-batch, per token and layer
+                                2 B × (6·D + (2·Hq + 4·Hkv)·hd + K·(2·D + 3·F)) for every layer
+                                (one layer's plus a D-wide checkpoint per layer with activation
+                                checkpointing), plus one 4096-row fp32 + bf16 LM-head chunk
+                                (plus the micro-batch's bf16 logits, 2 B × vocab per token,
+                                when model.lm_head_keep_logits keeps them);
+                                under 1F1B the first stage holds min(PP, M) micro-batches'
+                                checkpoints. (bench/train_step.py's 4-layer, 32 k-token run
+                                measured 13 GiB beside its 46 GiB of state, this gives 18.)
+
+Bytes per GPU per step, counted as the library sends them, and the link they cross:
+    EP all-to-all     DeepEP sends a token's hidden row (D bf16) once per destination rank
+                      holding any of its K experts, and across nodes once per destination node
+                      (then NVLink inside it): with E experts over P ranks, a token reaches
+                      (P − 1)·(1 − C(E − E/P, K)/C(E, K)) other ranks on average (Qwen3-235B-A22B
+                      at P 8: 4.6 of 7, where K·(P − 1)/P = 7 rows). 4 passes a layer
+                      (dispatch and combine, forward and backward), 6 with activation
+                      checkpointing.
+    FSDP all-gather   (S − 1)/S of this rank's stage bf16 parameters once per step (held) or
+                      twice per micro-batch, and the reduce-scatter of fp32 gradients once per
+                      step or per micro-batch. Over S > G ranks (N = S/G nodes) the ring
+                      crosses each node's NICs once: (N − 1)/N of the tensor per node, shared
+                      by its G GPUs' NICs; the rest is NVLink.
+    HSDP all-reduce   the fp32 gradient shard over the R replicas (ring: 2·(R − 1)/R of it),
+                      once per step: the trainer defers it to the last micro-batch in both
+                      modes (payload.train.step); EFA, each GPU over its own NIC.
+    PP send / recv    each micro-batch's [T, D] bf16 activations forward and their gradient
+                      backward, between stages on different nodes: EFA.
+Seconds: bytes over one direction of the link (NVLink 450 GB/s a GPU each way: an all-to-all
+and a ring both send and receive at once; EFA 50 GB/s a GPU), lower bounds without overlap.
+Compute: 3 × the forward FLOPs per token of the costliest stage (2 per parameter a token
+meets, K of the E experts, plus the causal attention scores at the step's mean sample length),
+at 280 TFLOP/s (bench/README.md: 277 measured per H200 with activation checkpointing, which
+counts model FLOPs only, so the recomputed forward is in the rate, and so is the fused logprob
+backward's second LM-head forward — when model.lm_head_keep_logits keeps the logits that one
+LM-head forward per token comes off the last stage; its "auto" keeps them where they fit, see
+keeps_logits); under PP every micro-batch
+runs padded to the longest (the largest micro-batch over the mean one). The bubble is 1F1B's
+(PP − 1)/(M + PP − 1) of the pipelined time. A layout's step estimate is
+compute / (1 − bubble) + NVLink s + EFA s (no overlap counted: a ranking, not a forecast).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+from dataclasses import dataclass
+
+from estimate.partition import balanced_partition, first_fit_bins
+from estimate.stages import layer_costs, split_layers
+
+NVLINK_BYTES_PER_S = 450e9  # one direction, per GPU
+EFA_BYTES_PER_S_PER_GPU = 50e9
+ACHIEVED_FLOP_S = 280e12
+LM_HEAD_CHUNK_ROWS = 4096
+# A layout fits when its modeled memory leaves this much of the GPU free (allocator
+# fragmentation, NCCL and DeepEP buffers, the CUDA context; the activation model is an estimate).
+FIT_FRACTION = 0.8
+
+
+@dataclass(frozen=True)
+class Layout:
+    nodes: int
+    gpus_per_node: int
+    expert_parallel: int
+    shard: int
+    per_step_sync: bool = True
+    activation_checkpointing: bool = True
+    pipeline: int = 1
+
+    @property
+    def world(self) -> int:
+        return self.nodes * self.gpus_per_node
+
+    @property
+    def data_parallel(self) -> int:
+        """Ranks of one stage: each trains its own share of the step."""
+        return self.world // self.pipeline
+
+    @property
+    def replicas(self) -> int:
+        return self.data_parallel // self.shard
+
+    def describe(self) -> str:
+        sync = "" if self.per_step_sync else ", grads every micro-batch"
+        return f"PP {self.pipeline} x EP {self.expert_parallel} x FSDP {self.shard} x {self.replicas} repl{sync}"
+
+
+@dataclass(frozen=True)
+class StepShape:
+    tokens: int  # every sample's prompt + response tokens in one step (all ranks)
+    largest_micro_batch: int  # tokens
+    micro_batches: int = 0  # per data-parallel rank, as the packer makes them (0: tokens / budget)
+    mean_sample_tokens: int = 4096
+
+
+@dataclass(frozen=True)
+class Footprint:
+    params: float
+    expert_params: float
+    memory_gb: dict[str, float]
+    traffic_gb: dict[str, tuple[str, float]]  # name -> (link, GB per GPU per step)
+    compute_s: float = 0.0
+    bubble: float = 0.0
+    micro_batches: int = 0
+    # model.lm_head_keep_logits: the GB per GPU the last stage's kept logits take (whether or not
+    # the switch is on) and the seconds of LM-head recompute a step it removes.
+    logits_gb: float = 0.0
+    logits_recompute_s: float = 0.0
+    keeps_logits: bool = False  # whether memory_gb and compute_s count them kept
+
+    @property
+    def memory_total_gb(self) -> float:
+        return sum(self.memory_gb.values())
+
+    def link_gb(self, link: str) -> float:
+        return sum(gb for l, gb in self.traffic_gb.values() if l == link)
+
+    def link_seconds(self, link: str) -> float:
+        return self.link_gb(link) * 1e9 / (NVLINK_BYTES_PER_S if link == "NVLink" else EFA_BYTES_PER_S_PER_GPU)
+
+    @property
+    def step_s(self) -> float:
+        return self.compute_s / (1 - self.bubble) + self.link_seconds("NVLink") + self.link_seconds("EFA")
+
+
+def parameter_counts(config) -> tuple[float, float, float]:
+    """(all parameters, expert parameters, one decoder layer's dense parameters) of a Qwen3MoeConfig."""
+    d = config.hidden_size
+    attention = _attention_params(config)
+    moe_layers = sum(config.is_moe_layer(i) for i in range(config.num_hidden_layers))
+    dense_layers = config.num_hidden_layers - moe_layers
+    experts = moe_layers * config.num_experts * 3 * d * config.moe_intermediate_size
+    routers = moe_layers * config.num_experts * d
+    mlps = dense_layers * 3 * d * config.intermediate_size
+    embeddings = config.vocab_size * d * (1 if config.tie_word_embeddings else 2)
+    total = config.num_hidden_layers * attention + experts + routers + mlps + embeddings + d
+    return total, experts, attention + config.num_experts * d
+
+
+def _attention_params(config) -> int:
+    d, hd = config.hidden_size, config.head_dim
+    return d * hd * (2 * config.num_attention_heads + 2 * config.num_key_value_heads) + 2 * hd + 2 * d
+
+
+def _stage_params(config, layers: range, first: bool, last: bool) -> tuple[float, float, int]:
+    """(dense, expert parameters, MoE layers) of one pipeline stage."""
+    d = config.hidden_size
+    dense = experts = 0.0
+    moe = 0
+    for i in layers:
+        dense += _attention_params(config)
+        if config.is_moe_layer(i):
+            experts += config.num_experts * 3 * d * config.moe_intermediate_size
+            dense += config.num_experts * d
+            moe += 1
+        else:
+            dense += 3 * d * config.intermediate_size
+    if first:
+        dense += config.vocab_size * d
+    if last:
+        dense += d + (0 if config.tie_word_embeddings else config.vocab_size * d)
+    return dense, experts, moe
+
+
+def remote_destinations(experts: int, top_k: int, groups: int) -> float:
+    """Other groups (ranks, or nodes) out of `groups`, each holding experts / groups experts,
+    that a token routed to `top_k` distinct experts uniformly at random reaches, on average."""
+    if groups <= 1:
+        return 0.0
+    per = experts // groups
+    none = math.comb(experts - per, top_k) / math.comb(experts, top_k)
+    return (groups - 1) * (1 - none)
+
+
+def footprint(config, layout: Layout, shape: StepShape) -> Footprint:
+    total, experts_total, _ = parameter_counts(config)
+    p, s, g, r, pp = layout.expert_parallel, layout.shard, layout.gpus_per_node, layout.replicas, layout.pipeline
+    d, k, f = config.hidden_size, config.num_experts_per_tok, config.moe_intermediate_size
+    ranges = split_layers(config, pp, shape.mean_sample_tokens)
+    stages = [_stage_params(config, rng, i == 0, i == pp - 1) for i, rng in enumerate(ranges)]
+    tokens_per_gpu = shape.tokens / layout.data_parallel
+    m = shape.micro_batches or max(1, math.ceil(tokens_per_gpu / max(shape.largest_micro_batch, 1)))
+    per_step = layout.per_step_sync or pp > 1
+    act_per_token_layer = 2 * (6 * d + (2 * config.num_attention_heads + 4 * config.num_key_value_heads) * config.head_dim
+                               + k * (2 * d + 3 * f))
+    t = shape.largest_micro_batch
+
+    def memory_of(index: int) -> dict[str, float]:
+        dense, experts, _ = stages[index]
+        layers = len(ranges[index])
+        local = dense + experts / p  # what this rank computes with, gathered
+        in_flight = min(pp - index, m)  # 1F1B: stage i holds PP - i micro-batches' inputs
+        if layout.activation_checkpointing:
+            activations = t * (act_per_token_layer + in_flight * layers * 2 * d)
+        else:
+            activations = t * act_per_token_layer * layers * in_flight
+        if index == pp - 1:
+            activations += LM_HEAD_CHUNK_ROWS * config.vocab_size * 6
+            if config.lm_head_keep_logits:  # the micro-batch's logits held for backward (bf16)
+                activations += t * config.vocab_size * 2
+        gathered = local * (2 + 4) if per_step else 2 * local / max(layers, 1) * (2 + 4)
+        return {
+            "weights fp32 (sharded)": 4 * (dense + experts) / s,
+            "gradients fp32 (sharded)": 4 * (dense + experts) / s,
+            "AdamW moments fp32 (sharded)": 8 * (dense + experts) / s,
+            "gathered bf16 weights + unsharded grads": gathered,
+            f"activations ({t:,}-token micro-batch x {in_flight})": activations,
+        }
+
+    # The stage whose memory is largest sets the layout's (its traffic is computed alike).
+    index = max(range(pp), key=lambda i: sum(memory_of(i).values()))
+    memory = memory_of(index)
+    dense, experts, moe_layers = stages[index]
+    stage_params, local = dense + experts, dense + experts / p
+    syncs = 1 if per_step else m
+    gathers = 1 if per_step else 2 * m
+    passes = 6 if layout.activation_checkpointing else 4
+    row_pass = tokens_per_gpu * d * 2 * passes * moe_layers  # one D-wide bf16 row per token, every pass and layer
+    traffic: dict[str, tuple[str, float]] = {}
+    e = config.num_experts
+    if p > g:  # explicit cross-node EP: one copy per other node over EFA, then per rank inside nodes
+        traffic["EP all-to-all (in node)"] = ("NVLink", row_pass * remote_destinations(e // (p // g), k, g) / 1e9)
+        traffic["EP all-to-all (across nodes)"] = ("EFA", row_pass * remote_destinations(e, k, p // g) / 1e9)
+    elif p > 1:
+        traffic["EP all-to-all"] = ("NVLink", row_pass * remote_destinations(e, k, p) / 1e9)
+    fsdp = (gathers * 2 + syncs * 4) * local * (s - 1) / s
+    if s > g:
+        n = s // g
+        across = (gathers * 2 + syncs * 4) * local * (n - 1) / n / g
+        traffic["FSDP gather + reduce-scatter (in node)"] = ("NVLink", (fsdp - across) / 1e9)
+        traffic["FSDP gather + reduce-scatter (across nodes)"] = ("EFA", across / 1e9)
+    elif s > 1:
+        traffic["FSDP gather + reduce-scatter"] = ("NVLink", fsdp / 1e9)
+    if r > 1:
+        traffic["HSDP gradient all-reduce (once a step)"] = ("EFA", 4 * stage_params / s * 2 * (r - 1) / r / 1e9)
+    if pp > 1:
+        traffic["PP activations + their gradients"] = ("EFA", 2 * tokens_per_gpu * d * 2 / 1e9)
+
+    embedding, layer_flops, head = layer_costs(config, shape.mean_sample_tokens)
+    # Forward + backward = 3 forwards; the measured rate already pays for the recomputed ones,
+    # the LM head's logits among them (payload/model/logprobs.py) unless the job keeps them.
+    padding = max(1.0, shape.largest_micro_batch / (tokens_per_gpu / m)) if pp > 1 else 1.0  # PP pads to the longest
+    keep = config.lm_head_keep_logits
+    stage_flops = max(3 * (sum(layer_flops[i] for i in rng) + (embedding if i == 0 else 0) + (head if i == pp - 1 else 0))
+                      - (head if keep and i == pp - 1 else 0) for i, rng in enumerate(ranges))
+    compute_s = tokens_per_gpu * stage_flops / ACHIEVED_FLOP_S * padding
+    recompute_s = tokens_per_gpu * head / ACHIEVED_FLOP_S * padding
+    bubble = (pp - 1) / (m + pp - 1)
+    return Footprint(total, experts_total, {k_: v / 1e9 for k_, v in memory.items()}, traffic, compute_s, bubble, m,
+                     logits_gb=t * config.vocab_size * 2 / 1e9, logits_recompute_s=recompute_s, keeps_logits=keep)
+
+
+def keeps_logits(setting: bool | str, recomputing: Footprint, gpu_memory_gb: float) -> bool:
+    """model.lm_head_keep_logits resolved for one layout: true and false as set; "auto" keeps the
+    logits when the layout's modeled memory (`recomputing`: its footprint without them) plus one
+    micro-batch's logits stays within FIT_FRACTION of the GPU — the rule layouts are fitted by."""
+    if setting == "auto":
+        return recomputing.memory_total_gb + recomputing.logits_gb <= FIT_FRACTION * gpu_memory_gb
+    return bool(setting)
+
+
+def footprint_as_set(config, layout: Layout, shape: StepShape, setting: bool | str, gpu_memory_gb: float) -> Footprint:
+    """The footprint with model.lm_head_keep_logits resolved (`keeps_logits`)."""
+    recomputing = footprint(config.replace(lm_head_keep_logits=False), layout, shape)
+    if not keeps_logits(setting, recomputing, gpu_memory_gb):
+        return recomputing
+    return footprint(config.replace(lm_head_keep_logits=True), layout, shape)
+
+
+def device_memory_gb(total_bytes: int) -> float:
+    """A GPU's memory as the instance table states it (cluster/instance_types' gpu_memory_gb, the
+    nominal figure: 141 for an H200, 80 for an H100) from the bytes the device reports (an H200:
+    150.0e9 = 139.7 GiB): GiB, within 1.5% below the nominal, so the trainer's "auto" decisions
+    agree with `payload plan`'s (tests/payload/train/test_train_footprint.py)."""
+    return total_bytes / 2**30
+
+
+def trainer_keeps_logits(job, config, world_size: int, gpus_per_node: int,
+                         gpu_memory_gb: float | None) -> tuple[bool, str]:
+    """What the trainer runs with for job.model.lm_head_keep_logits on `world_size` ranks of
+    `gpus_per_node`-GPU nodes (gpu_memory_gb None: not on GPUs), and a line saying why (the
+    trainer logs it)."""
+    setting = job.model.lm_head_keep_logits
+    if setting != "auto":
+        return bool(setting), f"model.lm_head_keep_logits: {'kept' if setting else 'recomputed'} (set in the job)"
+    if gpu_memory_gb is None:  # the switch trades GPU memory for GPU time; on CPUs there is neither to weigh
+        return False, "model.lm_head_keep_logits auto: recomputed (not on a GPU)"
+    layout = job_layout(job, max(world_size // gpus_per_node, 1), min(gpus_per_node, world_size))
+    shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
+    recomputing = footprint(config.replace(lm_head_keep_logits=False), layout, shape)
+    keep = keeps_logits(setting, recomputing, gpu_memory_gb)
+    return keep, (f"model.lm_head_keep_logits auto: {'kept' if keep else 'recomputed'} (modeled "
+                  f"{recomputing.memory_total_gb:.1f} GB + {recomputing.logits_gb:.1f} GB of logits a GPU against "
+                  f"{FIT_FRACTION:.0%} of {gpu_memory_gb:.0f} GB)")
+
+
+def packed_micro_batches(samples: list[int], ranks: int, budget: int) -> int:
+    """Micro-batches per rank as the trainer makes them: samples split over the ranks by
+    tokens (balanced_partition), each rank's packed first-fit decreasing by the budget, and
+    every rank takes the count of the one that needs the most (payload.train.batch)."""
+    return _packing(tuple(samples), ranks, budget)[0]
+
+
+@functools.lru_cache(maxsize=64)
+def _packing(samples: tuple[int, ...], ranks: int, budget: int) -> tuple[int, int]:
+    """(micro-batches per rank, the longest micro-batch any rank makes). Each rank's share is
+    split into that many near-equal parts (payload.train.batch.pack_micro_batches), whose
+    longest is the longer of its longest sample and the mean part: the partition lands within a
+    fraction of a percent of equal (tests/payload/train/test_train_partition.py)."""
+    shares = [[samples[i] for i in part] for part in balanced_partition(list(samples), ranks)]
+    count = max(first_fit_bins(share, budget) for share in shares)
+    longest = max(max(max(share, default=0), math.ceil(sum(share) / count)) for share in shares)
+    return count, longest
+
+
+def pipeline_budget(job) -> int:
+    """The token budget pipelined micro-batches are packed to: at least the longest sample,
+    so the near-equal parts leave little padding to the step's longest (payload.train.pipeline)."""
+    return max(job.batch.micro_batch_tokens, job.batch.max_prompt_tokens + job.batch.max_response_tokens)
+
+
+def step_shape(job, data_parallel: int, seed: int = 0, pipelined: bool = False) -> StepShape:
+    """A step of the job: prompts at their cap, responses uniform up to theirs (mean half, the
+    planner's default), packed as the trainer packs them."""
+    b = job.batch
+    budget = pipeline_budget(job) if pipelined else b.micro_batch_tokens
+    return _step_shape(b.prompts_per_step * job.algorithm.group_size, b.max_prompt_tokens, b.max_response_tokens,
+                       b.packing, budget, b.micro_batch_size, data_parallel, seed)
+
+
+@functools.lru_cache(maxsize=64)
+def _step_shape(samples_per_step: int, max_prompt_tokens: int, max_response_tokens: int, packing: bool,
+                micro_batch_tokens: int, micro_batch_size: int, data_parallel: int, seed: int) -> StepShape:
+    rng = random.Random(seed)
+    samples = [max_prompt_tokens + rng.randint(1, max_response_tokens) for _ in range(samples_per_step)]
+    longest = max_prompt_tokens + max_response_tokens
+    if packing:
+        count, largest = _packing(tuple(samples), data_parallel, micro_batch_tokens)
+    else:
+        largest = micro_batch_size * longest
+        count = math.ceil(math.ceil(len(samples) / data_parallel) / micro_batch_size)
+    # The stage split weighs attention at the mean the trainer splits with (payload.train.pipeline).
+    return StepShape(sum(samples), largest, count, max_prompt_tokens + max_response_tokens // 2)
+
+
+def job_layout(job, nodes: int, gpus_per_node: int, model: str | None = None) -> Layout:
+    """The job's layout for `model` (a name in job.parallel.models; default job.model.path's)."""
+    parallel = job.parallel.for_model(model or job.model.path)
+    return Layout(
+        nodes=nodes,
+        gpus_per_node=gpus_per_node,
+        expert_parallel=parallel.expert_parallel_size,
+        shard=parallel.shard_size(gpus_per_node),
+        per_step_sync=not parallel.sync_gradients_every_micro_batch,
+        activation_checkpointing=job.model.activation_checkpointing,
+        pipeline=parallel.pipeline_parallel_size,
+    )
+
+
+def job_footprint(config, environment, model: str | None = None) -> tuple[Layout, StepShape, Footprint]:
+    """The footprint of `config` under an environment's train pool and the job's layout for
+    `model` (default the job's own model)."""
+    train = environment.pools.train
+    layout = job_layout(environment.job, train.desired_size, train.spec.gpus, model)
+    shape = step_shape(environment.job, layout.data_parallel, pipelined=layout.pipeline > 1)
+    setting = environment.job.model.lm_head_keep_logits
+    return layout, shape, footprint_as_set(config, layout, shape, setting, train.spec.gpu_memory_gb)
+
+
+def candidate_layouts(config, nodes: int, gpus_per_node: int, activation_checkpointing: bool = True) -> list[Layout]:
+    """Every layout the trainer runs on `nodes` nodes: PP over whole nodes (dividing the node
+    count, at most the layers), EP inside a node (or across two, with DeepEP), FSDP shard over
+    whole EP groups and whole nodes of a stage, gradients once per step or (PP 1) every
+    micro-batch."""
+    layouts = []
+    for pp in range(1, nodes + 1):
+        if nodes % pp or pp > config.num_hidden_layers:
+            continue
+        stage_ranks = nodes // pp * gpus_per_node
+        for ep in (gpus_per_node, 2 * gpus_per_node):
+            if config.num_experts % ep or ep > stage_ranks:
+                continue
+            shard = ep
+            while shard <= stage_ranks:
+                if stage_ranks % shard == 0:
+                    for per_step in ((True, False) if pp == 1 else (True,)):
+                        layouts.append(Layout(nodes, gpus_per_node, ep, shard, per_step, activation_checkpointing, pp))
+                shard *= 2
+    return layouts
+
+
+def plan_layouts(config, job, nodes: int, gpus_per_node: int, gpu_memory_gb: float):
+    """(every candidate with its footprint, the ones that fit, the cheapest that fits or None)."""
+    rows = []
+    for layout in candidate_layouts(config, nodes, gpus_per_node, job.model.activation_checkpointing):
+        shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
+        rows.append((layout, shape, footprint(config, layout, shape)))
+    fitting = [row for row in rows if row[2].memory_total_gb <= FIT_FRACTION * gpu_memory_gb]
+    fitting.sort(key=lambda row: row[2].step_s)
+    return rows, fitting, (fitting[0] if fitting else None)
+
+
+def print_footprint(name: str, environment, layout: Layout, shape: StepShape, fp: Footprint, out) -> None:
+    print(f"\nTrainer footprint: {name} ({fp.params / 1e9:.1f} B parameters, {fp.expert_params / 1e9:.1f} B in experts) on "
+          f"{environment.name}: {layout.nodes} x {layout.gpus_per_node} GPUs, PP {layout.pipeline}, EP "
+          f"{layout.expert_parallel}, FSDP shard {layout.shard}, {layout.replicas} HSDP replica(s), gradients reduced "
+          f"{'once per step' if layout.per_step_sync or layout.pipeline > 1 else 'every micro-batch'}, "
+          f"activation checkpointing {'on' if layout.activation_checkpointing else 'off'}", file=out)
+    print("  memory per GPU", file=out)
+    for what, gb in fp.memory_gb.items():
+        print(f"    {what:<48} {gb:8.1f} GB", file=out)
+    print(f"    {'total':<48} {fp.memory_total_gb:8.1f} GB", file=out)
+    print(f"  bytes per GPU per step ({shape.tokens:,} tokens a step, {fp.micro_batches} micro-batches a rank)", file=out)
+    for what, (link, gb) in fp.traffic_gb.items():
+        print(f"    {what:<48} {gb:8.1f} GB  {link}", file=out)
+    for link in ("NVLink", "EFA"):
+        print(f"    {link + ' total':<48} {fp.link_gb(link):8.1f} GB  >= {fp.link_seconds(link):.1f} s", file=out)
+    print(f"  compute {fp.compute_s:.0f} s at {ACHIEVED_FLOP_S / 1e12:.0f} TFLOP/s, 1F1B bubble {100 * fp.bubble:.1f} %, "
+          f"step >= {fp.step_s:.0f} s", file=out)
+    limit = FIT_FRACTION * environment.pools.train.spec.gpu_memory_gb
+    setting = environment.job.model.lm_head_keep_logits
+    name = f"model.lm_head_keep_logits {str(setting).lower()}:"
+    if fp.keeps_logits:
+        print(f"  {name} kept (counted above: {fp.logits_gb:.1f} GB, {fp.memory_total_gb:.1f} of {limit:.0f} GB; "
+              f"{fp.logits_recompute_s:.1f} s of LM-head recompute saved a step)", file=out)
+    elif fp.memory_total_gb + fp.logits_gb <= limit:
+        print(f"  {name} recomputed; keeping them would fit ({fp.memory_total_gb + fp.logits_gb:.1f} of {limit:.0f} GB) "
+              f"and save {fp.logits_recompute_s:.1f} s a step", file=out)
+    else:
+        print(f"  {name} recomputed; keeping them would not fit (+{fp.logits_gb:.1f} GB: "
+              f"{fp.memory_total_gb + fp.logits_gb:.1f} of {limit:.0f} GB)", file=out)
+
+
+def print_layouts(name: str, environment, config, out) -> Layout | None:
+    """Every layout of the environment's train pool that fits `config`, cheapest first; returns
+    the cheapest (None when nothing fits)."""
+    train = environment.pools.train
+    gpu_gb = train.spec.gpu_memory_gb
+    rows, fitting, best = plan_layouts(config, environment.job, train.desired_size, train.spec.gpus, gpu_gb)
+    print(f"\nLayouts for {name} on {environment.name} ({train.desired_size} x {train.spec.gpus} GPUs of {gpu_gb:.0f} GB; "
+          f"fits: <= {FIT_FRACTION * gpu_gb:.0f} GB modeled): {len(fitting)} of {len(rows)} fit", file=out)
+    print(f"  {'layout':<58} {'GB/GPU':>7} {'NVLink GB':>10} {'s':>6} {'EFA GB':>8} {'s':>6} {'M':>5} {'bubble':>7} "
+          f"{'compute s':>9} {'step s':>7}", file=out)
+    for layout, _, fp in fitting:
+        mark = "  <- picked" if best is not None and layout == best[0] else ""
+        print(f"  {layout.describe():<58} {fp.memory_total_gb:7.1f} {fp.link_gb('NVLink'):10.0f} "
+              f"{fp.link_seconds('NVLink'):6.1f} {fp.link_gb('EFA'):8.1f} {fp.link_seconds('EFA'):6.1f} {fp.micro_batches:5d} "
+              f"{100 * fp.bubble:6.1f}% {fp.compute_s:9.0f} {fp.step_s:7.0f}{mark}", file=out)
+    return None if best is None else best[0]

@@ -1,0 +1,330 @@
+"""The planner: steady-state step time, idle fractions and staleness of a split, in closed form.
+
+    prediction = predict(spec, spec.split(16, 32))
+    plan = make_plan(spec, budget=48, current=(16, 32), train_limits=(16, 16), rollout_limits=(32, 32))
+
+The model (the simulator checks it; bench/balance_validation.py shows by how much):
+
+    W    = prompts_per_step · group_size · mean length          tokens a step trains
+    C_t  = W / (train nodes · trainer tokens/s per node)        trainer busy time
+    P    = publish seconds: the trainer and every server pause
+    rollout: a group holds its slots until its longest response ends, so a replica with N
+         groups in flight decodes min(full rate, N·G·mean · request speed / E[longest]) and a
+         group takes D = max(E[longest] / speed, N·G·mean / full rate) (Little's law)
+
+A group's staleness is the number of publishes between its claim and the step that consumes
+it; above `max_staleness` it is dropped. Two steady states:
+
+- the trainer waits: step τ = P + max(C_t, decoding time of the groups a step uses up / (1 − d)),
+  where the drop share d follows from each group's latency (the spread of its longest
+  response) and where in the step it finishes; drops favour long groups, so the trained
+  tokens (and C_t) shrink as d grows. τ is the fixed point, found by bisection;
+- the trainer never waits: τ = P + C_t. Workers fill the buffer to its high-water mark (plus
+  the burst of claims each dip below it releases); if that much buffer is older than the
+  staleness bound, the trainer sweeps it in finish order, dropping the stale head, and the
+  workers run flat out or until the leftovers fill the buffer again.
+"""
+
+from __future__ import annotations
+
+import math
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from estimate.loop import BalanceError, LoopSpec, Split
+
+
+@dataclass(frozen=True)
+class Prediction:
+    split: Split
+    step_time_s: float
+    trainer_idle_fraction: float  # waiting for a batch
+    trainer_publish_fraction: float
+    rollout_idle_fraction: float  # server slots not decoding
+    staleness_mean: float
+    stale_dropped_fraction: float  # of the groups the trainer looks at
+    trained_tokens_per_s: float
+    bound: str  # "trainer", "rollout" or "staleness": what sets the step time
+    group_latency_s: float
+    replica_utilisation: float  # of a replica's full rate its in-flight requests allow
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        d["split"] = {"train_nodes": self.split.train_nodes, "rollout_nodes": self.split.rollout_nodes,
+                      "replicas": self.split.replicas, "train_gpus": self.split.train_gpus}
+        return d
+
+
+@dataclass(frozen=True)
+class _Groups:
+    """Groups as equally likely quantiles of their longest response: decode latency and tokens."""
+
+    latency_s: np.ndarray  # claim to finish, decoding seconds (pauses excluded)
+    tokens: np.ndarray
+
+
+@dataclass(frozen=True)
+class _Kept:
+    weight: np.ndarray  # per quantile: probability the trainer trains it (not dropped stale)
+    staleness: np.ndarray  # per quantile: mean staleness when trained
+
+    @property
+    def dropped(self) -> float:
+        return 1 - float(np.mean(self.weight))
+
+    def mean_staleness(self) -> float:
+        total = float(np.sum(self.weight))
+        return float(np.sum(self.weight * self.staleness)) / total if total > 0 else float("nan")
+
+    def trained_tokens(self, groups: _Groups) -> float:
+        """Mean tokens of a trained group: long groups are older when they finish, so drops favour short ones."""
+        total = float(np.sum(self.weight))
+        return float(np.sum(self.weight * groups.tokens)) / total if total > 0 else float(np.mean(groups.tokens))
+
+
+_PHASES = (np.arange(64) + 0.5) / 64
+
+
+def _kept_when_trainer_waits(wall_s: np.ndarray, step: float, publish: float, wait: float, limit: int) -> _Kept:
+    """The trainer waits `wait` of each step; one step is [wait | train | publish], the version
+    bumps at its end. Groups finish at a uniform phase of the decoding part [0, step - publish);
+    one finishing while the trainer waits is consumed at once, one finishing later after the
+    next bump. Staleness = bumps between the claim (finish - latency) and the consumption."""
+    phase = _PHASES[:, None] * (step - publish)
+    versions = np.ceil((wall_s[None, :] - phase) / step - 1e-12) + (phase >= wait)
+    kept = versions <= limit
+    weight = kept.mean(axis=0)
+    staleness = np.where(weight > 0, (versions * kept).sum(axis=0) / np.maximum(kept.sum(axis=0), 1), limit)
+    return _Kept(weight, staleness)
+
+
+def _kept_from_deep_buffer(wall_s: np.ndarray, step: float, fresh_share: float, limit: int) -> tuple[_Kept, float] | None:
+    """Workers outrun the trainer and the buffer holds more than the staleness bound lets it
+    train: the trainer sweeps the buffer in finish order, dropping stale groups, until it has a
+    batch, at the start of each step. In steady state the sweep covers one step of finishes,
+    [kτ − sτ + y − τ, kτ − sτ + y] for a group claimed after the bump (k − s)τ; y is set by the
+    share of those finishes the batch needs. Returns (kept, y); None: even the freshest
+    finishes fall short."""
+    offsets = _PHASES * step
+
+    def weight(y: float) -> np.ndarray:
+        return np.clip((y - wall_s) / step, 0.0, 1.0)
+
+    lo, hi = 0.0, limit * step
+    if np.mean(weight(hi)) < fresh_share:
+        return None
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if np.mean(weight(mid)) < fresh_share else (lo, mid)
+    u = hi - step + offsets[:, None]  # finish − (k − s)τ, over the swept step
+    fresh = u >= wall_s[None, :]
+    versions = np.ceil(limit - (u - wall_s[None, :]) / step - 1e-12)
+    staleness = (versions * fresh).sum(axis=0) / np.maximum(fresh.sum(axis=0), 1)
+    return _Kept(weight(hi), np.where(fresh.any(axis=0), staleness, limit)), hi
+
+
+def predict(spec: LoopSpec, split: Split) -> Prediction:
+    rates = spec.rates
+    g, mean = spec.group_size, spec.lengths.mean
+    s, publish = spec.max_staleness, rates.publish_s
+    speed = spec.request_tokens_per_s
+    longest = spec.lengths.mean_max(g) / speed  # seconds the longest response of a group decodes
+    replicas, lost = float(split.replicas), 0.0
+    if spec.spot is not None and spec.spot.reclaims_per_node_hour > 0:
+        spot = spec.spot
+        reclaims = spot.reclaims_per_node_hour * spec.replica_nodes / 3600  # per replica-second while up
+        replicas /= 1 + reclaims * (spot.notice_s + spot.replacement_s)  # serving on average
+    per_replica = spec.groups_in_flight / replicas
+    full = spec.replica_tokens_per_s
+    replica_rate = min(full, per_replica * g * mean / longest)
+    latency = max(longest, per_replica * g * mean / full)  # Little's law when slots are full
+    if spec.spot is not None and spec.spot.reclaims_per_node_hour > 0:
+        # A reclaim throws away what the replica's unfinished groups had decoded, about half a
+        # latency of its work (the notice lets the short ones finish but idles their slots).
+        lost = min(1.0, reclaims * latency / 2)
+    fleet = replicas * replica_rate * (1 - lost)
+    fleet_groups = fleet / (g * mean)  # groups per second of decoding
+    needed = spec.groups_needed_per_step
+    produce = needed / fleet_groups  # decoding seconds the step's groups take, no drops
+    trainer_rate = split.train_nodes * rates.trainer_tokens_per_s_per_node
+    # The queue wait is the same for every group; the longest response is not.
+    longest_q = spec.lengths.max_quantiles(g)
+    tokens_q = spec.lengths.group_tokens_given_max(longest_q, g)
+    groups = _Groups(latency - longest + longest_q / speed, tokens_q * (g * mean) / np.mean(tokens_q))
+
+    def stretch(step: float) -> float:
+        return step / (step - publish)  # decoding stops while weights are published
+
+    def waiting(step: float) -> tuple[float, float, _Kept]:
+        """(step the rollout side allows, train seconds, kept) if the trainer waits for groups."""
+        busy = spec.prompts_per_step * mean * g / trainer_rate
+        for _ in range(3):  # the trained tokens depend on which groups survive, which depends on the wait
+            kept = _kept_when_trainer_waits(groups.latency_s * stretch(step), step, publish,
+                                            max(0.0, step - publish - busy), s)
+            busy = spec.prompts_per_step * kept.trained_tokens(groups) / trainer_rate
+        return publish + max(busy, produce / max(1 - kept.dropped, 1e-9)), busy, kept
+
+    lo = publish + 1e-6 * (produce + 1)
+    hi = max(publish + produce, publish + spec.step_tokens / trainer_rate) * 2
+    while waiting(hi)[0] > hi:
+        hi *= 2
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if waiting(mid)[0] > mid else (lo, mid)
+    step = hi
+    _, train_busy, kept = waiting(step)
+    if step - publish - train_busy > 1e-6 * step:
+        bound = "staleness" if kept.dropped > 0.05 else "rollout"
+        rollout_busy = step - publish  # flat out
+    else:
+        bound = "trainer"
+        # Workers outrun the trainer and fill the buffer up to about `cap`: they stop at the
+        # high-water mark, but every stopped one claims again as soon as the trainer takes a
+        # group, so a burst of up to all groups in flight lands on top of it, which the trainer
+        # then drains a batch a step: on average half of it.
+        cap = spec.high_water_groups + max(0.0, spec.groups_in_flight - needed) / 2
+        step = publish + spec.step_tokens / trainer_rate
+        buffer_age = cap / needed + latency / (step - publish)  # in steps, for a FIFO drained `needed` a step
+        n = len(groups.tokens)
+        kept, rollout_busy = _Kept(np.ones(n), np.full(n, buffer_age)), produce
+        if buffer_age > s:
+            # A full buffer would be older than the staleness bound: the trainer sweeps it in
+            # finish order, dropping stale groups, and workers produce ρ' a step, flat out
+            # unless the groups the sweep leaves behind still fill the buffer to `cap`.
+            for _ in range(20):
+                flat_out = fleet_groups * (step - publish)
+                wall = groups.latency_s * stretch(step)
+
+                def sweep(produced: float):
+                    return _kept_from_deep_buffer(wall, step, needed / produced, s)
+
+                def level(produced: float, swept) -> float:
+                    return produced * (1 + s - swept[1] / step)
+
+                if (flat := sweep(flat_out)) is None:
+                    break  # even flat out too few groups are fresh: the trainer would wait
+                produced = flat_out
+                if level(flat_out, flat) > cap:
+                    lo, hi = needed, flat_out
+                    for _ in range(30):
+                        mid = (lo + hi) / 2
+                        swept = sweep(mid)
+                        lo, hi = (mid, hi) if swept is None or level(mid, swept) < cap else (lo, mid)
+                    produced = hi
+                kept = sweep(produced)[0]
+                rollout_busy = (step - publish) * produced / flat_out
+                new_step = publish + spec.prompts_per_step * kept.trained_tokens(groups) / trainer_rate
+                if abs(new_step - step) < 1e-6 * step:
+                    break
+                step = new_step
+        train_busy = step - publish
+    slots_busy = rollout_busy * fleet / (split.replicas * full)
+    return Prediction(
+        split=split,
+        step_time_s=step,
+        trainer_idle_fraction=(step - publish - train_busy) / step,
+        trainer_publish_fraction=publish / step,
+        rollout_idle_fraction=1 - slots_busy / step,
+        staleness_mean=kept.mean_staleness(),
+        stale_dropped_fraction=kept.dropped,
+        trained_tokens_per_s=spec.prompts_per_step * kept.trained_tokens(groups) / step,
+        bound=bound,
+        group_latency_s=latency,
+        replica_utilisation=replica_rate / full,
+    )
+
+
+@dataclass(frozen=True)
+class Plan:
+    budget: int
+    current: Prediction | None
+    recommended: Prediction
+    # Best split when the pools' min/max sizes are ignored, if it differs from `recommended`.
+    unconstrained: Prediction | None
+    candidates: list[Prediction]
+
+
+def make_plan(
+    spec: LoopSpec,
+    budget: int,
+    current: tuple[int, int] | None,
+    train_limits: tuple[int, int],
+    rollout_limits: tuple[int, int],
+) -> Plan:
+    """Every feasible split of `budget` nodes, the best one inside the pool limits, and `current`."""
+    if budget < spec.min_train_nodes + spec.replica_nodes:
+        raise BalanceError(
+            f"node budget {budget}: smaller than one trainer ({spec.min_train_nodes} node(s) for "
+            f"the parallel layout's {spec.train_gpu_multiple} GPUs) plus one rollout replica ({spec.replica_nodes} node(s))"
+        )
+    if current is not None:
+        _check_limits(current, train_limits, rollout_limits)
+    candidates = []
+    for train in range(spec.min_train_nodes, budget, spec.min_train_nodes):
+        rollout = budget - train
+        if spec.replicas(rollout) >= 1:
+            candidates.append(predict(spec, spec.split(train, rollout)))
+    inside = [p for p in candidates if _within(p.split, train_limits, rollout_limits)]
+    if not inside:
+        raise BalanceError(
+            f"no split of {budget} nodes fits the pools: train {train_limits[0]}..{train_limits[1]} nodes "
+            f"(a multiple of {spec.min_train_nodes}), rollout {rollout_limits[0]}..{rollout_limits[1]} "
+            f"(pools.<pool>.min_size/max_size)"
+        )
+    recommended = _best(inside, current)
+    best = _best(candidates, current)
+    now = predict(spec, spec.split(*current)) if current is not None else None
+    faster = best.step_time_s < recommended.step_time_s * (1 - _TIE)
+    return Plan(budget, now, recommended, best if faster else None, candidates)
+
+
+# Steps closer than this are a tie: the model is not that exact, and moving nodes has a cost.
+_TIE = 0.005
+
+
+def _best(predictions: list[Prediction], current: tuple[int, int] | None) -> Prediction:
+    """The shortest step; among ties the current split, then the fewest stale drops, then the smallest move."""
+    fastest = min(p.step_time_s for p in predictions)
+    close = [p for p in predictions if p.step_time_s <= fastest * (1 + _TIE)]
+    here = current[0] if current else 0
+    return min(close, key=lambda p: ((p.split.train_nodes, p.split.rollout_nodes) != current,
+                                     round(p.stale_dropped_fraction, 3), abs(p.split.train_nodes - here)))
+
+
+def _within(split: Split, train_limits: tuple[int, int], rollout_limits: tuple[int, int]) -> bool:
+    return train_limits[0] <= split.train_nodes <= train_limits[1] and rollout_limits[0] <= split.rollout_nodes <= rollout_limits[1]
+
+
+def _check_limits(split: tuple[int, int], train_limits: tuple[int, int], rollout_limits: tuple[int, int]) -> None:
+    for pool, nodes, (lo, hi) in (("train", split[0], train_limits), ("rollout", split[1], rollout_limits)):
+        if not lo <= nodes <= hi:
+            raise BalanceError(
+                f"split {split[0]}:{split[1]}: {nodes} {pool} nodes is outside pools.{pool} min_size..max_size {lo}..{hi}"
+            )
+
+
+@dataclass(frozen=True)
+class RewardTier:
+    """The reward tier a split's rollout needs (job.rewards.model served by the job itself):
+    every sample's prompt + response is scored once, at the rate the rollout servers decode."""
+
+    scored_tokens_per_s: float
+    replicas: int
+    tensor_parallel: int
+    nodes: int
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def size_reward_tier(prediction: Prediction, spec: LoopSpec, prefill_tokens_per_s: float, prompt_tokens: float,
+                     tensor_parallel: int, gpus_per_node: int) -> RewardTier:
+    """Replicas of `prefill_tokens_per_s` (one replica's measured /classify rate) that keep up
+    with the split's rollout: its response tokens/s decoded, plus each response's prompt."""
+    decoded = (prediction.split.rollout_nodes * spec.rates.rollout_tokens_per_s_per_node
+               * (1 - prediction.rollout_idle_fraction))
+    scored = decoded * (1 + prompt_tokens / spec.lengths.mean)
+    replicas = max(1, math.ceil(scored / prefill_tokens_per_s))
+    return RewardTier(scored, replicas, tensor_parallel, -(-replicas // (gpus_per_node // tensor_parallel)))

@@ -1,0 +1,370 @@
+"""A discrete-event (SimPy) model of the asynchronous RL loop at cluster scale.
+
+    result = Simulator.Config(spec, spec.split(16, 32), steps=40, seed=0).build().run()
+
+What is modelled, one object per real thing (estimate.loop has the numbers):
+
+- rollout workers: `spec.groups_in_flight` slots; each waits for room below the buffer's
+  high-water mark, claims a task, sends its `group_size` requests through the router to the
+  replica with the fewest outstanding requests, and writes the finished group to the buffer
+  tagged with the policy version it started under;
+- a replica: `server_slots` requests decode at once, each at the same speed, the rest queue
+  (SGLang continuous batching); response lengths are drawn from the lognormal of the spec;
+- the trainer: takes groups FIFO, drops stale and equal-reward ones, trains the batch at the
+  trainer's token rate, publishes (the trainer and every replica pause), bumps the version;
+- spot: each rollout node is reclaimed at a Poisson rate; after the interruption notice (the
+  router stops sending new groups) the replica dies, its unfinished groups fail, and it serves
+  again after the replacement delay. Failed tasks return to the queue at once (hand-back) or
+  after the visibility timeout;
+- autoscaling (optional, estimate.autoscale): a controller parks and unparks replicas
+  on the loop's signals, draining a replica (no new groups, in-flight ones finish) before it goes;
+- the prompt feed: unlimited by default (workers always find a task), or a window: after each
+  publish the trainer tops the tasks outstanding (issued, not yet trained or dropped) back up
+  to `feed_window_groups`. A window of one batch with max_staleness 0 is a synchronous loop.
+
+Everything random comes from one seeded generator and SimPy orders simultaneous events
+deterministically, so a seed reproduces a run exactly.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+import simpy
+
+from estimate.loop import BalanceError, LoopSpec, Split
+
+
+@dataclass(frozen=True)
+class SimResult:
+    steps: int  # steps measured (after the warm-up)
+    step_time_s: float
+    trainer_idle_fraction: float  # waiting for a batch
+    trainer_publish_fraction: float
+    rollout_idle_fraction: float  # server slots not decoding (paused, backpressured, under-fed, down)
+    staleness_mean: float  # over trained groups, in policy versions
+    group_latency_s: float  # claim to finished, trained groups
+    group_age_s: float  # claim to consumed, trained groups
+    stale_dropped_fraction: float  # of the groups the trainer looked at
+    trained_tokens_per_s: float
+    wasted_tokens_fraction: float  # decoded tokens that never reached an optimizer step
+    reclaims: int
+
+
+@dataclass
+class _Group:
+    version: int
+    tokens: float
+    claimed_s: float
+    finished_s: float
+
+
+class _Pauses:
+    """Weight publishing: every replica stops decoding while the trainer publishes."""
+
+    def __init__(self, env: simpy.Environment) -> None:
+        self.env = env
+        self.since: float | None = None
+        self._total = 0.0
+        self.resumed = env.event()
+
+    def decoding_clock(self) -> float:
+        """Seconds so far not spent paused."""
+        return self.env.now - self._total - (self.env.now - self.since if self.since is not None else 0.0)
+
+    def start(self) -> None:
+        self.since = self.env.now
+
+    def end(self) -> None:
+        self._total += self.env.now - self.since
+        self.since = None
+        resumed, self.resumed = self.resumed, self.env.event()
+        resumed.succeed()
+
+
+class _Decoding:
+    """∫ (requests decoding) dt over time not paused: the slot-seconds the fleet did work."""
+
+    def __init__(self, env: simpy.Environment, pauses: _Pauses) -> None:
+        self.env, self.pauses = env, pauses
+        self.running = 0
+        self.area = 0.0
+        self._last = 0.0
+
+    def touch(self) -> None:
+        if self.pauses.since is None:
+            self.area += self.running * (self.env.now - self._last)
+        self._last = self.env.now
+
+    def add(self, n: int) -> None:
+        self.touch()
+        self.running += n
+
+
+class _InFlight:
+    """One group on a replica: done fires True when its last response ends, False if the replica dies."""
+
+    __slots__ = ("left", "running", "done", "alive")
+
+    def __init__(self, env: simpy.Environment, requests: int) -> None:
+        self.left = requests
+        self.running = 0
+        self.done = env.event()
+        self.alive = True
+
+
+class _Replica:
+    """One SGLang server: `slots` requests decode at once at the same speed, the rest wait in
+    arrival order (continuous batching). Requests are callbacks, not processes: a cluster holds
+    tens of thousands of them."""
+
+    def __init__(self, sim: "Simulator", slots: int) -> None:
+        self.sim = sim
+        self.free = slots
+        self.waiting: deque[tuple[_InFlight, float]] = deque()
+        self.outstanding = 0  # requests routed here and not finished
+        self.up = True
+        self.draining = False
+        self.parked = False  # scaled down by the autoscaler: no node
+        self.groups: set[_InFlight] = set()
+
+    @property
+    def routable(self) -> bool:
+        return self.up and not self.draining and not self.parked
+
+    def submit(self, group: _InFlight, lengths: np.ndarray) -> None:
+        self.groups.add(group)
+        self.outstanding += len(lengths)
+        speed = self.sim.speed
+        self.waiting.extend((group, float(n) / speed) for n in lengths)
+        self._admit()
+
+    def _admit(self) -> None:
+        while self.free and self.waiting:
+            group, need = self.waiting.popleft()
+            self.free -= 1
+            group.running += 1
+            self.sim.decoding.add(1)
+            self._wake(group, self.sim.pauses.decoding_clock() + need)
+
+    def _wake(self, group: _InFlight, finish: float) -> None:
+        """`finish` is on the decoding clock, which stops while weights are published."""
+        if not group.alive:
+            return
+        pauses = self.sim.pauses
+        remaining = finish - pauses.decoding_clock()
+        if remaining <= 1e-9:
+            self._finish(group)
+            return
+        event = pauses.resumed if pauses.since is not None else self.sim.env.timeout(remaining)
+        event.callbacks.append(lambda _: self._wake(group, finish))
+
+    def _finish(self, group: _InFlight) -> None:
+        self.free += 1
+        self.outstanding -= 1
+        self.sim.decoding.add(-1)
+        group.running -= 1
+        group.left -= 1
+        if group.left == 0:
+            self.groups.discard(group)
+            group.done.succeed(True)
+        self._admit()
+
+    def kill(self) -> None:
+        """The node is gone: every group on it fails, what it had decoded is lost."""
+        for group in self.groups:
+            group.alive = False
+            self.free += group.running
+            self.outstanding -= group.left
+            self.sim.decoding.add(-group.running)
+            group.done.succeed(False)
+        self.groups.clear()
+        self.waiting.clear()
+        self.up = False
+
+
+class Simulator:
+    @dataclass
+    class Config:
+        spec: LoopSpec
+        split: Split
+        steps: int = 40
+        # Steps left out of the figures while the buffer fills and the versions spread.
+        warmup_steps: int = 5
+        seed: int = 0
+        # Tasks outstanding after each publish (issued, not yet trained or dropped); None: unlimited.
+        feed_window_groups: int | None = None
+        visibility_timeout_s: float = 600.0
+        # A process factory `controller(simulator)` run beside the loop (estimate.autoscale).
+        controller: object | None = None
+
+        def __post_init__(self) -> None:
+            if self.steps <= self.warmup_steps or self.warmup_steps < 0:
+                raise BalanceError(f"simulate {self.steps} steps: must exceed the {self.warmup_steps} warm-up steps")
+            if self.feed_window_groups is not None and self.feed_window_groups < self.spec.prompts_per_step:
+                raise BalanceError(
+                    f"feed window {self.feed_window_groups} groups: must hold at least one batch "
+                    f"({self.spec.prompts_per_step} prompts)"
+                )
+
+        def build(self) -> "Simulator":
+            return Simulator(self)
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        spec = self.spec = config.spec
+        self.env = simpy.Environment()
+        self.rng = np.random.default_rng(config.seed)
+        self.pauses = _Pauses(self.env)
+        self.decoding = _Decoding(self.env, self.pauses)
+        self.replicas = [_Replica(self, spec.server_slots) for _ in range(config.split.replicas)]
+        self.buffer = simpy.Store(self.env)
+        self.version = 0
+        self._room = self.env.event()
+        self._replica_up = self.env.event()
+        self.tasks: simpy.Store | None = None
+        if config.feed_window_groups is not None:
+            self.tasks = simpy.Store(self.env)
+            self.tasks.items.extend(range(config.feed_window_groups))
+        self._outstanding = config.feed_window_groups or 0
+        self._issued = self._outstanding
+        self.speed = spec.request_tokens_per_s
+        self._trainer_rate = spec.rates.trainer_tokens_per_s_per_node * config.split.train_nodes
+        self.reclaims = 0
+        # Per step: (wait s, busy s, publish s, staleness of each trained group, stale drops,
+        # groups looked at, tokens trained, latency and age of each trained group); and at each
+        # step's end: (time, decoding slot-seconds).
+        self.records: list[tuple] = []
+        self._marks: list[tuple[float, float]] = []
+
+    # -- rollout ------------------------------------------------------------------------------
+
+    def _route(self) -> _Replica | None:
+        live = [r for r in self.replicas if r.routable]
+        return min(live, key=lambda r: r.outstanding) if live else None
+
+    def _worker_slot(self):
+        spec = self.spec
+        while True:
+            while len(self.buffer.items) >= spec.high_water_groups:
+                yield self._room
+            task = None
+            if self.tasks is not None:
+                task = yield self.tasks.get()
+            while (replica := self._route()) is None:
+                yield self._replica_up
+            version, claimed = self.version, self.env.now
+            lengths = spec.lengths.sample(self.rng, spec.group_size)
+            group = _InFlight(self.env, spec.group_size)
+            replica.submit(group, lengths)
+            finished = yield group.done
+            if finished:
+                yield self.buffer.put(_Group(version, float(lengths.sum()), claimed, self.env.now))
+            elif self.tasks is not None:
+                self._return_task(task)
+
+    def _return_task(self, task: int) -> None:
+        spot = self.spec.spot
+        if spot is not None and not spot.hand_back:
+            def later():
+                yield self.env.timeout(self.config.visibility_timeout_s)
+                yield self.tasks.put(task)
+
+            self.env.process(later())
+        else:
+            self.tasks.put(task)
+
+    def _spot(self, replica: _Replica):
+        spot = self.spec.spot
+        rate = spot.reclaims_per_node_hour * self.spec.replica_nodes / 3600
+        while True:
+            yield self.env.timeout(self.rng.exponential(1 / rate))
+            if replica.parked:
+                continue
+            replica.draining = True
+            yield self.env.timeout(spot.notice_s)
+            replica.kill()
+            self.reclaims += 1
+            yield self.env.timeout(spot.replacement_s)
+            replica.up, replica.draining = True, False
+            up, self._replica_up = self._replica_up, self.env.event()
+            up.succeed()
+
+    # -- trainer ------------------------------------------------------------------------------
+
+    def _trainer(self):
+        spec, rates = self.spec, self.spec.rates
+        for _ in range(self.config.steps):
+            started = self.env.now
+            batch: list[_Group] = []
+            staleness: list[int] = []
+            latency: list[float] = []
+            age: list[float] = []
+            stale = looked = 0
+            while len(batch) < spec.prompts_per_step:
+                group = yield self.buffer.get()
+                looked += 1
+                room, self._room = self._room, self.env.event()
+                room.succeed()
+                self._outstanding -= 1
+                if self.version - group.version > spec.max_staleness:
+                    stale += 1
+                elif self.rng.random() >= rates.filtered_fraction:
+                    batch.append(group)
+                    staleness.append(self.version - group.version)
+                    latency.append(group.finished_s - group.claimed_s)
+                    age.append(self.env.now - group.claimed_s)
+            waited = self.env.now - started
+            tokens = sum(g.tokens for g in batch)
+            busy = tokens / self._trainer_rate
+            yield self.env.timeout(busy)
+            self.decoding.touch()
+            self.pauses.start()
+            yield self.env.timeout(rates.publish_s)
+            self.decoding.touch()
+            self.pauses.end()
+            self.version += 1
+            if self.tasks is not None:
+                for _ in range(self.config.feed_window_groups - self._outstanding):
+                    self.tasks.put(self._issued)
+                    self._issued += 1
+                self._outstanding = self.config.feed_window_groups
+            self.records.append((waited, busy, rates.publish_s, staleness, stale, looked, tokens, latency, age))
+            self._marks.append((self.env.now, self.decoding.area))
+
+    def run(self) -> SimResult:
+        config, spec = self.config, self.spec
+        for _ in range(spec.groups_in_flight):
+            self.env.process(self._worker_slot())
+        if spec.spot is not None and spec.spot.reclaims_per_node_hour > 0:
+            for replica in self.replicas:
+                self.env.process(self._spot(replica))
+        if config.controller is not None:
+            self.env.process(config.controller(self))
+        trainer = self.env.process(self._trainer())
+        self.env.run(until=trainer)
+        measured = self.records[config.warmup_steps:]
+        t0, area0 = self._marks[config.warmup_steps - 1] if config.warmup_steps else (0.0, 0.0)
+        t1, area1 = self._marks[-1]
+        wall = t1 - t0
+        n = len(measured)
+        trained = sum(r[6] for r in measured)
+        staleness = [s for r in measured for s in r[3]]
+        decoded = area1 - area0
+        slots = len(self.replicas) * spec.server_slots
+        return SimResult(
+            steps=n,
+            step_time_s=wall / n,
+            trainer_idle_fraction=sum(r[0] for r in measured) / wall,
+            trainer_publish_fraction=sum(r[2] for r in measured) / wall,
+            rollout_idle_fraction=1 - decoded / (slots * wall),
+            staleness_mean=float(np.mean(staleness)),
+            group_latency_s=float(np.mean([x for r in measured for x in r[7]])),
+            group_age_s=float(np.mean([x for r in measured for x in r[8]])),
+            stale_dropped_fraction=sum(r[4] for r in measured) / sum(r[5] for r in measured),
+            trained_tokens_per_s=trained / wall,
+            wasted_tokens_fraction=max(0.0, 1 - trained / (decoded * self.speed)) if decoded > 0 else 0.0,
+            reclaims=self.reclaims,
+        )

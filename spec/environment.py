@@ -1,0 +1,403 @@
+"""The environment description shared by the CDK app (infra/) and the cdk8s app (k8s/).
+
+`environments/<name>.yaml` is the single source of truth for node pools: their names,
+instance types, sizes, labels and taints are read from here by both apps, so a pod can
+never ask for a pool or a resource the cluster does not have.
+
+Errors are raised as `EnvironmentError` with one line that names the file, the field and
+what is allowed; the apps print that line and exit without a traceback.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import re
+from enum import Enum
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from spec.hardware import INSTANCE_TYPES, InstanceSpec, instance_spec
+from spec.job import JobConfig
+from payload.queue.base import DEFAULT_HIGH_WATER_SHARE, redis_maxmemory_bytes, worst_group_bytes
+from estimate.costs import Costs, model_costs
+from spec.model_shape import ARCHITECTURES, architecture_of
+from spec.units import GB, GIB
+
+ENVIRONMENTS_DIR = Path(__file__).resolve().parent.parent / "environments"
+POOL_NAMES = ("train", "rollout", "cpu", "memory", "system")
+GPU_POOLS = ("train", "rollout")
+# Pools the Cluster Autoscaler may size. Not train: the trainer is one gang that needs all its
+# nodes at once (a Capacity Block or a fixed on-demand set), sized by `make scale`.
+AUTOSCALED_POOLS = ("rollout",)
+# The label every node carries with its pool name; the charts select on it.
+POOL_LABEL = "rl.aws/pool"
+# One CloudFormation stack per environment, MoeRl-<name>; `cdk deploy --outputs-file` writes its
+# outputs here, and `make manifests`, `make scale` and `make deploy` read them.
+STACK_PREFIX = "MoeRl-"
+OUTPUTS_FILE = "cdk-outputs.json"
+# The root volume of a node whose instance store is RAID0'd for Kubernetes (GPU nodes,
+# infra/gpu_node_group.py NODE_CONFIG): nodeadm bind-mounts /var/lib/kubelet, /var/lib/containerd
+# and /var/log/pods onto the array (amazon-eks-ami setup-local-disks), so images, emptyDirs and pod
+# logs never touch it. What is left is the AMI itself (built on a 20 GiB volume: amazon-eks-ami
+# templates/al2023/variables-default.json), journald and /tmp; 100 GiB leaves room for crash
+# dumps and a driver or EFA reinstall. (It was 1000 GiB on p5en-48: ~$80 a node-month of gp3.)
+ROOT_VOLUME_BESIDE_NVME_GIB = 100
+# What an EKS access entry takes: an IAM role or user, never an STS session.
+IAM_PRINCIPAL_ARN = r"arn:aws[a-z-]*:iam::\d{12}:(role|user)/[\w+=,.@/-]+"
+# EKS takes at most this many public access CIDR blocks.
+MAX_API_PUBLIC_CIDRS = 40
+
+
+class EnvironmentError(Exception):
+    """A user mistake in an environment file: one line, no traceback."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CapacityType(str, Enum):
+    ON_DEMAND = "ON_DEMAND"
+    SPOT = "SPOT"
+    CAPACITY_BLOCK = "CAPACITY_BLOCK"
+
+
+class Taint(_Strict):
+    key: str
+    value: str = ""
+    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
+
+
+class NodePool(_Strict):
+    instance_type: str
+    min_size: int = Field(ge=0)
+    desired_size: int = Field(ge=0)
+    max_size: int = Field(ge=1)
+    capacity_type: CapacityType = CapacityType.ON_DEMAND
+    capacity_reservation_id: str | None = Field(default=None, pattern=r"^cr-[0-9a-f]{17}$")
+    efa: bool = False
+    # A cluster placement group keeps EFA traffic on one network spine; only for EFA pools.
+    placement_group: bool = False
+    # Default 200, or ROOT_VOLUME_BESIDE_NVME_GIB on instance types with local NVMe.
+    root_volume_gib: int = Field(default=200, ge=20, le=16384)
+    labels: dict[str, str] = Field(default_factory=dict)
+    taints: list[Taint] = Field(default_factory=list)
+    # The Cluster Autoscaler sizes the node group between min_size and max_size (infra/node_autoscaler.py);
+    # only the rollout pool (AUTOSCALED_POOLS), and never a Capacity Block.
+    autoscale: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _root_volume_default(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "root_volume_gib" not in data:
+            spec = INSTANCE_TYPES.get(data.get("instance_type"))
+            if spec and spec.nvme_volumes:
+                return {**data, "root_volume_gib": ROOT_VOLUME_BESIDE_NVME_GIB}
+        return data
+
+    @field_validator("instance_type")
+    @classmethod
+    def _known_instance_type(cls, value: str) -> str:
+        if value not in INSTANCE_TYPES:
+            raise ValueError(f"{value!r} is not a known instance type; known: {', '.join(sorted(INSTANCE_TYPES))}")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "NodePool":
+        if self.min_size > self.max_size:
+            raise ValueError(f"min_size {self.min_size} is greater than max_size {self.max_size}")
+        if not self.min_size <= self.desired_size <= self.max_size:
+            raise ValueError(
+                f"desired_size {self.desired_size} must lie between min_size {self.min_size} and max_size {self.max_size}"
+            )
+        if self.efa and self.spec.efa_interfaces == 0:
+            raise ValueError(f"efa is true but {self.instance_type} does not support EFA")
+        if self.placement_group and not self.efa:
+            raise ValueError("placement_group needs efa: true (it only helps EFA traffic)")
+        if self.capacity_reservation_id and self.capacity_type is CapacityType.SPOT:
+            raise ValueError("capacity_reservation_id cannot be used with capacity_type SPOT")
+        if self.capacity_type is CapacityType.CAPACITY_BLOCK and not self.capacity_reservation_id:
+            raise ValueError("capacity_type CAPACITY_BLOCK needs capacity_reservation_id (the block's cr-… id)")
+        if self.placement_group and self.capacity_type is CapacityType.CAPACITY_BLOCK:
+            # EC2 API Reference, CapacityBlock: "Instances that run inside a Capacity Block are
+            # automatically placed close together inside Amazon EC2 UltraClusters"; a cluster
+            # placement group on top can only make launches into the block fail.
+            raise ValueError(
+                "placement_group cannot be used with capacity_type CAPACITY_BLOCK: a Capacity Block's instances "
+                "are already co-located; set placement_group: false"
+            )
+        if self.spec.nvme_volumes and self.root_volume_gib > ROOT_VOLUME_BESIDE_NVME_GIB:
+            raise ValueError(
+                f"root_volume_gib {self.root_volume_gib}: on {self.instance_type} images, pod volumes and pod logs live on "
+                f"the local NVMe RAID0, not the root volume; use at most {ROOT_VOLUME_BESIDE_NVME_GIB} (or leave it out)"
+            )
+        if POOL_LABEL in self.labels:
+            raise ValueError(f"label {POOL_LABEL} is set by the app; remove it")
+        if self.autoscale and self.capacity_type is CapacityType.CAPACITY_BLOCK:
+            raise ValueError(
+                "autoscale cannot be used with capacity_type CAPACITY_BLOCK: EC2 launches a block's instances only "
+                "inside its window and reclaims them at its end; size it with make scale"
+            )
+        return self
+
+    @property
+    def spec(self) -> InstanceSpec:
+        return instance_spec(self.instance_type)
+
+
+class Pools(_Strict):
+    train: NodePool
+    rollout: NodePool
+    cpu: NodePool
+    memory: NodePool
+    system: NodePool
+
+    def items(self) -> list[tuple[str, NodePool]]:
+        return [(name, getattr(self, name)) for name in POOL_NAMES]
+
+
+# The longest a checkpoint write or read may take: the trainer's stall timeout (it waits for the
+# previous asynchronous save before the next) and its startup probe (a resume reads one).
+MAX_CHECKPOINT_WRITE_S = 900
+# Host memory an asynchronous checkpoint may stage per training node (the rest is the pods').
+MAX_STAGING_FRACTION = 0.5
+
+
+class Storage(_Strict):
+    # FSx for Lustre PERSISTENT_2: 1200 GiB or a multiple of 2400 GiB. Sized from the job
+    # (checkpoint bytes x (keep_last + 1) + exports, write time): estimate/costs.py.
+    fsx_storage_gib: int = 1200
+    # MB/s per TiB of storage; throughput = this x TiB.
+    fsx_throughput_mb_s_per_tib: Literal[125, 250, 500, 1000] = 250
+
+    @field_validator("fsx_storage_gib")
+    @classmethod
+    def _lustre_size(cls, value: int) -> int:
+        if value != 1200 and (value <= 0 or value % 2400):
+            raise ValueError(f"{value} is not a PERSISTENT_2 size: use 1200 or a multiple of 2400 (GiB)")
+        return value
+
+
+class Environment(_Strict):
+    name: str = Field(pattern=r"^[a-z][a-z0-9-]{0,30}$")
+    account: str | None = Field(default=None, pattern=r"^\d{12}$")
+    region: str = Field(pattern=r"^[a-z]{2}(-gov)?-[a-z]+-\d$")
+    availability_zone: str
+    control_plane_availability_zone: str
+    kubernetes_version: Literal["1.32", "1.33", "1.34"] = "1.33"
+    vpc_cidr: str = Field(default="10.0.0.0/16", pattern=r"^\d+\.\d+\.\d+\.\d+/(1[6-9]|2[0-4])$")
+    # IAM principals (role or user ARNs) granted cluster-admin through EKS access entries;
+    # none: `cdk deploy` asks for one (--parameters AdminPrincipalArn=..., infra/cluster.py).
+    admin_principal_arns: list[str] = Field(default_factory=list)
+    # Networks (IPv4 CIDRs) that may reach the Kubernetes API's public endpoint; none: the
+    # endpoint is private, reachable only from inside the VPC (README.md, "Cluster access").
+    api_public_cidrs: list[str] = Field(default_factory=list)
+    pools: Pools
+    storage: Storage = Field(default_factory=Storage)
+    job: JobConfig = Field(default_factory=JobConfig)
+
+    @field_validator("admin_principal_arns")
+    @classmethod
+    def _arns(cls, arns: list[str]) -> list[str]:
+        for arn in arns:
+            if re.fullmatch(r"arn:aws[a-z-]*:sts::\d{12}:assumed-role/.+", arn):
+                raise ValueError(
+                    f"{arn!r} is an STS session (what `aws sts get-caller-identity` prints for an assumed role); "
+                    "access entries take the role itself: arn:aws:iam::ACCOUNT:role/NAME"
+                )
+            if not re.fullmatch(IAM_PRINCIPAL_ARN, arn):
+                raise ValueError(f"{arn!r} is not an IAM role or user ARN")
+        return arns
+
+    @field_validator("api_public_cidrs")
+    @classmethod
+    def _cidrs(cls, cidrs: list[str]) -> list[str]:
+        if len(cidrs) > MAX_API_PUBLIC_CIDRS:
+            raise ValueError(f"{len(cidrs)} CIDRs: EKS takes at most {MAX_API_PUBLIC_CIDRS}")
+        for cidr in cidrs:
+            try:
+                network = ipaddress.IPv4Network(cidr)
+            except ValueError:
+                raise ValueError(f"{cidr!r} is not an IPv4 CIDR with its host bits zero (e.g. 203.0.113.0/24)") from None
+            if network.prefixlen == 0:
+                raise ValueError(f"{cidr!r} opens the API endpoint to the whole Internet; list your networks, "
+                                 "or none for a private endpoint")
+            if not network.is_global:
+                raise ValueError(f"{cidr!r} is a private range: the public endpoint sees public addresses "
+                                 "(a private endpoint serves the VPC without listing it)")
+        return cidrs
+
+    @model_validator(mode="after")
+    def _zones(self) -> "Environment":
+        for field in ("availability_zone", "control_plane_availability_zone"):
+            zone = getattr(self, field)
+            if not re.fullmatch(re.escape(self.region) + r"[a-z]", zone):
+                raise ValueError(f"{field} {zone!r} is not a zone of region {self.region} (expected {self.region}a, {self.region}b, …)")
+        if self.availability_zone == self.control_plane_availability_zone:
+            raise ValueError("control_plane_availability_zone must differ from availability_zone (EKS needs subnets in two AZs)")
+        train = self.pools.train
+        if train.desired_size and (error := self.job.parallel.layout_error(train.desired_size, train.spec.gpus)):
+            raise ValueError(error)
+        return self
+
+    @model_validator(mode="after")
+    def _autoscaled_pools(self) -> "Environment":
+        for name, pool in self.pools.items():
+            if pool.autoscale and name not in AUTOSCALED_POOLS:
+                raise ValueError(
+                    f"pools.{name}.autoscale: only the {' and '.join(AUTOSCALED_POOLS)} pool may be autoscaled "
+                    "(the trainer is one gang that needs all its nodes at once)"
+                )
+        return self
+
+    @model_validator(mode="after")
+    def _storage_holds_the_job(self) -> "Environment":
+        costs = self.costs()
+        name, ckpt, storage = self.architecture_name(), costs.checkpoint, self.storage
+        keep = self.job.checkpoint.keep_last
+        if storage.fsx_storage_gib * GIB < costs.fsx_needed_bytes:
+            need = costs.fsx_needed_bytes / GIB
+            size = 1200 if need <= 1200 else 2400 * -(-need // 2400)
+            raise ValueError(
+                f"storage.fsx_storage_gib {storage.fsx_storage_gib}: {name} needs {need:,.0f} GiB "
+                f"({keep + 1} checkpoints of {ckpt.bytes / GB:,.0f} GB and {keep + 1} HF exports of "
+                f"{costs.export_bytes / GB:,.0f} GB for checkpoint.keep_last {keep}, plus the base model); use {size:.0f} or more"
+            )
+        if ckpt.write_s > MAX_CHECKPOINT_WRITE_S:
+            need = ckpt.bytes / MAX_CHECKPOINT_WRITE_S / GB
+            raise ValueError(
+                f"storage: writing a {name} checkpoint ({ckpt.bytes / GB:,.0f} GB) at {costs.fsx_throughput_gb_s:.2f} GB/s "
+                f"({storage.fsx_storage_gib} GiB x {storage.fsx_throughput_mb_s_per_tib} MB/s/TiB) takes {ckpt.write_s:,.0f} s, "
+                f"more than the {MAX_CHECKPOINT_WRITE_S} s the trainer's stall timeout and startup probe allow; "
+                f"it needs {need:.2f} GB/s (raise fsx_throughput_mb_s_per_tib or fsx_storage_gib)"
+            )
+        host = self.pools.train.spec.memory_gib * GIB * MAX_STAGING_FRACTION
+        if ckpt.host_bytes_per_node > host:
+            raise ValueError(
+                f"pools.train: staging a {name} checkpoint takes {ckpt.host_bytes_per_node / GB:,.0f} GB of host memory "
+                f"per node on the {ckpt.writer_nodes} node(s) of one HSDP replica, more than half of a "
+                f"{self.pools.train.instance_type}'s {self.pools.train.spec.memory_gib} GiB; raise "
+                f"job.parallel.data_parallel_shard_size (more nodes to a replica)"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _buffer_fits_redis(self) -> "Environment":
+        """Producers stop at the buffer's byte mark (80% of Redis's maxmemory), but every group
+        already being generated then still lands: that many worst-case groups must fit in the rest."""
+        job, r = self.job, self.job.rollout
+        try:
+            _, architecture = architecture_of(job.model.path, job.model.architecture)
+        except KeyError:
+            return self  # named by the storage check
+        routed = architecture.num_hidden_layers * architecture.num_experts_per_tok if r.return_routed_experts else 0
+        group = worst_group_bytes(job.algorithm.group_size, job.batch.max_prompt_tokens, job.batch.max_response_tokens,
+                                  routed)
+        maxmemory = redis_maxmemory_bytes(self.pools.memory.spec.memory_gib)
+        headroom = maxmemory * (1 - DEFAULT_HIGH_WATER_SHARE)
+        in_flight = r.workers * r.worker_concurrency
+        if in_flight * group > headroom:
+            raise ValueError(
+                f"job.rollout: {in_flight} groups in flight (workers {r.workers} x worker_concurrency "
+                f"{r.worker_concurrency}) of up to {group / GB:,.2f} GB each{' with routed experts' if routed else ''} "
+                f"can land after the buffer's byte mark: {in_flight * group / GB:,.0f} GB, more than the "
+                f"{headroom / GB:,.1f} GB of Redis maxmemory ({maxmemory / GB:,.0f} GB on {self.pools.memory.instance_type}) "
+                "above it; lower workers x worker_concurrency or batch.max_response_tokens, or use a larger memory instance"
+            )
+        return self
+
+    def architecture_name(self) -> str:
+        return architecture_of(self.job.model.path, self.job.model.architecture)[0]
+
+    def costs(self) -> Costs:
+        """The job's modeled publish, checkpoint and export (estimate/costs.py) on this environment."""
+        try:
+            _, architecture = architecture_of(self.job.model.path, self.job.model.architecture)
+        except KeyError as exc:
+            where = "job.model.architecture" if self.job.model.architecture else f"job.model.path {self.job.model.path!r}:"
+            raise ValueError(f"{where} {exc.args[0]!r} is not a known architecture (one of {', '.join(ARCHITECTURES)}); "
+                             "storage and timeouts are sized from it") from None
+        train, rollout = self.pools.train, self.pools.rollout
+        return model_costs(
+            architecture,
+            train_nodes=max(train.desired_size, 1),
+            # The layout the trainer runs for this model (job.parallel.models, `plan --model-config`).
+            shard_gpus=self.job.parallel.for_model(self.job.model.path).shard_size(train.spec.gpus),
+            pipeline=self.job.parallel.for_model(self.job.model.path).pipeline_parallel_size,
+            servers=rollout.desired_size * rollout.spec.gpus // self.job.layout.rollout_tensor_parallel_size or None,
+            server_gpus=self.job.layout.rollout_tensor_parallel_size,
+            fsx_storage_gib=self.storage.fsx_storage_gib,
+            fsx_mb_s_per_tib=self.storage.fsx_throughput_mb_s_per_tib,
+            keep_last=self.job.checkpoint.keep_last,
+            rollout_precision=self.job.rollout.precision,
+        )
+
+    @property
+    def stack_name(self) -> str:
+        return STACK_PREFIX + self.name
+
+    def resolved_account(self) -> str | None:
+        return self.account or os.environ.get("CDK_DEFAULT_ACCOUNT")
+
+
+def available_environments() -> list[str]:
+    return sorted(path.stem for path in ENVIRONMENTS_DIR.glob("*.yaml"))
+
+
+def _location(error: dict[str, Any]) -> str:
+    return ".".join(str(part) for part in error["loc"]) or "(top level)"
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    message = error["msg"].removeprefix("Value error, ")
+    if not error["loc"]:  # the whole environment's check; the message names its fields
+        return message
+    if error["type"] == "missing":
+        return f"{_location(error)}: required field is missing"
+    if error["type"] == "extra_forbidden":
+        return f"{_location(error)}: unknown field"
+    if "input" in error and error["type"] not in ("value_error", "assertion_error") and not isinstance(error["input"], dict):
+        return f"{_location(error)}: {error['input']!r}: {message}"
+    if not error["loc"]:  # a check across fields: its message names them
+        return message
+    return f"{_location(error)}: {message}"
+
+
+def parse_environment(data: Any, source: str) -> Environment:
+    """Validate an already-loaded mapping; `source` names it in errors."""
+    if not isinstance(data, dict):
+        raise EnvironmentError(f"{source}: expected a mapping at the top level")
+    try:
+        return Environment.model_validate(data)
+    except ValidationError as exc:
+        extra = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise EnvironmentError(f"{source}: {_first_error(exc)}{extra}") from None
+
+
+def load_environment(name_or_path: str) -> Environment:
+    """Load `environments/<name>.yaml`, or a path to a YAML file."""
+    path = Path(name_or_path)
+    if path.suffix not in (".yaml", ".yml"):
+        path = ENVIRONMENTS_DIR / f"{name_or_path}.yaml"
+        if not path.is_file():
+            raise EnvironmentError(
+                f"unknown environment {name_or_path!r}: choose one of {', '.join(available_environments())} "
+                f"(files in {ENVIRONMENTS_DIR.name}/)"
+            )
+    elif not path.is_file():
+        raise EnvironmentError(f"environment file {path} does not exist")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise EnvironmentError(f"{path.name}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
+    except yaml.YAMLError as exc:
+        raise EnvironmentError(f"{path.name}: not valid YAML: {str(exc).splitlines()[0]}") from None
+    environment = parse_environment(data, path.name)
+    if path.parent == ENVIRONMENTS_DIR and environment.name != path.stem:
+        raise EnvironmentError(f"{path.name}: name {environment.name!r} must match the file name {path.stem!r}")
+    return environment

@@ -1,0 +1,656 @@
+"""The job description: what the RL run does (model, algorithm, batch sizes, images).
+
+It lives in the environment file's `job:` section (or a file that section points to),
+is validated here, rendered by the cdk8s app into a ConfigMap, and read back by every
+payload process with `load_job_config`. Pure pydantic: importing it pulls in no torch.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+# Where the ConfigMap is mounted inside every pod, and the variable that overrides it.
+JOB_CONFIG_ENV = "RL_JOB_CONFIG"
+JOB_CONFIG_PATH = "/etc/rl/job.yaml"
+# A spot interruption notice comes two minutes before the node goes; that is all the time a
+# pod on the rollout or cpu pools gets (its terminationGracePeriodSeconds, k8s/pods.py) to hand
+# unfinished tasks back to the queue, and what `serve` gives SGLang to drain.
+SPOT_GRACE_SECONDS = 120
+
+
+class JobConfigError(Exception):
+    """A user mistake in a job description: one line, no traceback."""
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ModelSection(_Section):
+    # A Qwen3-MoE Hugging Face checkpoint directory on the shared FSx for Lustre volume.
+    path: str = "/fsx/models/Qwen3-30B-A3B"
+    # The released architecture the checkpoint has (spec.model_shape.ARCHITECTURES), which
+    # sizes storage, timeouts and the publish; default: the path's last component.
+    architecture: str | None = None
+    dtype: Literal["bfloat16", "float32"] = "bfloat16"
+    activation_checkpointing: bool = True
+    # torch.compile each decoder layer (CUDA only; ignored on CPU). One H200, 4 layers, one
+    # 16 x 2048 micro-batch: 411 -> 329 ms a step (bench/train_step.py). Off by default until
+    # it has run with the deepep backend on a cluster (DeepEP's buffers are opaque to dynamo).
+    compile_layers: bool = False
+    # The experts' forward and input-gradient GEMMs in e4m3 with rowwise scales (fp8; the weight
+    # gradient stays bf16) or in the compute dtype (bf16). Opt-in, needs an sm90+ GPU: on one H200
+    # an fp8 MoE layer step is slower than bf16 (0.54x Qwen3-30B-A3B, 0.57x DeepSeek-V3 shape) at
+    # ~6% relative error (bench/README.md, fp8_experts.py). Left out of the rendered job at its
+    # default, so that adding the switch changed no ConfigMap (nor the pods' job-config hash).
+    experts_precision: Literal["bf16", "fp8"] = Field(default="bf16", exclude_if=lambda v: v == "bf16")
+    # Keep the LM head's logits from forward to backward instead of recomputing them (a quarter of
+    # the LM head's FLOPs; tokens x vocab x 2 B per micro-batch: 10 GB at 32 k tokens over a
+    # 152 k vocabulary). One H200, 4 layers, one 16 x 2048 micro-batch: 317 -> 285 ms a step,
+    # +8 GiB (bench/train_step.py). auto: kept where the planner's memory model says the layout
+    # still fits with them (estimate.footprint.keeps_logits; the trainer decides at start and
+    # logs why, `payload plan` prints the same). Left out of the rendered job at its default.
+    lm_head_keep_logits: Literal[True, False, "auto"] = Field(default="auto", exclude_if=lambda v: v == "auto")
+
+
+class ModelLayout(_Section):
+    """The trainer's layout for one model (ParallelSection.models): what `payload plan
+    --model-config` picks for it."""
+
+    pipeline_parallel_size: int = Field(default=1, ge=1)
+    expert_parallel_size: int = Field(default=8, ge=1)
+    data_parallel_shard_size: int | None = Field(default=None, ge=1)
+    sync_gradients_every_micro_batch: bool = False
+    # The rollout servers' layout for this model (None: ParallelSection's): a 235B's weights
+    # need more GPUs a replica than a 30B's (estimate/engine_fit.py checks the fit).
+    rollout_tensor_parallel_size: int | None = Field(default=None, ge=1)
+    rollout_expert_parallel_size: int | None = Field(default=None, ge=1)
+
+
+# ModelLayout fields that inherit ParallelSection's value when a model leaves them unset.
+_INHERITED = ("rollout_tensor_parallel_size", "rollout_expert_parallel_size")
+
+
+class ParallelSection(_Section):
+    """The trainer's layout (payload.train.parallel, payload.train.pipeline) and the rollout servers'.
+
+    `pipeline_parallel_size` (PP) splits the layers into stages of whole nodes (W / PP ranks
+    each; payload.train.pipeline); inside a stage:
+
+    on the stage's ranks (W = nodes × GPUs-per-node without PP): `expert_parallel_size` (EP) ranks
+    split every MoE layer's experts and exchange tokens all-to-all twice per layer and pass;
+    `data_parallel_shard_size` (S) ranks shard parameters, gradients and optimizer state
+    (FSDP2); the W / S replicas of that all-reduce gradients once per step (HSDP). Default: both
+    one node, so the all-to-alls and FSDP's all-gathers / reduce-scatters stay on NVLink
+    (450 GB/s each way) and only the HSDP all-reduce crosses EFA (~50 GB/s per GPU). EP across nodes
+    sends every MoE layer's tokens over EFA: only when asked for, and only with deepep.
+    `models`: a layout per model (the model directory's name, e.g. Qwen3-235B-A22B) that
+    replaces these fields when job.model.path names that model.
+    """
+
+    pipeline_parallel_size: int = Field(default=1, ge=1)
+    expert_parallel_size: int = Field(default=8, ge=1)
+    # None: one node's GPUs. Larger than a node (a multiple of it) is FSDP across nodes, for
+    # models whose 16 B/parameter of state does not fit one node (Qwen3-235B-A22B).
+    data_parallel_shard_size: int | None = Field(default=None, ge=1)
+    expert_parallel_across_nodes: bool = False
+    # Reduce-scatter gradients after every micro-batch instead of once per step: for models
+    # whose unsharded gradient does not fit next to the rest (Qwen3-235B-A22B; `payload plan`).
+    sync_gradients_every_micro_batch: bool = False
+    ep_backend: Literal["auto", "deepep", "all_to_all", "local"] = "auto"
+    # SGLang server layout per rollout replica.
+    rollout_tensor_parallel_size: int = Field(default=8, ge=1)
+    rollout_expert_parallel_size: int = Field(default=8, ge=1)
+    models: dict[str, ModelLayout] = Field(default_factory=dict)
+
+    def for_model(self, model_path: str) -> "ParallelSection":
+        """This section with the layout of the model at `model_path` (its directory's name) in
+        place of the defaults, when `models` has one."""
+        override = self.models.get(str(model_path).rstrip("/").rsplit("/", 1)[-1])
+        if override is None:
+            return self
+        own = {k: v for k, v in override.model_dump().items() if not (k in _INHERITED and v is None)}
+        return ParallelSection.model_validate(self.model_dump(exclude={"models"}) | own)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "ParallelSection":
+        for name, layout in self.models.items():
+            if layout.data_parallel_shard_size is not None and layout.data_parallel_shard_size % layout.expert_parallel_size:
+                raise ValueError(f"models.{name}: data_parallel_shard_size {layout.data_parallel_shard_size} must be a "
+                                 f"multiple of expert_parallel_size {layout.expert_parallel_size}")
+            tp = layout.rollout_tensor_parallel_size or self.rollout_tensor_parallel_size
+            ep = layout.rollout_expert_parallel_size or self.rollout_expert_parallel_size
+            if tp % ep:
+                raise ValueError(f"models.{name}: rollout_expert_parallel_size {ep} must divide rollout_tensor_parallel_size "
+                                 f"{tp} (SGLang splits the MoE's tensor-parallel group into expert-parallel ranks)")
+        if self.expert_parallel_across_nodes and self.ep_backend != "deepep":
+            raise ValueError("expert_parallel_across_nodes needs ep_backend deepep (all_to_all over EFA stalls every MoE layer)")
+        if self.data_parallel_shard_size is not None and self.data_parallel_shard_size % self.expert_parallel_size:
+            raise ValueError(
+                f"data_parallel_shard_size {self.data_parallel_shard_size} must be a multiple of "
+                f"expert_parallel_size {self.expert_parallel_size} (expert groups nest in shard groups)"
+            )
+        return self
+
+    def shard_size(self, gpus_per_node: int) -> int:
+        return self.data_parallel_shard_size or gpus_per_node
+
+    def trainer_gpu_multiple(self, gpus_per_node: int) -> int:
+        """The trainer's world size must be a multiple of this (whole stages of whole EP and
+        shard groups), for every model's layout."""
+        own = self.pipeline_parallel_size * max(self.expert_parallel_size, self.shard_size(gpus_per_node))
+        if self.pipeline_parallel_size > 1:
+            own = math.lcm(own, self.pipeline_parallel_size * gpus_per_node)
+        return math.lcm(own, *(self.for_model(name).trainer_gpu_multiple(gpus_per_node) for name in self.models))
+
+    def layout_error(self, nodes: int, gpus_per_node: int) -> str | None:
+        """Why this layout (or a model's in `models`) cannot run on `nodes` train nodes of
+        `gpus_per_node` GPUs (None: it can)."""
+        for name in self.models:
+            if error := self.for_model(name).layout_error(nodes, gpus_per_node):
+                return error.replace("job.parallel.", f"job.parallel.models.{name}.")
+        pp = self.pipeline_parallel_size
+        if nodes % pp:
+            return (f"job.parallel.pipeline_parallel_size {pp} must divide the {nodes} train nodes "
+                    f"(each stage is whole nodes)")
+        ep, shard, world = self.expert_parallel_size, self.shard_size(gpus_per_node), nodes // pp * gpus_per_node
+        where = f"{nodes // pp} train nodes x {gpus_per_node} GPUs a stage" if pp > 1 else f"{nodes} train nodes x {gpus_per_node} GPUs"
+        if ep > gpus_per_node and not self.expert_parallel_across_nodes:
+            return (f"job.parallel.expert_parallel_size {ep} is more than one node's {gpus_per_node} GPUs: every MoE "
+                    f"layer's all-to-all would cross EFA; use at most {gpus_per_node}, or set "
+                    f"expert_parallel_across_nodes: true with ep_backend: deepep")
+        if (ep <= gpus_per_node and gpus_per_node % ep) or (ep > gpus_per_node and ep % gpus_per_node):
+            return f"job.parallel.expert_parallel_size {ep} must divide, or be a multiple of, one node's {gpus_per_node} GPUs"
+        if (shard <= gpus_per_node and gpus_per_node % shard) or (shard > gpus_per_node and shard % gpus_per_node):
+            return f"job.parallel.data_parallel_shard_size {shard} must divide, or be a multiple of, one node's {gpus_per_node} GPUs"
+        if shard % ep:
+            return f"job.parallel.data_parallel_shard_size {shard} must be a multiple of expert_parallel_size {ep}"
+        if world % shard:
+            ranks = "the trainer's world size" if pp == 1 else "a stage's ranks"
+            return f"job.parallel.data_parallel_shard_size {shard} must divide {ranks} {world} ({where})"
+        return None
+
+
+class AlgorithmSection(_Section):
+    group_size: int = Field(default=8, ge=2)
+    learning_rate: float = Field(default=1e-6, gt=0)
+    weight_decay: float = Field(default=0.0, ge=0)
+    max_grad_norm: float = Field(default=1.0, gt=0)
+    clip_low: float = Field(default=0.2, ge=0, lt=1)
+    clip_high: float = Field(default=0.28, ge=0)
+    dual_clip: float | None = Field(default=None, gt=1)
+    kl_coef: float = Field(default=0.0, ge=0)
+    advantage_scale: Literal["group", "batch", "none"] = "group"
+    aggregation: Literal["token-mean", "seq-mean-token-mean", "seq-mean-token-sum", "seq-mean-token-sum-norm"] = "token-mean"
+    # Truncated importance sampling cap for rollout/trainer logprob mismatch; None disables.
+    tis_cap: float | None = Field(default=2.0, gt=0)
+    # DAPO dynamic sampling: drop groups whose rewards are all equal (zero advantage).
+    filter_equal_reward_groups: bool = True
+    # MoE load-balancing loss weight in the trainer; 0 leaves routing to the policy loss
+    # (with routing replay the trained routes are the rollout engine's anyway).
+    router_aux_loss_coef: float = Field(default=0.0, ge=0)
+
+
+class BatchSection(_Section):
+    prompts_per_step: int = Field(default=256, ge=1)
+    # Packing (the default): each rank's samples go back to back into micro-batches of about
+    # this many tokens (no padding, attention inside each sample); fewer, fuller micro-batches
+    # than padding gives. Off: right-padded micro-batches of micro_batch_size samples.
+    packing: bool = True
+    micro_batch_tokens: int = Field(default=16384, ge=2)
+    micro_batch_size: int = Field(default=4, ge=1)
+    max_prompt_tokens: int = Field(default=2048, ge=1)
+    max_response_tokens: int = Field(default=8192, ge=1)
+
+    @property
+    def largest_micro_batch_tokens(self) -> int:
+        """The most tokens one rank's micro-batch can hold (what DeepEP's buffer must take per
+        dispatch). Packed (payload.train.batch.packed_for_rank): first-fit counts the bins of
+        `micro_batch_tokens` the samples need (a longer sample gets one of its own), then
+        largest differencing re-splits them into that many parts at most one sample apart; so
+        a part holds at most the average, <= max(budget, longest), plus the longest sample.
+        Padded: micro_batch_size samples of the longest length."""
+        longest = self.max_prompt_tokens + self.max_response_tokens
+        if self.packing:
+            return max(self.micro_batch_tokens, longest) + longest
+        return self.micro_batch_size * longest
+
+
+class RolloutSection(_Section):
+    temperature: float = Field(default=1.0, ge=0)
+    top_p: float = Field(default=1.0, gt=0, le=1)
+    # Experiences more than this many policy versions behind the trainer are dropped.
+    max_staleness: int = Field(default=1, ge=0)
+    # Buffer high-water mark in groups; rollout workers pause above it (backpressure).
+    buffer_high_water_groups: int = Field(default=1024, ge=1)
+    inline_verifier: bool = True
+    # Pods on the cpu pool: rollout workers (`python -m payload rollout`) and verifiers
+    # (`python -m payload verify`).
+    workers: int = Field(default=8, ge=1)
+    verifiers: int = Field(default=2, ge=1)
+    # Sandbox pods for the `code` verifier and tool (`python -m payload sandbox`): one program
+    # each at a time, so as many as verifier processes and tool calls run at once.
+    sandboxes: int = Field(default=4, ge=1)
+    # Tasks in flight per rollout worker: enough groups to keep the server's batch full.
+    worker_concurrency: int = Field(default=8, ge=1)
+    # A task whose worker went silent this long (killed spot node) is reclaimed by another
+    # worker: longer than the slowest group takes, short enough not to starve the trainer.
+    visibility_timeout_s: float = Field(default=600.0, gt=0)
+    # Deliveries before a task goes to the dead-letter stream (a prompt that always fails).
+    max_deliveries: int = Field(default=3, ge=1)
+    # Ask the servers for every token's experts, for routing replay in the trainer.
+    return_routed_experts: bool = False
+    # The weights the rollout servers serve: bf16 (the trainer's), or fp8 (SGLang's 128 x 128
+    # block FP8 of every attention and expert linear, payload/sync/wire.py): half the bytes of
+    # every publish and of the served weights (more KV cache), at the cost of a larger
+    # train-rollout logprob gap (the trainer's rollout_kl / rollout_logprob_diff metrics, TIS).
+    precision: Literal["bf16", "fp8"] = "bf16"
+    # The checkpoint the servers start from (the trainer's exports replace it as they come):
+    # default model.path. fp8 needs a block-FP8 checkpoint of the same weights here (config.json
+    # quantization_config, e.g. Qwen's own Qwen3-30B-A3B-FP8).
+    model_path: str | None = None
+    # Multi-turn tasks (data.environment): policy turns per conversation before it is cut.
+    max_turns: int = Field(default=8, ge=1)
+
+    @model_validator(mode="after")
+    def _fp8_start(self) -> "RolloutSection":
+        if self.precision == "fp8" and self.model_path is None:
+            raise ValueError("rollout.precision fp8 needs rollout.model_path: a block-FP8 checkpoint of the "
+                             "model the servers start from (config.json quantization_config)")
+        return self
+
+
+class CheckpointSection(_Section):
+    directory: str = "/fsx/checkpoints"
+    interval_steps: int = Field(default=50, ge=1)
+    keep_last: int = Field(default=3, ge=1)
+    # Hugging Face export (under <directory>/hf) that restarted rollout servers load from.
+    export_interval_steps: int = Field(default=50, ge=1)
+    # Whole-job restarts (every trainer pod, resuming from the last checkpoint) before the
+    # trainer JobSet is declared failed.
+    max_restarts: int = Field(default=3, ge=0)
+
+
+# The file types the feeder reads (payload.data.source); a path without a suffix is a
+# save_to_disk directory.
+PARQUET_SUFFIXES = (".parquet", ".pq")
+JSON_LINES_SUFFIXES = (".jsonl", ".json", ".ndjson")
+
+
+class DataSource(_Section):
+    """A dataset on the shared filesystem: a Parquet file, a JSON Lines file (`.jsonl`/`.json`),
+    or a directory written by Hugging Face `datasets`' `save_to_disk` (`split` picks one split
+    of a saved DatasetDict)."""
+
+    path: str
+    split: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_string(cls, value: object) -> object:
+        return {"path": value} if isinstance(value, str) else value
+
+    @field_validator("path")
+    @classmethod
+    def _known_type(cls, path: str) -> str:
+        # Known before any file is read (make manifests): a type the feeder cannot open.
+        suffix = Path(path).suffix.lower()
+        if suffix and suffix not in PARQUET_SUFFIXES + JSON_LINES_SUFFIXES:
+            raise ValueError(f"{path}: unsupported file type {suffix!r}: expected "
+                             f"{', '.join(PARQUET_SUFFIXES + JSON_LINES_SUFFIXES)} or a save_to_disk directory")
+        return path
+
+
+class DataColumns(_Section):
+    # Exactly one of `prompt` (a text column) and `messages` (a chat column: a list of
+    # {role, content}) holds the prompt; neither given: `prompt`.
+    prompt: str | None = None
+    messages: str | None = None
+    # The reference the verifier checks a response against.
+    label: str = "answer"
+    # Optional per-row verifier name (else `data.verifier`) and data source (eval metrics are
+    # reported per data source).
+    verifier: str | None = None
+    data_source: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_prompt(cls, value: object) -> object:
+        if isinstance(value, dict) and value.get("prompt") is None and value.get("messages") is None:
+            return {**value, "prompt": "prompt"}
+        return value
+
+    @model_validator(mode="after")
+    def _one_prompt_column(self) -> "DataColumns":
+        if (self.prompt is None) == (self.messages is None):
+            raise ValueError("set exactly one of columns.prompt (text) and columns.messages (chat messages)")
+        return self
+
+
+def _check_environment(name: str) -> str:
+    from payload.envs.base import EnvironmentError_, registry  # no torch: numpy and msgpack
+
+    if name not in registry():
+        raise ValueError(str(EnvironmentError_(f"environment {name!r}: not one of {', '.join(sorted(registry()))}")))
+    return name
+
+
+class DataSection(_Section):
+    """What the feeder (`python -m payload feed`) turns into tasks, and the held-out eval set."""
+
+    train: DataSource
+    eval: DataSource | None = None
+    columns: DataColumns = Field(default_factory=DataColumns)
+    verifier: str = "math"
+
+    @field_validator("verifier")
+    @classmethod
+    def _known_verifier(cls, name: str) -> str:
+        from payload.rewards.base import VerifierError, get_verifier  # no torch: pure Python
+
+        try:
+            get_verifier(name)
+        except VerifierError as exc:
+            raise ValueError(str(exc)) from None
+        return name
+    # Multi-turn rollouts with tools (payload.envs): the environment of every task, and one per
+    # data source (the rows' columns.data_source, else the file's name) that replaces it.
+    # None / "": one turn, no tools.
+    environment: str | None = None
+    environments: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("environment")
+    @classmethod
+    def _known_environment(cls, name: str | None) -> str | None:
+        return _check_environment(name) if name else name
+
+    @field_validator("environments")
+    @classmethod
+    def _known_environments(cls, names: dict[str, str]) -> dict[str, str]:
+        for source, name in names.items():
+            try:
+                _check_environment(name)
+            except ValueError as exc:
+                raise ValueError(f"data source {source!r}: {exc}") from None
+        return names
+
+    def environment_for(self, data_source: str) -> str:
+        """The environment of a row of `data_source` ("" for one turn)."""
+        return self.environments.get(data_source, self.environment or "")
+    system_prompt: str | None = None
+    # Render prompts with the model's own chat template (`apply_chat_template(...,
+    # add_generation_prompt=True)`); false sends the text as it is.
+    chat_template: bool = True
+    # Passed to the template, e.g. {enable_thinking: false} for Qwen3.
+    chat_template_kwargs: dict[str, bool | int | float | str] = Field(default_factory=dict)
+    shuffle: bool = True
+    seed: int = 0
+    # Passes over the training set; or a total step count (the data repeats as needed).
+    epochs: int | None = Field(default=None, ge=1)
+    total_steps: int | None = Field(default=None, ge=1)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "DataSection":
+        if self.epochs is not None and self.total_steps is not None:
+            raise ValueError("set data.epochs or data.total_steps, not both")
+        if self.columns.messages is not None and not self.chat_template:
+            raise ValueError("columns.messages needs chat_template: true (messages are rendered by the template)")
+        if (self.environment or self.environments) and not self.chat_template:
+            raise ValueError("data.environment(s) need chat_template: true (the tools' replies are framed by the template)")
+        return self
+
+    @property
+    def passes(self) -> int | None:
+        """Passes over the training set; None: as many as total_steps needs."""
+        return None if self.total_steps is not None else (self.epochs or 1)
+
+
+class EvalSection(_Section):
+    # Every this many steps the eval set is rolled out on the current policy; 0: never.
+    interval_steps: int = Field(default=0, ge=0)
+    before_training: bool = False
+    # 1 with temperature 0: greedy pass@1; n > 1 samples also gives pass@n.
+    samples_per_prompt: int = Field(default=1, ge=1)
+    temperature: float = Field(default=0.0, ge=0)
+    # Evaluate the first this many rows of the eval set (None: all).
+    max_prompts: int | None = Field(default=None, ge=1)
+
+
+# What a generative judge is asked (rewards.model.judge_prompt): the response and the row's
+# label go in; its last "Score: N" comes out, divided by judge_max_score.
+DEFAULT_JUDGE_PROMPT = (
+    "Grade the response against the reference answer.\n\nReference answer: {label}\n\nResponse: {response}\n\n"
+    "End your reply with one line 'Score: N', N an integer from 0 (wrong) to 10 (fully correct)."
+)
+
+
+class RewardModelSection(_Section):
+    """A served reward model (payload/rewards/model.py), of one of two kinds:
+
+    - `scalar`: a Bradley-Terry one-label `*ForSequenceClassification` checkpoint that SGLang
+      serves on its `/classify` route. It scores the policy's own token ids (prompt + response,
+      no re-tokenization), so it must share the policy's tokenizer and chat template (e.g.
+      Skywork-Reward-V2-Qwen3-8B for a Qwen3 policy);
+    - `judge`: a generative model asked on SGLang's `/generate` route, with `judge_prompt`
+      (the response's text and the row's label filled in, sent as it is: write it in the
+      judge's own chat format), greedy; its last "Score: N" divided by `judge_max_score`.
+    """
+
+    kind: Literal["scalar", "judge"] = "scalar"
+    # The checkpoint on the shared filesystem (read-only on the reward servers).
+    path: str
+    judge_prompt: str = DEFAULT_JUDGE_PROMPT
+    judge_max_score: float = Field(default=10.0, gt=0)
+    judge_max_tokens: int = Field(default=512, ge=1)
+    # An existing reward server (or router) shared by several jobs: this job renders no reward
+    # servers of its own and its workers call this URL. None: the job's own reward tier
+    # (k8s/charts/reward_servers.py), one SGLang replica per `tensor_parallel_size` GPUs.
+    url: str | None = None
+    tensor_parallel_size: int = Field(default=1, ge=1)
+    # SGLang replicas of the job's own tier (what `payload plan --reward-prefill-tokens-per-s`
+    # sizes from the rollout rate); their GPUs come out of the rollout pool.
+    replicas: int = Field(default=1, ge=1)
+    # One /classify call (a whole group) may take this long before the group is handed back.
+    timeout_s: float = Field(default=120.0, gt=0)
+
+    def nodes(self, gpus_per_node: int) -> int:
+        """Whole rollout nodes the job's own tier takes (replicas packed `gpus / tp` to a node)."""
+        return -(-self.replicas // (gpus_per_node // self.tensor_parallel_size))
+
+    @field_validator("judge_prompt")
+    @classmethod
+    def _fills_the_response(cls, prompt: str) -> str:
+        try:
+            prompt.format(response="", label="")
+        except (KeyError, IndexError, ValueError) as exc:
+            raise ValueError(f"may hold only the fields {{response}} and {{label}} ({exc!r})") from None
+        if "{response}" not in prompt:
+            raise ValueError("must contain {response} (where the judged response goes)")
+        return prompt
+
+    @field_validator("url")
+    @classmethod
+    def _http_url(cls, url: str | None) -> str | None:
+        if url is not None and not url.startswith(("http://", "https://")):
+            raise ValueError(f"{url!r}: expected http://host:port or https://host:port")
+        return url
+
+
+class RewardWeights(_Section):
+    """A sample's reward: verifier × its score + model × the reward model's score."""
+
+    verifier: float = Field(default=1.0, ge=0)
+    model: float = Field(default=0.0, ge=0)
+
+    @model_validator(mode="after")
+    def _some_reward(self) -> "RewardWeights":
+        if self.verifier == 0 and self.model == 0:
+            raise ValueError("verifier and model weights are both 0: every reward would be 0")
+        return self
+
+
+class RewardsSection(_Section):
+    """How samples are scored: the task's verifier, a served reward model, or a weighted sum,
+    per data source (the rows' columns.data_source, else the file's name)."""
+
+    model: RewardModelSection | None = None
+    default: RewardWeights = Field(default_factory=RewardWeights)
+    sources: dict[str, RewardWeights] = Field(default_factory=dict)
+
+    def weights_for(self, data_source: str) -> RewardWeights:
+        return self.sources.get(data_source, self.default)
+
+    @property
+    def uses_model(self) -> bool:
+        return any(w.model > 0 for w in (self.default, *self.sources.values()))
+
+    @property
+    def serves_model(self) -> bool:
+        """Whether this job renders its own reward servers (a model, and no shared url)."""
+        return self.model is not None and self.model.url is None
+
+    @model_validator(mode="after")
+    def _model_when_weighted(self) -> "RewardsSection":
+        if self.uses_model and self.model is None:
+            weighted = "default" if self.default.model > 0 else next(f"sources.{s}" for s, w in self.sources.items() if w.model > 0)
+            raise ValueError(f"{weighted}.model weight > 0 needs rewards.model (a reward model's path, or url)")
+        return self
+class TrackingSection(_Section):
+    """MLflow experiment tracking (payload/train/tracking.py): the trainer's rank 0 logs the job,
+    every step's metrics, the eval results and the HF exports to one run per checkpoint directory."""
+
+    # An http(s):// MLflow tracking server; None: $MLFLOW_TRACKING_URI, else the in-cluster server
+    # when `server` is on (the trainer chart sets the variable), else no tracking.
+    uri: str | None = None
+    # Deploy the cluster's own tracking server (k8s/charts/tracking.py): PostgreSQL on the memory
+    # pool, artifacts in the environment's S3 bucket.
+    server: bool = True
+    experiment: str = "moe-grpo"
+    # The run's display name; default: the checkpoint directory's last component.
+    run_name: str | None = None
+    # Per request. Tracking runs on the trainer's critical path (rank 0, between steps): a server
+    # that does not answer in this long is given up on for the rest of the run (one warning).
+    timeout_s: float = Field(default=10.0, gt=0, le=120)
+
+    @field_validator("uri")
+    @classmethod
+    def _http(cls, uri: str | None) -> str | None:
+        if uri is not None and not uri.startswith(("http://", "https://")):
+            raise ValueError(f"{uri!r}: expected an http(s):// MLflow tracking server")
+        return uri
+
+
+def _pinned(image: str) -> str:
+    if "@sha256:" in image:
+        return image
+    name, _, tag = image.rpartition(":")
+    if not name or "/" in tag or not tag:
+        raise ValueError(f"{image!r} has no tag; pin a tag or digest (never latest)")
+    if tag == "latest":
+        raise ValueError(f"{image!r} uses 'latest'; pin a tag or digest")
+    return image
+
+
+class ImagesSection(_Section):
+    # The payload image (trainer, workers, verifiers, embedded engine). `{ecr}` is replaced
+    # with the ECR repository URI from cdk-outputs.json.
+    payload: str = "{ecr}:0.1.0"
+    # SGLang's own CUDA 13 image of the pinned release (torch 2.14.1, sgl-deep-ep 0.1.2.post1);
+    # the Dockerfile builds the payload image on it (a test holds them equal).
+    sglang: str = "lmsysorg/sglang:v0.5.23-cu130"
+    redis: str = "redis:8.2.2-alpine"
+    # The model gateway image of the sglang-router 0.3.2 release (the parser the tests use).
+    router: str = "lmsysorg/sgl-model-gateway:v0.3.2"
+    # Prometheus exporter sidecar of the Redis experience buffer.
+    redis_exporter: str = "oliver006/redis_exporter:v1.74.0"
+    # The tracking server: MLflow's own image with its extras, db (psycopg2) and auth extras
+    # (docker/Dockerfile.full), the release tests/mlflow_server/requirements.txt pins.
+    mlflow: str = "ghcr.io/mlflow/mlflow:v3.17.2-full"
+    # Its backend store (Debian, like the MLflow image; PostgreSQL 17).
+    postgres: str = "postgres:17.6-bookworm"
+
+    _check = field_validator("payload", "sglang", "redis", "router", "redis_exporter", "mlflow", "postgres")(classmethod(lambda cls, v: _pinned(v)))
+
+
+class JobConfig(_Section):
+    model: ModelSection = Field(default_factory=ModelSection)
+    parallel: ParallelSection = Field(default_factory=ParallelSection)
+    algorithm: AlgorithmSection = Field(default_factory=AlgorithmSection)
+    batch: BatchSection = Field(default_factory=BatchSection)
+    rollout: RolloutSection = Field(default_factory=RolloutSection)
+    checkpoint: CheckpointSection = Field(default_factory=CheckpointSection)
+    images: ImagesSection = Field(default_factory=ImagesSection)
+    data: DataSection | None = None
+    eval: EvalSection = Field(default_factory=EvalSection)
+    rewards: RewardsSection = Field(default_factory=RewardsSection)
+
+    @property
+    def layout(self) -> ParallelSection:
+        """The trainer's and the rollout servers' layout for the job's model (parallel.models)."""
+        return self.parallel.for_model(self.model.path)
+    tracking: TrackingSection = Field(default_factory=TrackingSection)
+
+    @property
+    def rollout_model_path(self) -> str:
+        """The checkpoint the rollout servers start from (rollout.model_path, else model.path)."""
+        return self.rollout.model_path or self.model.path
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "JobConfig":
+        if self.rollout.precision == "fp8" and self.model.dtype != "bfloat16":
+            raise ValueError("rollout.precision fp8 needs model.dtype bfloat16 (the unquantized tensors go in it)")
+        if self.model.experts_precision == "fp8" and self.model.dtype != "bfloat16":
+            raise ValueError("model.experts_precision fp8 needs model.dtype bfloat16 (torch._scaled_grouped_mm "
+                             "takes bf16 activations)")
+        if self.batch.prompts_per_step * self.algorithm.group_size % self.batch.micro_batch_size:
+            raise ValueError(
+                f"batch.micro_batch_size {self.batch.micro_batch_size} must divide prompts_per_step × group_size "
+                f"({self.batch.prompts_per_step} × {self.algorithm.group_size})"
+            )
+        if (self.eval.interval_steps or self.eval.before_training) and (self.data is None or self.data.eval is None):
+            raise ValueError("eval.interval_steps / eval.before_training need an eval set (data.eval)")
+        layout = self.parallel.for_model(self.model.path)
+        if layout.pipeline_parallel_size > 1:
+            # Pipeline stages pass one packed row per micro-batch (payload.train.pipeline).
+            if not self.batch.packing:
+                raise ValueError("parallel.pipeline_parallel_size > 1 needs batch.packing: true")
+            if self.algorithm.router_aux_loss_coef > 0:
+                raise ValueError("parallel.pipeline_parallel_size > 1 needs algorithm.router_aux_loss_coef 0 "
+                                 "(the load-balancing statistics would span every stage's layers)")
+        return self
+
+
+def parse_job_config(data: object, source: str) -> JobConfig:
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise JobConfigError(f"{source}: job: expected a mapping")
+    try:
+        return JobConfig.model_validate(data)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = "job." + ".".join(str(p) for p in error["loc"]) if error["loc"] else "job"
+        message = {"missing": "required field is missing", "extra_forbidden": "unknown field"}.get(
+            error["type"], error["msg"].removeprefix("Value error, ")
+        )
+        raise JobConfigError(f"{source}: {where}: {message}") from None
+
+
+def load_job_config(path: str | os.PathLike[str] | None = None) -> JobConfig:
+    """Read the job description a pod was given (the rendered ConfigMap)."""
+    path = Path(path or os.environ.get(JOB_CONFIG_ENV, JOB_CONFIG_PATH))
+    if not path.is_file():
+        raise JobConfigError(f"job config {path} does not exist (set {JOB_CONFIG_ENV})")
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise JobConfigError(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
+    except yaml.YAMLError as exc:
+        raise JobConfigError(f"{path}: not valid YAML: {str(exc).splitlines()[0]}") from None
+    return parse_job_config(data, str(path))

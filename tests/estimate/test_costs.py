@@ -1,0 +1,115 @@
+"""The cost model's shape arithmetic against a real model, and the timeouts it derives."""
+
+import pytest
+import torch
+
+from spec.environment import load_environment
+from payload.model import Qwen3MoeForCausalLM, iter_hf_tensors, tiny_config
+from estimate.costs import Timeouts, model_costs
+from spec.model_shape import ARCHITECTURES, Architecture
+
+
+def test_parameter_and_tensor_counts_match_the_model():
+    config = tiny_config(vocab_size=96, num_hidden_layers=3)
+    with torch.device("meta"):
+        model = Qwen3MoeForCausalLM(config)
+    arch = Architecture.of_hf_config(config.to_hf_dict())  # what the cost model reads from config.json
+    assert arch.parameters == sum(p.numel() for p in model.parameters())
+    assert arch.tensors == sum(1 for _ in iter_hf_tensors(model))
+
+
+def test_released_models_have_their_published_sizes():
+    assert round(ARCHITECTURES["Qwen3-30B-A3B"].parameters / 1e9, 1) == 30.5
+    assert round(ARCHITECTURES["Qwen3-235B-A22B"].parameters / 1e9, 1) == 235.1
+
+
+def test_timeouts_follow_the_checkpoint_write():
+    arch = ARCHITECTURES["Qwen3-30B-A3B"]
+    fast = Timeouts.from_costs(model_costs(arch, train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000, keep_last=3,
+                                                shard_gpus=128))
+    # 366 GB at 4.69 GB/s = 78 s: a SIGTERM save fits the default grace; floors elsewhere.
+    assert (fast.stall_s, fast.collective_s, fast.startup_s, fast.grace_s) == (900, 1200, 900, 120)
+    slow = model_costs(arch, train_nodes=16, fsx_storage_gib=2400, fsx_mb_s_per_tib=250, keep_last=3, shard_gpus=128)
+    t = Timeouts.from_costs(slow)
+    # 625 s a write: the watchdog allows twice the slowest phase, a resume reads one checkpoint.
+    assert round(slow.checkpoint.write_s) == 625
+    assert t.stall_s >= 2 * slow.checkpoint.write_s and t.collective_s > t.stall_s
+    assert t.startup_s >= 2 * slow.checkpoint.read_s and t.grace_s == 600
+
+
+def p5en_48(name: str, shard_gpus: int | None = None, pipeline: int | None = None, servers: int = 32,
+            server_gpus: int = 8):
+    """Under p5en-48's layout for the model (job.parallel.models), or the one given."""
+    layout = load_environment("p5en-48").job.parallel.for_model(name)
+    return model_costs(ARCHITECTURES[name], train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000, keep_last=3,
+                       servers=servers, server_gpus=server_gpus, shard_gpus=shard_gpus or layout.shard_size(8),
+                       pipeline=pipeline or layout.pipeline_parallel_size)
+
+
+def test_publish_models_the_fan_out_as_built_at_p5en_48():
+    """payload/sync/fanout.py at the engines `plan` picks (30B: 64 x TP4, 235B: 32 x TP8): each
+    GPU stages its own share (the stall); each round the replica all-gathers every bucket and a
+    node's 8 GPUs feed one server. The issue's targets: stall <= 1 s, pause <= 1 s / 5 s."""
+    small = p5en_48("Qwen3-30B-A3B", servers=64, server_gpus=4).publish
+    large = p5en_48("Qwen3-235B-A22B").publish
+    assert (small.rounds, large.rounds) == (4, 2)
+    # The stall: one share (B / 128 GPUs) packed and copied to host at 25 GB/s, no gather.
+    assert round(small.stall_s, 3) == round(small.bytes / 128 / 1e12 + small.bytes / 128 / 25e9, 3) == 0.02
+    assert round(large.stall_s, 2) == 0.15
+    # 30B: a TP4 server's 8 NICs bound its copy (B at 150 GB/s); the node's egress (the gather's
+    # 15/16 B beside it, 300 GB/s) is just under.
+    assert small.transfer_s == small.bytes / 150e9
+    # 235B: the node's egress bounds it: the server's B and the all-gather's 15/16 B.
+    assert round(large.transfer_s, 3) == round(large.bytes * (1 + 15 / 16) / 300e9, 3) == 3.037
+    assert round(small.pause_s, 2) == 0.86 and round(large.pause_s, 2) == 4.33
+    assert small.pause_s <= 1 and large.pause_s <= 5 and max(small.stall_s, large.stall_s) <= 1
+    assert large.seconds == large.stall_s + 2 * large.pause_s
+    # A one-node replica (HSDP over 16) gathers over NVLink: nothing of the gather leaves the node.
+    hsdp = p5en_48("Qwen3-30B-A3B", shard_gpus=8, servers=64, server_gpus=4).publish
+    assert hsdp.transfer_s == small.transfer_s and hsdp.stall_s == 16 * small.stall_s
+
+
+def test_checkpoint_io_is_one_replicas_share():
+    small, large = p5en_48("Qwen3-30B-A3B").checkpoint, p5en_48("Qwen3-235B-A22B").checkpoint
+    # The shipped layouts hold one replica each (30B: FSDP 128; 235B: PP 4 x FSDP 32): every node writes its share.
+    assert (small.writer_nodes, large.writer_nodes) == (16, 16) and small.broadcast_s == large.broadcast_s == 0
+    assert large.host_bytes_per_node == large.bytes // 16
+    # HSDP: one node a replica (16 replicas) stages and writes on one node, sends to 15 others.
+    one_node = p5en_48("Qwen3-30B-A3B", shard_gpus=8, pipeline=1).checkpoint
+    assert one_node.writer_nodes == 1 and one_node.host_bytes_per_node == one_node.bytes and one_node.broadcast_s > 0
+    assert one_node.base_read_s == 16 * small.base_read_s
+    # A resume reads the checkpoint once (not once per replica) and fits the startup probe.
+    for costs in (p5en_48("Qwen3-30B-A3B"), p5en_48("Qwen3-235B-A22B")):
+        ckpt = costs.checkpoint
+        assert ckpt.resume_s == ckpt.base_read_s + ckpt.read_s + ckpt.broadcast_s
+        assert ckpt.read_s == ckpt.bytes / (costs.fsx_throughput_gb_s * 1e9)
+        assert ckpt.resume_s < Timeouts.from_costs(costs).startup_s
+    assert round(small.resume_s) == 91 and round(large.resume_s) == 702
+
+
+def test_fp8_rollout_halves_every_publish_byte_after_the_gather():
+    """job.rollout.precision fp8: the attention and expert linears go as block FP8 (1 byte a
+    parameter + a float32 scale a 128 x 128 block), the rest bf16; counted from the model."""
+    config = tiny_config(vocab_size=96, num_hidden_layers=3)
+    with torch.device("meta"):
+        model = Qwen3MoeForCausalLM(config)
+    arch = Architecture.of_hf_config(config.to_hf_dict())
+    from payload.sync.wire import WireFormat
+
+    wire = WireFormat(torch.bfloat16, "fp8")
+    assert arch.publish_bytes("fp8") == sum(wire.nbytes(n, t) for n, t in iter_hf_tensors(model))
+    assert arch.publish_bytes("bf16") == 2 * arch.parameters
+    for name in ("Qwen3-30B-A3B", "Qwen3-235B-A22B"):
+        bf16, fp8 = (model_costs(ARCHITECTURES[name], train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000,
+                                 keep_last=3, servers=32, shard_gpus=128, rollout_precision=p) for p in ("bf16", "fp8"))
+        assert 0.5 < fp8.publish.bytes / bf16.publish.bytes < 0.52  # the bf16 embeddings, norms and router
+        assert fp8.export_bytes == fp8.publish.bytes
+        assert fp8.publish.gather_s == bf16.publish.gather_s  # the replica's all-gather stays bf16
+        # p5en-48: a node's egress (the gather's share and the send) or the gather and the
+        # quantizer bind the round, not a server's ingress: fp8 saves bytes, not pause.
+        assert bf16.publish.pause_s <= fp8.publish.pause_s < 1.05 * bf16.publish.pause_s
+        # Where a server's own NICs bind (2-GPU servers fed by a one-node trainer), fp8 halves it.
+        small = [model_costs(ARCHITECTURES[name], train_nodes=1, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000,
+                             keep_last=3, servers=1, shard_gpus=8, server_gpus=2, rollout_precision=p)
+                 for p in ("bf16", "fp8")]
+        assert small[1].publish.transfer_s / small[0].publish.transfer_s < 0.52

@@ -1,0 +1,109 @@
+"""estimate/engine_fit.py and job.parallel.models' rollout layouts: each model is served
+with the layout the planner picks, and one that cannot hold its weights and a group's KV cache
+is refused naming the field."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from spec.environment import load_environment, parse_environment
+from cluster.layout import RolloutLayout
+from payload.__main__ import main
+from estimate.engine_fit import check_engine_fit, engine_fit, kv_bytes_per_token
+from estimate.loop import BalanceError
+from estimate.throughput import estimate_rates
+from payload.model.config import Qwen3MoeConfig
+from payload.rollout.sglang_args import server_args
+from spec.model_shape import ARCHITECTURE_CONFIGS, ARCHITECTURES
+
+P5EN_48 = Path(__file__).resolve().parents[3] / "environments" / "p5en-48.yaml"
+MODELS = ["Qwen3-30B-A3B", "Qwen3-235B-A22B"]
+
+
+def config_of(name):
+    return Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS[name])
+
+
+def p5en_48(edit=lambda data: None):
+    data = yaml.safe_load(P5EN_48.read_text())
+    edit(data)
+    return parse_environment(data, "p5en-48 (edited)")
+
+
+def serving(model):
+    def edit(data):
+        data["job"]["model"]["path"] = f"/fsx/models/{model}"
+        data["storage"]["fsx_storage_gib"] = 14400  # the 235B's checkpoints (p5en-48.yaml's storage note)
+    return edit
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_the_shipped_environment_serves_each_model_with_the_layout_the_planner_picks(model):
+    env = load_environment("p5en-48")
+    estimate = estimate_rates(config_of(model), env, model, ARCHITECTURES[model])
+    layout = env.job.parallel.for_model(model)
+    assert layout.rollout_tensor_parallel_size == estimate.engine.tensor_parallel
+    assert layout.rollout_expert_parallel_size == estimate.engine.tensor_parallel  # EP = TP inside a replica
+    assert check_engine_fit(env, config_of(model), ARCHITECTURES[model], model).fits
+
+
+def test_a_job_of_the_235b_runs_its_own_rollout_layout_on_the_cluster():
+    env = p5en_48(serving("Qwen3-235B-A22B"))
+    rollout = RolloutLayout.of(env)
+    assert (rollout.tensor_parallel, rollout.expert_parallel, rollout.replicas, rollout.pods_per_node) == (8, 8, 32, 1)
+    args = server_args(env.job, model_path="/fsx/models/Qwen3-235B-A22B", host="0.0.0.0", port=30000)
+    assert args[args.index("--tp-size") + 1] == "8" and args[args.index("--ep-size") + 1] == "8"
+    # The 30B (the shipped job) keeps job.parallel's TP 4, two replicas a node.
+    thirty = RolloutLayout.of(load_environment("p5en-48"))
+    assert (thirty.tensor_parallel, thirty.replicas, thirty.pods_per_node) == (4, 64, 2)
+
+
+def test_235b_at_tp4_in_bf16_is_refused_naming_the_field_and_the_numbers():
+    def tp4(data):
+        data["job"]["parallel"]["models"]["Qwen3-235B-A22B"] |= {"rollout_tensor_parallel_size": 4,
+                                                                 "rollout_expert_parallel_size": 4}
+    env = p5en_48(tp4)
+    with pytest.raises(BalanceError) as err:
+        check_engine_fit(env, config_of("Qwen3-235B-A22B"), ARCHITECTURES["Qwen3-235B-A22B"], "Qwen3-235B-A22B")
+    message = str(err.value)
+    assert message.startswith("job.parallel.models.Qwen3-235B-A22B.rollout_tensor_parallel_size 4:")
+    assert "117.5 GB of bf16 weights" in message and "KV for 47,855 tokens" in message
+    assert "one group needs 264,192" in message and "use 8" in message and "fp8" in message
+
+
+def test_plan_refuses_an_engine_that_does_not_fit_in_one_line(tmp_path, capsys):
+    data = yaml.safe_load(P5EN_48.read_text())
+    data["job"]["parallel"]["models"]["Qwen3-235B-A22B"] |= {"rollout_tensor_parallel_size": 2,
+                                                             "rollout_expert_parallel_size": 2}
+    path = tmp_path / "p5en-48-tp2.yaml"
+    path.write_text(yaml.safe_dump(data))
+    assert main(["plan", "--env", str(path), "--model-config", "Qwen3-235B-A22B"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "rollout_tensor_parallel_size 2" in err and "Traceback" not in err
+
+
+def test_fp8_rollouts_halve_the_weights_and_let_235b_fit_tp4():
+    c, arch = config_of("Qwen3-235B-A22B"), ARCHITECTURES["Qwen3-235B-A22B"]
+    kwargs = dict(tensor_parallel=4, gpu_memory_gb=141, group_size=16, max_prompt_tokens=2048, max_response_tokens=16384)
+    bf16, fp8 = engine_fit(c, arch, precision="bf16", **kwargs), engine_fit(c, arch, precision="fp8", **kwargs)
+    assert not bf16.fits and fp8.fits
+    assert 0.5 < fp8.weights_gb_per_gpu / bf16.weights_gb_per_gpu < 0.51  # linears at a byte, the rest bf16
+    room = 0.85 * 141e9 - fp8.weights_gb_per_gpu * 1e9
+    assert fp8.kv_capacity_tokens == int(room / kv_bytes_per_token(c, 4))
+
+
+def test_a_model_layout_inherits_the_rollout_fields_it_leaves_unset():
+    env = load_environment("p5en-48")
+    assert env.job.parallel.for_model("Qwen3-30B-A3B").rollout_tensor_parallel_size == 4
+    assert env.job.parallel.for_model("Qwen3-235B-A22B").rollout_tensor_parallel_size == 8
+    # ...and the trainer fields it sets still replace job.parallel's.
+    assert env.job.parallel.for_model("Qwen3-235B-A22B").data_parallel_shard_size == 32
+
+
+def test_a_model_layout_with_ep_not_dividing_tp_is_refused():
+    def bad(data):
+        data["job"]["parallel"]["models"]["Qwen3-235B-A22B"]["rollout_expert_parallel_size"] = 3
+    with pytest.raises(Exception) as err:
+        p5en_48(bad)
+    assert "models.Qwen3-235B-A22B: rollout_expert_parallel_size 3 must divide rollout_tensor_parallel_size 8" in str(err.value)

@@ -1,0 +1,78 @@
+"""estimate/search.py: `plan --model-config M --search-splits`."""
+
+import pytest
+
+from spec.environment import load_environment
+from payload.__main__ import main
+from estimate.search import reshaped_layout, search_splits, verified_best
+from estimate.throughput import choose_staleness, estimate_rates, loop_spec
+from payload.model.config import Qwen3MoeConfig
+from spec.model_shape import ARCHITECTURE_CONFIGS, ARCHITECTURES
+
+
+@pytest.fixture(scope="module")
+def env():
+    return load_environment("p5en-48")
+
+
+def estimate(env, model):
+    return estimate_rates(Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS[model]), env, model, ARCHITECTURES[model])
+
+
+def test_30b_gains_from_more_trainer_nodes_and_more_groups_in_flight(env):
+    e = estimate(env, "Qwen3-30B-A3B")
+    rows, best, shipped = search_splits(env, e, in_flight=(1536, 2048), train_nodes=(16, 28, 32))
+    # The shipped split is what plan prints for the environment: choose_staleness at 16:32, 1536 in flight.
+    spec = loop_spec(env, e)
+    _, pick = choose_staleness(spec, spec.split(16, 32), e.prompt_tokens)
+    assert (shipped.label, shipped.tokens_per_s_per_gpu) == ("16:32 @1536", pick.tokens_per_s_per_gpu)
+    assert all(r.prediction.stale_dropped_fraction < 0.10 for r in rows)
+    assert best.tokens_per_s_per_gpu == pytest.approx(max(r.tokens_per_s_per_gpu for r in rows), rel=0.005)
+    # The rollout side is under-fed at 1536 groups (38% of its slots): 2048 and more trainer nodes win.
+    assert best.groups_in_flight == 2048 and best.train_nodes > 16
+    assert best.tokens_per_s_per_gpu > 1.15 * shipped.tokens_per_s_per_gpu
+
+
+def test_235b_candidates_keep_whole_pipeline_stages(env):
+    e = estimate(env, "Qwen3-235B-A22B")
+    rows, best, shipped = search_splits(env, e, in_flight=(1536,))
+    assert {r.train_nodes % 4 for r in rows} == {0}  # PP 4: whole stages
+    assert best.tokens_per_s_per_gpu >= shipped.tokens_per_s_per_gpu
+
+
+def test_a_best_split_whose_trainer_does_not_fit_gives_way_to_the_next(env):
+    """235B at 12:36 would be 1.4% faster with the trainer's rate held, but PP 4 over 12 nodes
+    is FSDP 24 a stage, 118 GB a GPU: over the footprint's fit line, so 16:32 stays."""
+    e = estimate(env, "Qwen3-235B-A22B")
+    rows, best, _ = search_splits(env, e, in_flight=(1536,), train_nodes=(12, 16))
+    assert best.train_nodes == 12
+    pick, checks = verified_best(Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS["Qwen3-235B-A22B"]), env, e, rows)
+    assert [c.choice.train_nodes for c in checks] == [12, 16] and [c.fits for c in checks] == [False, True]
+    assert checks[0].layout.shard == 24 and checks[0].memory_gb > 0.8 * 141 > checks[1].memory_gb
+    assert pick.train_nodes == 16
+    # At 16 nodes the re-shaped layout is the shipped one, so its own rate is the one held.
+    assert checks[1].trainer_tokens_per_s_per_node == pytest.approx(checks[1].held_tokens_per_s_per_node)
+
+
+def test_reshaped_layouts_keep_stages_and_ep_and_take_the_widest_shard(env):
+    e = estimate(env, "Qwen3-30B-A3B")
+    shipped = e.trainer.layout  # EP 8, FSDP 128
+    assert reshaped_layout(shipped, 30).shard == 120 and reshaped_layout(shipped, 32).shard == 128
+    assert reshaped_layout(shipped, 28).shard == 112 and reshaped_layout(shipped, 3).shard == 24
+    big = estimate(env, "Qwen3-235B-A22B").trainer.layout  # PP 4, FSDP 32
+    assert reshaped_layout(big, 10) is None and reshaped_layout(big, 12).pipeline == 4
+
+
+def test_plan_search_splits_prints_the_best_beside_the_shipped(capsys):
+    code = main(["plan", "--env", "p5en-48", "--model-config", "Qwen3-235B-A22B", "--search-splits", "--in-flight", "1536"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "split search over 48 nodes" in out and "shipped 16:32 @1536" in out and "best: " in out
+
+
+def test_a_bad_in_flight_list_is_one_line(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["plan", "--env", "p5en-48", "--model-config", "Qwen3-30B-A3B", "--search-splits", "--in-flight", "2048,x"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "--in-flight" in err and "expected whole numbers >= 1" in err
