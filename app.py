@@ -7,7 +7,8 @@ import sys
 # jsii warns on every call that Node 20 is end-of-life; the value is the major version to silence.
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
-from spec.environment import EnvironmentError, load_environment  # noqa: E402
+from spec.environment import EnvironmentFileError  # noqa: E402
+from estimate.checks import load_environment  # noqa: E402
 
 
 def main() -> int:
@@ -17,18 +18,18 @@ def main() -> int:
     name = app.node.try_get_context("env") or "default"
     try:
         environment = load_environment(name)
-    except EnvironmentError as error:
+    except EnvironmentFileError as error:
         # Before any construct exists, so nothing is written to cdk.out.
         print(f"error: {error}", file=sys.stderr)
         return 1
 
     from infra.nag import check_with_cdk_nag
     from infra.stack import MoeRlStack
-    from cluster.placement import LayoutError
+    from cluster.placement import PlacementError
 
     try:
         stack = MoeRlStack(app, environment)
-    except (EnvironmentError, LayoutError) as error:
+    except (EnvironmentFileError, PlacementError) as error:
         # Raised before the stack's first construct, and nothing is synthesized.
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -23,7 +23,7 @@ from spec.environment import load_environment  # noqa: E402
 from estimate.planner import predict  # noqa: E402
 from estimate.simulator import Simulator  # noqa: E402
 from estimate.throughput import scaled_case  # noqa: E402
-from payload.model.config import Qwen3MoeConfig  # noqa: E402
+from spec.model_shape import Qwen3MoeConfig  # noqa: E402
 from spec.model_shape import ARCHITECTURE_CONFIGS, ARCHITECTURES
 
 CASES = [("Qwen3-30B-A3B", 48, 16), ("Qwen3-235B-A22B", 48, 16), ("Qwen3-30B-A3B", 125, 40), ("Qwen3-235B-A22B", 125, 40)]

@@ -30,7 +30,7 @@ EFA_HUGEPAGES_GIB = 5
 NOT_SAFE_TO_EVICT = {"cluster-autoscaler.kubernetes.io/safe-to-evict": "false"}
 
 
-class LayoutError(Exception):
+class PlacementError(Exception):
     """The job does not fit the environment (one line naming the field, no traceback)."""
 
 

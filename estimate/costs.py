@@ -62,7 +62,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from spec.model_shape import Architecture
+from spec.model_shape import Qwen3MoeConfig
 from spec.units import GB, GIB, TIB
 
 
@@ -151,7 +151,7 @@ class CheckpointCost:
 
 @dataclass(frozen=True)
 class Costs:
-    architecture: Architecture
+    architecture: Qwen3MoeConfig
     train_nodes: int
     publish: PublishCost
     checkpoint: CheckpointCost
@@ -191,7 +191,7 @@ def fsx_throughput_gb_s(storage_gib: int, mb_s_per_tib: int) -> float:
 
 
 def model_costs(
-    architecture: Architecture,
+    architecture: Qwen3MoeConfig,
     *,
     train_nodes: int,
     fsx_storage_gib: int,

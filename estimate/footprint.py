@@ -3,7 +3,7 @@ compute and the pipeline bubble. Arithmetic only (no torch), printed by
 `python -m payload plan --model-config`, which lists every layout that fits and picks the
 cheapest (`choose_layout`).
 
-Layout (payload.train.parallel, payload.train.pipeline): PP stages of whole nodes; in each,
+TrainerLayout (payload.train.parallel, payload.train.pipeline): PP stages of whole nodes; in each,
 EP size P (inside a node unless said), FSDP shard size S (P divides S), R replicas (HSDP);
 every rank of a stage trains its own share of the step (data-parallel width W / PP).
 
@@ -67,6 +67,7 @@ from dataclasses import dataclass
 
 from estimate.partition import balanced_partition, first_fit_bins
 from estimate.stages import layer_costs, split_layers
+from spec.layout import TrainerLayout, trainer_layout_of
 
 NVLINK_BYTES_PER_S = 450e9  # one direction, per GPU
 EFA_BYTES_PER_S_PER_GPU = 50e9
@@ -75,34 +76,6 @@ LM_HEAD_CHUNK_ROWS = 4096
 # A layout fits when its modeled memory leaves this much of the GPU free (allocator
 # fragmentation, NCCL and DeepEP buffers, the CUDA context; the activation model is an estimate).
 FIT_FRACTION = 0.8
-
-
-@dataclass(frozen=True)
-class Layout:
-    nodes: int
-    gpus_per_node: int
-    expert_parallel: int
-    shard: int
-    per_step_sync: bool = True
-    activation_checkpointing: bool = True
-    pipeline: int = 1
-
-    @property
-    def world(self) -> int:
-        return self.nodes * self.gpus_per_node
-
-    @property
-    def data_parallel(self) -> int:
-        """Ranks of one stage: each trains its own share of the step."""
-        return self.world // self.pipeline
-
-    @property
-    def replicas(self) -> int:
-        return self.data_parallel // self.shard
-
-    def describe(self) -> str:
-        sync = "" if self.per_step_sync else ", grads every micro-batch"
-        return f"PP {self.pipeline} x EP {self.expert_parallel} x FSDP {self.shard} x {self.replicas} repl{sync}"
 
 
 @dataclass(frozen=True)
@@ -192,7 +165,7 @@ def remote_destinations(experts: int, top_k: int, groups: int) -> float:
     return (groups - 1) * (1 - none)
 
 
-def footprint(config, layout: Layout, shape: StepShape) -> Footprint:
+def footprint(config, layout: TrainerLayout, shape: StepShape) -> Footprint:
     total, experts_total, _ = parameter_counts(config)
     p, s, g, r, pp = layout.expert_parallel, layout.shard, layout.gpus_per_node, layout.replicas, layout.pipeline
     d, k, f = config.hidden_size, config.num_experts_per_tok, config.moe_intermediate_size
@@ -279,7 +252,7 @@ def keeps_logits(setting: bool | str, recomputing: Footprint, gpu_memory_gb: flo
     return bool(setting)
 
 
-def footprint_as_set(config, layout: Layout, shape: StepShape, setting: bool | str, gpu_memory_gb: float) -> Footprint:
+def footprint_as_set(config, layout: TrainerLayout, shape: StepShape, setting: bool | str, gpu_memory_gb: float) -> Footprint:
     """The footprint with model.lm_head_keep_logits resolved (`keeps_logits`)."""
     recomputing = footprint(config.replace(lm_head_keep_logits=False), layout, shape)
     if not keeps_logits(setting, recomputing, gpu_memory_gb):
@@ -305,7 +278,8 @@ def trainer_keeps_logits(job, config, world_size: int, gpus_per_node: int,
         return bool(setting), f"model.lm_head_keep_logits: {'kept' if setting else 'recomputed'} (set in the job)"
     if gpu_memory_gb is None:  # the switch trades GPU memory for GPU time; on CPUs there is neither to weigh
         return False, "model.lm_head_keep_logits auto: recomputed (not on a GPU)"
-    layout = job_layout(job, max(world_size // gpus_per_node, 1), min(gpus_per_node, world_size))
+    layout = trainer_layout_of(job.parallel, max(world_size // gpus_per_node, 1), min(gpus_per_node, world_size),
+                               job.model.activation_checkpointing)
     shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
     recomputing = footprint(config.replace(lm_head_keep_logits=False), layout, shape)
     keep = keeps_logits(setting, recomputing, gpu_memory_gb)
@@ -363,31 +337,16 @@ def _step_shape(samples_per_step: int, max_prompt_tokens: int, max_response_toke
     return StepShape(sum(samples), largest, count, max_prompt_tokens + max_response_tokens // 2)
 
 
-def job_layout(job, nodes: int, gpus_per_node: int, model: str | None = None) -> Layout:
-    """The job's layout for `model` (a name in job.parallel.models; default job.model.path's)."""
-    parallel = job.parallel.for_model(model or job.model.path)
-    return Layout(
-        nodes=nodes,
-        gpus_per_node=gpus_per_node,
-        expert_parallel=parallel.expert_parallel_size,
-        shard=parallel.shard_size(gpus_per_node),
-        per_step_sync=not parallel.sync_gradients_every_micro_batch,
-        activation_checkpointing=job.model.activation_checkpointing,
-        pipeline=parallel.pipeline_parallel_size,
-    )
-
-
-def job_footprint(config, environment, model: str | None = None) -> tuple[Layout, StepShape, Footprint]:
-    """The footprint of `config` under an environment's train pool and the job's layout for
-    `model` (default the job's own model)."""
+def job_footprint(config, environment) -> tuple[TrainerLayout, StepShape, Footprint]:
+    """The footprint of `config` under an environment's resolved trainer layout."""
     train = environment.pools.train
-    layout = job_layout(environment.job, train.desired_size, train.spec.gpus, model)
+    layout = environment.layout.trainer
     shape = step_shape(environment.job, layout.data_parallel, pipelined=layout.pipeline > 1)
     setting = environment.job.model.lm_head_keep_logits
     return layout, shape, footprint_as_set(config, layout, shape, setting, train.spec.gpu_memory_gb)
 
 
-def candidate_layouts(config, nodes: int, gpus_per_node: int, activation_checkpointing: bool = True) -> list[Layout]:
+def candidate_layouts(config, nodes: int, gpus_per_node: int, activation_checkpointing: bool = True) -> list[TrainerLayout]:
     """Every layout the trainer runs on `nodes` nodes: PP over whole nodes (dividing the node
     count, at most the layers), EP inside a node (or across two, with DeepEP), FSDP shard over
     whole EP groups and whole nodes of a stage, gradients once per step or (PP 1) every
@@ -404,15 +363,19 @@ def candidate_layouts(config, nodes: int, gpus_per_node: int, activation_checkpo
             while shard <= stage_ranks:
                 if stage_ranks % shard == 0:
                     for per_step in ((True, False) if pp == 1 else (True,)):
-                        layouts.append(Layout(nodes, gpus_per_node, ep, shard, per_step, activation_checkpointing, pp))
+                        layouts.append(TrainerLayout(nodes, gpus_per_node, ep, shard, per_step, activation_checkpointing, pp))
                 shard *= 2
     return layouts
 
 
-def plan_layouts(config, job, nodes: int, gpus_per_node: int, gpu_memory_gb: float):
-    """(every candidate with its footprint, the ones that fit, the cheapest that fits or None)."""
+def plan_layouts(config, job, nodes: int, gpus_per_node: int, gpu_memory_gb: float,
+                 candidates: list[TrainerLayout] | None = None):
+    """(every candidate with its footprint, the ones that fit, the cheapest that fits or None);
+    candidates: default every layout the trainer runs on the nodes (candidate_layouts)."""
     rows = []
-    for layout in candidate_layouts(config, nodes, gpus_per_node, job.model.activation_checkpointing):
+    if candidates is None:
+        candidates = candidate_layouts(config, nodes, gpus_per_node, job.model.activation_checkpointing)
+    for layout in candidates:
         shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
         rows.append((layout, shape, footprint(config, layout, shape)))
     fitting = [row for row in rows if row[2].memory_total_gb <= FIT_FRACTION * gpu_memory_gb]
@@ -420,7 +383,7 @@ def plan_layouts(config, job, nodes: int, gpus_per_node: int, gpu_memory_gb: flo
     return rows, fitting, (fitting[0] if fitting else None)
 
 
-def print_footprint(name: str, environment, layout: Layout, shape: StepShape, fp: Footprint, out) -> None:
+def print_footprint(name: str, environment, layout: TrainerLayout, shape: StepShape, fp: Footprint, out) -> None:
     print(f"\nTrainer footprint: {name} ({fp.params / 1e9:.1f} B parameters, {fp.expert_params / 1e9:.1f} B in experts) on "
           f"{environment.name}: {layout.nodes} x {layout.gpus_per_node} GPUs, PP {layout.pipeline}, EP "
           f"{layout.expert_parallel}, FSDP shard {layout.shard}, {layout.replicas} HSDP replica(s), gradients reduced "
@@ -451,7 +414,7 @@ def print_footprint(name: str, environment, layout: Layout, shape: StepShape, fp
               f"{fp.memory_total_gb + fp.logits_gb:.1f} of {limit:.0f} GB)", file=out)
 
 
-def print_layouts(name: str, environment, config, out) -> Layout | None:
+def print_layouts(name: str, environment, config, out) -> TrainerLayout | None:
     """Every layout of the environment's train pool that fits `config`, cheapest first; returns
     the cheapest (None when nothing fits)."""
     train = environment.pools.train

@@ -192,8 +192,8 @@ class LoopSpec:
             rates=rates,
             server_slots=server_slots,
             # SGLang's expert-parallel group lives inside its tensor-parallel group.
-            replica_gpus=max(job.layout.rollout_tensor_parallel_size, job.layout.rollout_expert_parallel_size),
-            train_gpu_multiple=job.parallel.trainer_gpu_multiple(env.pools.train.spec.gpus),
+            replica_gpus=max(env.layout.servers.tensor_parallel, env.layout.servers.expert_parallel),
+            train_gpu_multiple=env.layout.trainer.gpu_multiple(),
             train_gpus_per_node=env.pools.train.spec.gpus,
             rollout_gpus_per_node=env.pools.rollout.spec.gpus,
             spot=spot,

@@ -23,7 +23,8 @@ from dataclasses import dataclass, replace
 
 from estimate.planner import _TIE
 from estimate.throughput import Estimate, choose_staleness, loop_spec, trainer_estimate
-from estimate.footprint import FIT_FRACTION, Layout
+from estimate.footprint import FIT_FRACTION
+from spec.layout import TrainerLayout
 
 IN_FLIGHT = (768, 1024, 1536, 2048, 3072, 4096)
 MAX_DROPPED = 0.10
@@ -81,7 +82,7 @@ def _choose(spec, train: int, rollout: int, prompt_tokens: float, max_dropped: f
     return SplitChoice(train, rollout, spec.groups_in_flight, pick.max_staleness, pick.prediction, pick.tokens_per_s_per_gpu)
 
 
-def reshaped_layout(layout: Layout, nodes: int) -> Layout | None:
+def reshaped_layout(layout: TrainerLayout, nodes: int) -> TrainerLayout | None:
     """`layout` over `nodes` nodes: PP and EP kept, the widest FSDP shard up to the original's
     that is whole EP groups, divides a stage's ranks and divides (or is whole) nodes; None if
     the stages do not divide the nodes."""
@@ -96,7 +97,7 @@ def reshaped_layout(layout: Layout, nodes: int) -> Layout | None:
 @dataclass(frozen=True)
 class Verified:
     choice: SplitChoice  # the best split again, at its own layout's trainer rate
-    layout: Layout | None
+    layout: TrainerLayout | None
     memory_gb: float
     fits: bool
     trainer_tokens_per_s_per_node: float

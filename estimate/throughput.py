@@ -48,9 +48,10 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 
-from estimate.engine_fit import architecture_of_config, engine_fit, kv_bytes_per_token
-from estimate.footprint import Footprint, Layout, StepShape, footprint_as_set, job_layout, step_shape
+from estimate.engine_fit import engine_fit, kv_bytes_per_token
+from estimate.footprint import Footprint, StepShape, footprint_as_set, step_shape
 from estimate.stages import layer_costs
+from spec.layout import TrainerLayout
 
 # NeMo-RL v0.6 (docs/about/performance-summary.md, "NeMo RL v0.6", H100 BF16, GRPO on
 # OpenMathInstruct-2, Megatron-core): tokens/s/GPU, GPUs, generation TP, mean sequence length.
@@ -86,7 +87,7 @@ class Assumptions:
 
 
 @dataclass(frozen=True)
-class EngineLayout:
+class ServerOption:
     tensor_parallel: int
     replicas_per_node: int
     batch: int  # requests a replica decodes at once (KV capacity, capped)
@@ -104,7 +105,7 @@ class EngineLayout:
 
 @dataclass(frozen=True)
 class TrainerEstimate:
-    layout: Layout
+    layout: TrainerLayout
     flops_per_token: float
     compute_s: float  # one step's tokens at train_mfu
     bubble: float
@@ -123,8 +124,8 @@ class TrainerEstimate:
 class Estimate:
     model: str
     trainer: TrainerEstimate
-    engines: list[EngineLayout]  # every layout that fits, best first
-    engine: EngineLayout
+    engines: list[ServerOption]  # every layout that fits, best first
+    engine: ServerOption
     trainer_tokens_per_s_per_node: float  # response tokens, as the loop model counts
     publish_stall_s: float
     server_pause_s: float
@@ -149,11 +150,11 @@ def _parameters(config) -> float:
 def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_tokens: float,
                    response_mean: float, response_sigma: float, group_size: int,
                    a: Assumptions, precision: str = "bf16", max_prompt_tokens: int | None = None,
-                   max_response_tokens: int | None = None, architecture=None) -> list[EngineLayout]:
+                   max_response_tokens: int | None = None, architecture=None) -> list[ServerOption]:
     """Every TP that fits the model on a node (estimate.engine_fit: weights at
     `precision`, then KV for one group at the job's caps, default 4 x prompt and 2 x mean
     response), with its decode roofline; best first."""
-    architecture = architecture or architecture_of_config(config)
+    architecture = architecture or config
     total = _parameters(config)
     active = active_parameters(config)
     # fp8 serves the attention and expert linears at a byte a parameter: decode reads that.
@@ -190,7 +191,7 @@ def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_t
         per_token = step / batch + prefill_per_token
         replicas = gpus_per_node // t
         reprefill = batch * context * 2 * active / (t * peak * a.prefill_mfu) if a.pause_mode == "retract" else 0.0
-        out.append(EngineLayout(t, replicas, batch, step, weights / 1e9, capacity, replicas / per_token, reprefill))
+        out.append(ServerOption(t, replicas, batch, step, weights / 1e9, capacity, replicas / per_token, reprefill))
     out.sort(key=lambda e: -e.tokens_per_s_per_node)
     if out:
         best = out[0]
@@ -198,15 +199,15 @@ def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_t
         why = (f"most tokens/s per node of the layouts that fit ({others or 'no other fits'}); "
                f"{best.weights_gb_per_gpu:.0f} GB of weights a GPU leave KV for {best.batch} requests of "
                f"{context:,.0f} tokens" + "".join(f"; TP {f.tensor_parallel} does not fit: {f.describe()}" for f in refused))
-        out[0] = EngineLayout(**(asdict(best) | {"why": why}))
+        out[0] = ServerOption(**(asdict(best) | {"why": why}))
     return out
 
 
 def trainer_estimate(config, env, model: str, prompt_tokens: float, response_mean: float,
-                     a: Assumptions, layout: Layout | None = None) -> TrainerEstimate:
+                     a: Assumptions, layout: TrainerLayout | None = None) -> TrainerEstimate:
     """Under `layout` (default the job's for `model` on the train pool's desired nodes)."""
     job, train = env.job, env.pools.train
-    layout = layout or job_layout(job, train.desired_size, train.spec.gpus, model)
+    layout = layout or env.layout.trainer
     shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
     fp: Footprint = footprint_as_set(config, layout, shape, job.model.lm_head_keep_logits, train.spec.gpu_memory_gb)
     samples = job.batch.prompts_per_step * job.algorithm.group_size
@@ -337,9 +338,9 @@ def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None =
     for layout in estimate.engines:
         print(f"    {layout.describe()}; weights {layout.weights_gb_per_gpu:.0f} GB/GPU, KV for "
               f"{layout.kv_capacity_tokens:,} tokens, re-prefill after a retracting pause {layout.reprefill_s:.1f} s", file=out)
-    runs = env.job.parallel.for_model(estimate.model)
+    runs = env.layout.servers
     print(f"  picked TP {e.tensor_parallel}: {e.why} (the environment runs TP "
-          f"{runs.rollout_tensor_parallel_size} / EP {runs.rollout_expert_parallel_size} for {estimate.model})", file=out)
+          f"{runs.tensor_parallel} / EP {runs.expert_parallel} for {estimate.model})", file=out)
     print(f"  publish: trainer stall {estimate.publish_stall_s:.1f} s, server pause {estimate.server_pause_s:.1f} s "
           f"(re-prefill {e.reprefill_s:.1f} s of it, pause mode {a.pause_mode}); the loop takes {estimate.publish_s:.1f} s",
           file=out)

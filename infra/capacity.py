@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from spec.environment import GPU_POOLS, CapacityType, Environment, EnvironmentError
+from spec.environment import GPU_POOLS, CapacityType, Environment, EnvironmentFileError
 
 # Reservation ids from the documentation (EC2's and EKS's Capacity Block examples, this
 # repository's p5en-48.yaml): valid-looking, so EC2 would only reject them at launch time.
@@ -30,7 +30,7 @@ def check_capacity_reservations(environment: Environment) -> None:
         reservation = pool.capacity_reservation_id
         if reservation and is_placeholder_reservation(reservation):
             kind = "Capacity Block" if pool.capacity_type is CapacityType.CAPACITY_BLOCK else "capacity reservation"
-            raise EnvironmentError(
+            raise EnvironmentFileError(
                 f"{environment.name}.yaml: pools.{name}.capacity_reservation_id {reservation} is an example id: "
                 f"put your {kind}'s id there (aws ec2 describe-capacity-reservations "
                 f"--filters Name=instance-type,Values={pool.instance_type} --query 'CapacityReservations[].CapacityReservationId')"

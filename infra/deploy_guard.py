@@ -21,7 +21,8 @@ from pathlib import Path
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
-from spec.environment import GPU_POOLS, POOL_LABEL, STACK_PREFIX, EnvironmentError, load_environment
+from spec.environment import GPU_POOLS, POOL_LABEL, STACK_PREFIX, EnvironmentFileError
+from estimate.checks import load_environment
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -122,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         session = boto3.Session(region_name=environment.region)
         notes = check(environment.name, json.loads(template_path.read_text()),
                       session.client("cloudformation"), session.client("eks"))
-    except (EnvironmentError, DeployRefused) as error:
+    except (EnvironmentFileError, DeployRefused) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except (BotoCoreError, ClientError) as error:

@@ -55,7 +55,8 @@ from typing import Callable
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
-from spec.environment import GPU_POOLS, OUTPUTS_FILE, STACK_PREFIX, CapacityType, EnvironmentError, NodePool, load_environment
+from spec.environment import GPU_POOLS, OUTPUTS_FILE, STACK_PREFIX, CapacityType, EnvironmentFileError, NodePool
+from estimate.checks import load_environment
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -293,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{STACK_PREFIX}{environment.name}: {args.pool} -> {config['desiredSize']} nodes; waiting up to "
                   f"{args.timeout_minutes:g} minutes for them to be Ready", file=sys.stderr, flush=True)
         scaler.wait(update, target.ready_at_least, target.joined_at_most, args.timeout_minutes * 60)
-    except (EnvironmentError, ScaleError) as error:
+    except (EnvironmentFileError, ScaleError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except (BotoCoreError, ClientError) as error:  # no credentials, access denied, unknown node group

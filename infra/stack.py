@@ -24,12 +24,12 @@ from infra.node_autoscaler import NodeAutoscaler
 from infra.node_group import NodeGroup
 from infra.storage import Storage
 from infra.tracking import TrackingIdentity
-from cluster.layout import gpu_pods_per_node
+from cluster.gpu_pods import gpu_pods_per_node
 
 
 class MoeRlStack(Stack):
     def __init__(self, scope: Construct, environment: Environment) -> None:
-        # User mistakes (one line, EnvironmentError or LayoutError) before any construct exists.
+        # User mistakes (one line, EnvironmentFileError or PlacementError) before any construct exists.
         check_capacity_reservations(environment)
         pods_per_node = gpu_pods_per_node(environment)
         super().__init__(

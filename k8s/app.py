@@ -22,7 +22,7 @@ from k8s.charts.tracking import TrackingChart
 from k8s.charts.trainer import TrainerChart
 from k8s.charts.workers import WorkersChart
 from k8s.context import Context
-from cluster.layout import RolloutLayout, TrainerLayout
+from cluster.gpu_pods import RolloutPods, TrainerPods
 from cluster.outputs import DeployOutputs
 
 WORKLOAD_CHARTS = (
@@ -54,7 +54,7 @@ REWARD_CHARTS = (("reward-servers", RewardServersChart),)
 def build_app(environment: Environment, outputs: DeployOutputs, outdir: Path) -> cdk8s.App:
     ctx = Context(environment, outputs)
     # Layout errors (one line naming the field) surface before any construct is made.
-    TrainerLayout.of(environment), RolloutLayout.of(environment)
+    TrainerPods.of(environment), RolloutPods.of(environment)
     app = cdk8s.App(outdir=str(outdir))
     base = BaseChart(app, "base", ctx)
     for name, chart_class in WORKLOAD_CHARTS + (REWARD_CHARTS if ctx.reward else ()):

@@ -9,7 +9,7 @@ from functools import cached_property
 import yaml
 
 from spec.environment import Environment
-from cluster.layout import RewardLayout, RolloutLayout, TrainerLayout
+from cluster.gpu_pods import RewardPods, RolloutPods, TrainerPods
 from cluster.outputs import DeployOutputs
 from spec.job import JobConfig
 
@@ -40,14 +40,14 @@ class Context:
         return hashlib.sha256(self.job_yaml.encode()).hexdigest()[:16]
 
     @cached_property
-    def trainer(self) -> TrainerLayout:
-        return TrainerLayout.of(self.environment)
+    def trainer(self) -> TrainerPods:
+        return TrainerPods.of(self.environment)
 
     @cached_property
-    def rollout(self) -> RolloutLayout:
-        return RolloutLayout.of(self.environment)
+    def rollout(self) -> RolloutPods:
+        return RolloutPods.of(self.environment)
 
     @cached_property
-    def reward(self) -> RewardLayout | None:
+    def reward(self) -> RewardPods | None:
         """The job's own reward servers (None: no reward model, or a shared one's url)."""
-        return RewardLayout.of(self.environment)
+        return RewardPods.of(self.environment)

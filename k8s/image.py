@@ -9,7 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from spec.environment import EnvironmentError, load_environment
+from spec.environment import EnvironmentFileError
+from estimate.checks import load_environment
 from k8s.context import Context
 from cluster.outputs import OUTPUTS_FILE, OutputsError, load_outputs
 
@@ -28,7 +29,7 @@ def payload_image(env_name: str, outputs_path: Path) -> str:
 def main() -> int:
     try:
         print(payload_image(sys.argv[1], REPO / OUTPUTS_FILE))
-    except (EnvironmentError, OutputsError) as exc:
+    except (EnvironmentFileError, OutputsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0

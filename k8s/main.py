@@ -12,9 +12,10 @@ import os
 import sys
 from pathlib import Path
 
-from spec.environment import EnvironmentError, load_environment
+from spec.environment import EnvironmentFileError
+from estimate.checks import load_environment
 from cluster.outputs import OUTPUTS_FILE, OutputsError, load_outputs
-from cluster.placement import LayoutError
+from cluster.placement import PlacementError
 from spec.job import JobConfigError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -38,7 +39,7 @@ def main() -> int:
     outdir = Path(os.environ.get("CDK8S_OUTDIR", REPO / "dist"))
     try:
         note = synth(env_name, outputs_path, outdir)
-    except (EnvironmentError, JobConfigError, OutputsError, LayoutError) as exc:
+    except (EnvironmentFileError, JobConfigError, OutputsError, PlacementError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if note:

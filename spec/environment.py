@@ -4,7 +4,7 @@
 instance types, sizes, labels and taints are read from here by both apps, so a pod can
 never ask for a pool or a resource the cluster does not have.
 
-Errors are raised as `EnvironmentError` with one line that names the file, the field and
+Errors are raised as `EnvironmentFileError` with one line that names the file, the field and
 what is allowed; the apps print that line and exit without a traceback.
 """
 
@@ -22,10 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from spec.hardware import INSTANCE_TYPES, InstanceSpec, instance_spec
 from spec.job import JobConfig
-from payload.queue.base import DEFAULT_HIGH_WATER_SHARE, redis_maxmemory_bytes, worst_group_bytes
-from estimate.costs import Costs, model_costs
-from spec.model_shape import ARCHITECTURES, architecture_of
-from spec.units import GB, GIB
+from spec.layout import RunLayout, server_layout_of, trainer_layout_of
+from spec.model_shape import shape_name
 
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent.parent / "environments"
 POOL_NAMES = ("train", "rollout", "cpu", "memory", "system")
@@ -52,7 +50,7 @@ IAM_PRINCIPAL_ARN = r"arn:aws[a-z-]*:iam::\d{12}:(role|user)/[\w+=,.@/-]+"
 MAX_API_PUBLIC_CIDRS = 40
 
 
-class EnvironmentError(Exception):
+class EnvironmentFileError(Exception):
     """A user mistake in an environment file: one line, no traceback."""
 
 
@@ -160,12 +158,6 @@ class Pools(_Strict):
         return [(name, getattr(self, name)) for name in POOL_NAMES]
 
 
-# The longest a checkpoint write or read may take: the trainer's stall timeout (it waits for the
-# previous asynchronous save before the next) and its startup probe (a resume reads one).
-MAX_CHECKPOINT_WRITE_S = 900
-# Host memory an asynchronous checkpoint may stage per training node (the rest is the pods').
-MAX_STAGING_FRACTION = 0.5
-
 
 class Storage(_Strict):
     # FSx for Lustre PERSISTENT_2: 1200 GiB or a multiple of 2400 GiB. Sized from the job
@@ -239,9 +231,6 @@ class Environment(_Strict):
                 raise ValueError(f"{field} {zone!r} is not a zone of region {self.region} (expected {self.region}a, {self.region}b, …)")
         if self.availability_zone == self.control_plane_availability_zone:
             raise ValueError("control_plane_availability_zone must differ from availability_zone (EKS needs subnets in two AZs)")
-        train = self.pools.train
-        if train.desired_size and (error := self.job.parallel.layout_error(train.desired_size, train.spec.gpus)):
-            raise ValueError(error)
         return self
 
     @model_validator(mode="after")
@@ -254,86 +243,17 @@ class Environment(_Strict):
                 )
         return self
 
-    @model_validator(mode="after")
-    def _storage_holds_the_job(self) -> "Environment":
-        costs = self.costs()
-        name, ckpt, storage = self.architecture_name(), costs.checkpoint, self.storage
-        keep = self.job.checkpoint.keep_last
-        if storage.fsx_storage_gib * GIB < costs.fsx_needed_bytes:
-            need = costs.fsx_needed_bytes / GIB
-            size = 1200 if need <= 1200 else 2400 * -(-need // 2400)
-            raise ValueError(
-                f"storage.fsx_storage_gib {storage.fsx_storage_gib}: {name} needs {need:,.0f} GiB "
-                f"({keep + 1} checkpoints of {ckpt.bytes / GB:,.0f} GB and {keep + 1} HF exports of "
-                f"{costs.export_bytes / GB:,.0f} GB for checkpoint.keep_last {keep}, plus the base model); use {size:.0f} or more"
-            )
-        if ckpt.write_s > MAX_CHECKPOINT_WRITE_S:
-            need = ckpt.bytes / MAX_CHECKPOINT_WRITE_S / GB
-            raise ValueError(
-                f"storage: writing a {name} checkpoint ({ckpt.bytes / GB:,.0f} GB) at {costs.fsx_throughput_gb_s:.2f} GB/s "
-                f"({storage.fsx_storage_gib} GiB x {storage.fsx_throughput_mb_s_per_tib} MB/s/TiB) takes {ckpt.write_s:,.0f} s, "
-                f"more than the {MAX_CHECKPOINT_WRITE_S} s the trainer's stall timeout and startup probe allow; "
-                f"it needs {need:.2f} GB/s (raise fsx_throughput_mb_s_per_tib or fsx_storage_gib)"
-            )
-        host = self.pools.train.spec.memory_gib * GIB * MAX_STAGING_FRACTION
-        if ckpt.host_bytes_per_node > host:
-            raise ValueError(
-                f"pools.train: staging a {name} checkpoint takes {ckpt.host_bytes_per_node / GB:,.0f} GB of host memory "
-                f"per node on the {ckpt.writer_nodes} node(s) of one HSDP replica, more than half of a "
-                f"{self.pools.train.instance_type}'s {self.pools.train.spec.memory_gib} GiB; raise "
-                f"job.parallel.data_parallel_shard_size (more nodes to a replica)"
-            )
-        return self
-
-    @model_validator(mode="after")
-    def _buffer_fits_redis(self) -> "Environment":
-        """Producers stop at the buffer's byte mark (80% of Redis's maxmemory), but every group
-        already being generated then still lands: that many worst-case groups must fit in the rest."""
-        job, r = self.job, self.job.rollout
-        try:
-            _, architecture = architecture_of(job.model.path, job.model.architecture)
-        except KeyError:
-            return self  # named by the storage check
-        routed = architecture.num_hidden_layers * architecture.num_experts_per_tok if r.return_routed_experts else 0
-        group = worst_group_bytes(job.algorithm.group_size, job.batch.max_prompt_tokens, job.batch.max_response_tokens,
-                                  routed)
-        maxmemory = redis_maxmemory_bytes(self.pools.memory.spec.memory_gib)
-        headroom = maxmemory * (1 - DEFAULT_HIGH_WATER_SHARE)
-        in_flight = r.workers * r.worker_concurrency
-        if in_flight * group > headroom:
-            raise ValueError(
-                f"job.rollout: {in_flight} groups in flight (workers {r.workers} x worker_concurrency "
-                f"{r.worker_concurrency}) of up to {group / GB:,.2f} GB each{' with routed experts' if routed else ''} "
-                f"can land after the buffer's byte mark: {in_flight * group / GB:,.0f} GB, more than the "
-                f"{headroom / GB:,.1f} GB of Redis maxmemory ({maxmemory / GB:,.0f} GB on {self.pools.memory.instance_type}) "
-                "above it; lower workers x worker_concurrency or batch.max_response_tokens, or use a larger memory instance"
-            )
-        return self
-
-    def architecture_name(self) -> str:
-        return architecture_of(self.job.model.path, self.job.model.architecture)[0]
-
-    def costs(self) -> Costs:
-        """The job's modeled publish, checkpoint and export (estimate/costs.py) on this environment."""
-        try:
-            _, architecture = architecture_of(self.job.model.path, self.job.model.architecture)
-        except KeyError as exc:
-            where = "job.model.architecture" if self.job.model.architecture else f"job.model.path {self.job.model.path!r}:"
-            raise ValueError(f"{where} {exc.args[0]!r} is not a known architecture (one of {', '.join(ARCHITECTURES)}); "
-                             "storage and timeouts are sized from it") from None
+    @property
+    def layout(self) -> RunLayout:
+        """The trainer's and the rollout servers' layout for the job's model: every size a number
+        once estimate.layout.resolve has chosen what the job left auto."""
         train, rollout = self.pools.train, self.pools.rollout
-        return model_costs(
-            architecture,
-            train_nodes=max(train.desired_size, 1),
-            # The layout the trainer runs for this model (job.parallel.models, `plan --model-config`).
-            shard_gpus=self.job.parallel.for_model(self.job.model.path).shard_size(train.spec.gpus),
-            pipeline=self.job.parallel.for_model(self.job.model.path).pipeline_parallel_size,
-            servers=rollout.desired_size * rollout.spec.gpus // self.job.layout.rollout_tensor_parallel_size or None,
-            server_gpus=self.job.layout.rollout_tensor_parallel_size,
-            fsx_storage_gib=self.storage.fsx_storage_gib,
-            fsx_mb_s_per_tib=self.storage.fsx_throughput_mb_s_per_tib,
-            keep_last=self.job.checkpoint.keep_last,
-            rollout_precision=self.job.rollout.precision,
+        return RunLayout(
+            model=shape_name(self.job.model),
+            trainer=trainer_layout_of(self.job.parallel, train.desired_size or train.max_size, train.spec.gpus,
+                                      self.job.model.activation_checkpointing),
+            servers=server_layout_of(self.job.parallel, rollout.spec.gpus),
+            ep_backend=self.job.parallel.ep_backend,
         )
 
     @property
@@ -368,36 +288,44 @@ def _first_error(exc: ValidationError) -> str:
     return f"{_location(error)}: {message}"
 
 
-def parse_environment(data: Any, source: str) -> Environment:
-    """Validate an already-loaded mapping; `source` names it in errors."""
+def validate_environment(data: Any, source: str) -> Environment:
+    """Validate an already-loaded mapping against the schema; `source` names it in errors.
+    estimate.checks.parse_environment also resolves the layout and checks the job fits."""
     if not isinstance(data, dict):
-        raise EnvironmentError(f"{source}: expected a mapping at the top level")
+        raise EnvironmentFileError(f"{source}: expected a mapping at the top level")
     try:
         return Environment.model_validate(data)
     except ValidationError as exc:
         extra = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise EnvironmentError(f"{source}: {_first_error(exc)}{extra}") from None
+        raise EnvironmentFileError(f"{source}: {_first_error(exc)}{extra}") from None
 
 
-def load_environment(name_or_path: str) -> Environment:
-    """Load `environments/<name>.yaml`, or a path to a YAML file."""
+def environment_file(name_or_path: str) -> Path:
+    """`environments/<name>.yaml`, or a path to a YAML file, that exists."""
     path = Path(name_or_path)
     if path.suffix not in (".yaml", ".yml"):
         path = ENVIRONMENTS_DIR / f"{name_or_path}.yaml"
         if not path.is_file():
-            raise EnvironmentError(
+            raise EnvironmentFileError(
                 f"unknown environment {name_or_path!r}: choose one of {', '.join(available_environments())} "
                 f"(files in {ENVIRONMENTS_DIR.name}/)"
             )
     elif not path.is_file():
-        raise EnvironmentError(f"environment file {path} does not exist")
+        raise EnvironmentFileError(f"environment file {path} does not exist")
+    return path
+
+
+def read_environment(name_or_path: str) -> Environment:
+    """Read `environments/<name>.yaml`, or a path to a YAML file, against the schema
+    (estimate.checks.load_environment: and resolve its layout and check the job fits)."""
+    path = environment_file(name_or_path)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as exc:
-        raise EnvironmentError(f"{path.name}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
+        raise EnvironmentFileError(f"{path.name}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
     except yaml.YAMLError as exc:
-        raise EnvironmentError(f"{path.name}: not valid YAML: {str(exc).splitlines()[0]}") from None
-    environment = parse_environment(data, path.name)
+        raise EnvironmentFileError(f"{path.name}: not valid YAML: {str(exc).splitlines()[0]}") from None
+    environment = validate_environment(data, path.name)
     if path.parent == ENVIRONMENTS_DIR and environment.name != path.stem:
-        raise EnvironmentError(f"{path.name}: name {environment.name!r} must match the file name {path.stem!r}")
+        raise EnvironmentFileError(f"{path.name}: name {environment.name!r} must match the file name {path.stem!r}")
     return environment

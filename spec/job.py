@@ -7,7 +7,6 @@ payload process with `load_job_config`. Pure pydantic: importing it pulls in no 
 
 from __future__ import annotations
 
-import math
 import os
 from pathlib import Path
 from typing import Literal
@@ -35,8 +34,11 @@ class _Section(BaseModel):
 class ModelSection(_Section):
     # A Qwen3-MoE Hugging Face checkpoint directory on the shared FSx for Lustre volume.
     path: str = "/fsx/models/Qwen3-30B-A3B"
-    # The released architecture the checkpoint has (spec.model_shape.ARCHITECTURES), which
-    # sizes storage, timeouts and the publish; default: the path's last component.
+    # The model's shape, which sizes its layout, storage, timeouts and publish
+    # (spec.model_shape.shape_of): a released model's name (spec/architectures/, e.g. the one a
+    # checkpoint was fine-tuned from), or a config.json / checkpoint folder readable where the
+    # job is rendered. Default: the path's last component when it names a release, else the
+    # path's own config.json.
     architecture: str | None = None
     dtype: Literal["bfloat16", "float32"] = "bfloat16"
     activation_checkpointing: bool = True
@@ -59,122 +61,59 @@ class ModelSection(_Section):
     lm_head_keep_logits: Literal[True, False, "auto"] = Field(default="auto", exclude_if=lambda v: v == "auto")
 
 
-class ModelLayout(_Section):
-    """The trainer's layout for one model (ParallelSection.models): what `payload plan
-    --model-config` picks for it."""
-
-    pipeline_parallel_size: int = Field(default=1, ge=1)
-    expert_parallel_size: int = Field(default=8, ge=1)
-    data_parallel_shard_size: int | None = Field(default=None, ge=1)
-    sync_gradients_every_micro_batch: bool = False
-    # The rollout servers' layout for this model (None: ParallelSection's): a 235B's weights
-    # need more GPUs a replica than a 30B's (estimate/engine_fit.py checks the fit).
-    rollout_tensor_parallel_size: int | None = Field(default=None, ge=1)
-    rollout_expert_parallel_size: int | None = Field(default=None, ge=1)
-
-
-# ModelLayout fields that inherit ParallelSection's value when a model leaves them unset.
-_INHERITED = ("rollout_tensor_parallel_size", "rollout_expert_parallel_size")
+Auto = Literal["auto"]
 
 
 class ParallelSection(_Section):
-    """The trainer's layout (payload.train.parallel, payload.train.pipeline) and the rollout servers'.
+    """The trainer's layout (payload.train.parallel, payload.train.pipeline) and the rollout
+    servers' (spec.layout). Every size left `auto` (the default) is chosen from the model's own
+    config.json and the pools: the cheapest trainer layout whose modeled memory fits a GPU
+    (estimate.footprint), the rollout TP that decodes most tokens a node (estimate.throughput),
+    at `make manifests`, `payload plan` and `payload local` alike (estimate.layout.resolve). A
+    number sets that size; a layout that then does not fit is refused in one line.
 
-    `pipeline_parallel_size` (PP) splits the layers into stages of whole nodes (W / PP ranks
-    each; payload.train.pipeline); inside a stage:
-
-    on the stage's ranks (W = nodes × GPUs-per-node without PP): `expert_parallel_size` (EP) ranks
-    split every MoE layer's experts and exchange tokens all-to-all twice per layer and pass;
-    `data_parallel_shard_size` (S) ranks shard parameters, gradients and optimizer state
-    (FSDP2); the W / S replicas of that all-reduce gradients once per step (HSDP). Default: both
-    one node, so the all-to-alls and FSDP's all-gathers / reduce-scatters stay on NVLink
-    (450 GB/s each way) and only the HSDP all-reduce crosses EFA (~50 GB/s per GPU). EP across nodes
-    sends every MoE layer's tokens over EFA: only when asked for, and only with deepep.
-    `models`: a layout per model (the model directory's name, e.g. Qwen3-235B-A22B) that
-    replaces these fields when job.model.path names that model.
+    `pipeline_parallel_size` (PP) splits the layers into stages of whole nodes; inside a stage,
+    `expert_parallel_size` (EP) ranks split every MoE layer's experts and exchange tokens
+    all-to-all twice per layer and pass; `data_parallel_shard_size` (S) ranks shard parameters,
+    gradients and optimizer state (FSDP2); the stage's ranks / S replicas of that all-reduce
+    gradients once per step (HSDP). EP inside a node keeps the all-to-alls on NVLink (450 GB/s
+    each way); EP across nodes sends every MoE layer's tokens over EFA: only when asked for, and
+    only with deepep.
     """
 
-    pipeline_parallel_size: int = Field(default=1, ge=1)
-    expert_parallel_size: int = Field(default=8, ge=1)
-    # None: one node's GPUs. Larger than a node (a multiple of it) is FSDP across nodes, for
-    # models whose 16 B/parameter of state does not fit one node (Qwen3-235B-A22B).
-    data_parallel_shard_size: int | None = Field(default=None, ge=1)
+    pipeline_parallel_size: int | Auto = Field(default="auto", ge=1)
+    expert_parallel_size: int | Auto = Field(default="auto", ge=1)
+    # A node's GPUs or fewer, or whole nodes: FSDP across nodes for models whose 16 B/parameter
+    # of state does not fit one node (Qwen3-235B-A22B).
+    data_parallel_shard_size: int | Auto = Field(default="auto", ge=1)
     expert_parallel_across_nodes: bool = False
     # Reduce-scatter gradients after every micro-batch instead of once per step: for models
-    # whose unsharded gradient does not fit next to the rest (Qwen3-235B-A22B; `payload plan`).
-    sync_gradients_every_micro_batch: bool = False
+    # whose unsharded gradient does not fit next to the rest.
+    sync_gradients_every_micro_batch: bool | Auto = "auto"
     ep_backend: Literal["auto", "deepep", "all_to_all", "local"] = "auto"
     # SGLang server layout per rollout replica.
-    rollout_tensor_parallel_size: int = Field(default=8, ge=1)
-    rollout_expert_parallel_size: int = Field(default=8, ge=1)
-    models: dict[str, ModelLayout] = Field(default_factory=dict)
-
-    def for_model(self, model_path: str) -> "ParallelSection":
-        """This section with the layout of the model at `model_path` (its directory's name) in
-        place of the defaults, when `models` has one."""
-        override = self.models.get(str(model_path).rstrip("/").rsplit("/", 1)[-1])
-        if override is None:
-            return self
-        own = {k: v for k, v in override.model_dump().items() if not (k in _INHERITED and v is None)}
-        return ParallelSection.model_validate(self.model_dump(exclude={"models"}) | own)
+    rollout_tensor_parallel_size: int | Auto = Field(default="auto", ge=1)
+    rollout_expert_parallel_size: int | Auto = Field(default="auto", ge=1)
 
     @model_validator(mode="after")
     def _consistent(self) -> "ParallelSection":
-        for name, layout in self.models.items():
-            if layout.data_parallel_shard_size is not None and layout.data_parallel_shard_size % layout.expert_parallel_size:
-                raise ValueError(f"models.{name}: data_parallel_shard_size {layout.data_parallel_shard_size} must be a "
-                                 f"multiple of expert_parallel_size {layout.expert_parallel_size}")
-            tp = layout.rollout_tensor_parallel_size or self.rollout_tensor_parallel_size
-            ep = layout.rollout_expert_parallel_size or self.rollout_expert_parallel_size
-            if tp % ep:
-                raise ValueError(f"models.{name}: rollout_expert_parallel_size {ep} must divide rollout_tensor_parallel_size "
-                                 f"{tp} (SGLang splits the MoE's tensor-parallel group into expert-parallel ranks)")
         if self.expert_parallel_across_nodes and self.ep_backend != "deepep":
             raise ValueError("expert_parallel_across_nodes needs ep_backend deepep (all_to_all over EFA stalls every MoE layer)")
-        if self.data_parallel_shard_size is not None and self.data_parallel_shard_size % self.expert_parallel_size:
-            raise ValueError(
-                f"data_parallel_shard_size {self.data_parallel_shard_size} must be a multiple of "
-                f"expert_parallel_size {self.expert_parallel_size} (expert groups nest in shard groups)"
-            )
+        ep, shard = self.expert_parallel_size, self.data_parallel_shard_size
+        if ep != "auto" and shard != "auto" and shard % ep:
+            raise ValueError(f"data_parallel_shard_size {shard} must be a multiple of expert_parallel_size {ep} "
+                             "(expert groups nest in shard groups)")
+        tp, rep = self.rollout_tensor_parallel_size, self.rollout_expert_parallel_size
+        if tp != "auto" and rep != "auto" and tp % rep:
+            raise ValueError(f"rollout_expert_parallel_size {rep} must divide rollout_tensor_parallel_size {tp} "
+                             "(SGLang splits the MoE's tensor-parallel group into expert-parallel ranks)")
         return self
 
-    def shard_size(self, gpus_per_node: int) -> int:
-        return self.data_parallel_shard_size or gpus_per_node
-
-    def trainer_gpu_multiple(self, gpus_per_node: int) -> int:
-        """The trainer's world size must be a multiple of this (whole stages of whole EP and
-        shard groups), for every model's layout."""
-        own = self.pipeline_parallel_size * max(self.expert_parallel_size, self.shard_size(gpus_per_node))
-        if self.pipeline_parallel_size > 1:
-            own = math.lcm(own, self.pipeline_parallel_size * gpus_per_node)
-        return math.lcm(own, *(self.for_model(name).trainer_gpu_multiple(gpus_per_node) for name in self.models))
-
-    def layout_error(self, nodes: int, gpus_per_node: int) -> str | None:
-        """Why this layout (or a model's in `models`) cannot run on `nodes` train nodes of
-        `gpus_per_node` GPUs (None: it can)."""
-        for name in self.models:
-            if error := self.for_model(name).layout_error(nodes, gpus_per_node):
-                return error.replace("job.parallel.", f"job.parallel.models.{name}.")
-        pp = self.pipeline_parallel_size
-        if nodes % pp:
-            return (f"job.parallel.pipeline_parallel_size {pp} must divide the {nodes} train nodes "
-                    f"(each stage is whole nodes)")
-        ep, shard, world = self.expert_parallel_size, self.shard_size(gpus_per_node), nodes // pp * gpus_per_node
-        where = f"{nodes // pp} train nodes x {gpus_per_node} GPUs a stage" if pp > 1 else f"{nodes} train nodes x {gpus_per_node} GPUs"
-        if ep > gpus_per_node and not self.expert_parallel_across_nodes:
-            return (f"job.parallel.expert_parallel_size {ep} is more than one node's {gpus_per_node} GPUs: every MoE "
-                    f"layer's all-to-all would cross EFA; use at most {gpus_per_node}, or set "
-                    f"expert_parallel_across_nodes: true with ep_backend: deepep")
-        if (ep <= gpus_per_node and gpus_per_node % ep) or (ep > gpus_per_node and ep % gpus_per_node):
-            return f"job.parallel.expert_parallel_size {ep} must divide, or be a multiple of, one node's {gpus_per_node} GPUs"
-        if (shard <= gpus_per_node and gpus_per_node % shard) or (shard > gpus_per_node and shard % gpus_per_node):
-            return f"job.parallel.data_parallel_shard_size {shard} must divide, or be a multiple of, one node's {gpus_per_node} GPUs"
-        if shard % ep:
-            return f"job.parallel.data_parallel_shard_size {shard} must be a multiple of expert_parallel_size {ep}"
-        if world % shard:
-            ranks = "the trainer's world size" if pp == 1 else "a stage's ranks"
-            return f"job.parallel.data_parallel_shard_size {shard} must divide {ranks} {world} ({where})"
-        return None
+    @property
+    def resolved(self) -> bool:
+        return "auto" not in (self.pipeline_parallel_size, self.expert_parallel_size, self.data_parallel_shard_size,
+                              self.sync_gradients_every_micro_batch, self.rollout_tensor_parallel_size,
+                              self.rollout_expert_parallel_size)
 
 
 class AlgorithmSection(_Section):
@@ -334,10 +273,10 @@ class DataColumns(_Section):
 
 
 def _check_environment(name: str) -> str:
-    from payload.envs.base import EnvironmentError_, registry  # no torch: numpy and msgpack
+    from payload.envs.base import ToolEnvironmentError, registry  # no torch: numpy and msgpack
 
     if name not in registry():
-        raise ValueError(str(EnvironmentError_(f"environment {name!r}: not one of {', '.join(sorted(registry()))}")))
+        raise ValueError(str(ToolEnvironmentError(f"environment {name!r}: not one of {', '.join(sorted(registry()))}")))
     return name
 
 
@@ -590,10 +529,6 @@ class JobConfig(_Section):
     eval: EvalSection = Field(default_factory=EvalSection)
     rewards: RewardsSection = Field(default_factory=RewardsSection)
 
-    @property
-    def layout(self) -> ParallelSection:
-        """The trainer's and the rollout servers' layout for the job's model (parallel.models)."""
-        return self.parallel.for_model(self.model.path)
     tracking: TrackingSection = Field(default_factory=TrackingSection)
 
     @property
@@ -615,8 +550,7 @@ class JobConfig(_Section):
             )
         if (self.eval.interval_steps or self.eval.before_training) and (self.data is None or self.data.eval is None):
             raise ValueError("eval.interval_steps / eval.before_training need an eval set (data.eval)")
-        layout = self.parallel.for_model(self.model.path)
-        if layout.pipeline_parallel_size > 1:
+        if self.parallel.pipeline_parallel_size not in ("auto", 1):
             # Pipeline stages pass one packed row per micro-batch (payload.train.pipeline).
             if not self.batch.packing:
                 raise ValueError("parallel.pipeline_parallel_size > 1 needs batch.packing: true")

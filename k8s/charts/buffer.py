@@ -21,7 +21,7 @@ from k8s.context import Context
 from k8s.netpol import allow, from_components, from_prometheus
 from cluster.placement import Placement
 from k8s.placement import cpu_resources
-from payload.queue.base import redis_maxmemory_bytes
+from estimate.buffer import redis_maxmemory_bytes
 from payload.queue.access import ACL_FILE, CA_CERT, SERVER_CERT, SERVER_KEY, probe_command, server_args
 from k8s.pods import (
     BUFFER,

@@ -9,7 +9,7 @@ A reward replica is dense and small (a few billion parameters): tensor parallel 
 node over NVLink, so its pods ask for no EFA devices (GpuShare.uses_efa) and no multi-node
 rendezvous; LeaderWorkerSet keeps one shape for every SGLang tier (the rollout servers' too),
 and Kueue admits its groups like theirs. The tier takes whole rollout nodes; the rollout
-servers get the rest (cluster.layout.RewardLayout). A ClusterIP Service spreads connections
+servers get the rest (cluster.gpu_pods.RewardLayout). A ClusterIP Service spreads connections
 over the replicas; a /classify call is one group, stateless, so any replica may answer it.
 """
 

@@ -13,6 +13,7 @@ from cdk8s_plus_33 import k8s
 from constructs import Construct
 
 from cluster.identities import TRAINER_SERVICE_ACCOUNT
+from estimate.checks import job_costs
 from estimate.costs import Timeouts
 from payload.train.tracking import SERVER_PORT
 from k8s.charts.efa import efa_env
@@ -72,7 +73,7 @@ class TrainerChart(cdk8s.Chart):
         layout = ctx.trainer
         placement: Placement = layout.share.placement
         # Watchdog, probes and grace period follow from the modeled publish, checkpoint and export.
-        timeouts = Timeouts.from_costs(ctx.environment.costs())
+        timeouts = Timeouts.from_costs(job_costs(ctx.environment))
         command = [
             "torchrun",
             f"--nnodes={layout.nodes}",
@@ -95,7 +96,7 @@ class TrainerChart(cdk8s.Chart):
             env=[
                 *payload_env(),
                 *queue_env("trainer"),
-                *efa_env(deepep=ctx.job.parallel.ep_backend == "deepep" and ctx.job.parallel.expert_parallel_size > 1),
+                *efa_env(deepep=ctx.environment.layout.trainer_uses_deepep),
                 env("RL_WORLD_SIZE", str(layout.world_size)),
                 # Where the trainer publishes weights (payload/train/cli.py reads it).
                 env("RL_ROLLOUT_SERVERS", ",".join(server_urls(ctx.rollout.replicas))),

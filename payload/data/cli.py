@@ -70,11 +70,12 @@ def load_checked_job(env: str | None, job_config: str | None, tokenizer: str | N
     from spec.job import DataSource, load_job_config
 
     if env is not None:
-        from spec.environment import EnvironmentError, load_environment
+        from estimate.checks import load_environment
+        from spec.environment import EnvironmentFileError
 
         try:
             job = load_environment(env).job
-        except EnvironmentError as exc:
+        except EnvironmentFileError as exc:
             raise DataError(str(exc)) from None
     else:
         job = load_job_config(job_config)

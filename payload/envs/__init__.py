@@ -1,5 +1,5 @@
 """Environments for multi-turn rollouts: the policy acts (calls a tool), the environment answers."""
 
-from payload.envs.base import Environment, EnvironmentError_, Step, get_environment
+from payload.envs.base import ToolEnvironment, ToolEnvironmentError, Step, get_environment
 
-__all__ = ["Environment", "EnvironmentError_", "Step", "get_environment"]
+__all__ = ["ToolEnvironment", "ToolEnvironmentError", "Step", "get_environment"]

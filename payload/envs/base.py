@@ -8,7 +8,7 @@
 
 The rollout (payload.rollout.episode) owns the tokens: it keeps the ids the policy generated
 and appends the observation as the policy's chat template renders it, so an environment deals
-only in text and messages. A site adds environments by subclassing `Environment` in a module
+only in text and messages. A site adds environments by subclassing `ToolEnvironment` in a module
 the rollout worker imports (as with verifiers, payload.rewards.base).
 """
 
@@ -23,7 +23,7 @@ import numpy as np
 from payload.queue.experience import Task
 
 
-class EnvironmentError_(ValueError):
+class ToolEnvironmentError(ValueError):
     """A task or job names an environment this build does not have (a user mistake: one line)."""
 
 
@@ -39,7 +39,7 @@ class Step:
     reward: float | None = None
 
 
-class Environment(ABC):
+class ToolEnvironment(ABC):
     name: ClassVar[str]
 
     def reset(self, task: Task) -> np.ndarray:
@@ -58,15 +58,15 @@ def _subclasses(cls: type) -> list[type]:
     return [c for sub in cls.__subclasses__() for c in (sub, *_subclasses(sub))]
 
 
-def registry() -> dict[str, type[Environment]]:
+def registry() -> dict[str, type[ToolEnvironment]]:
     import payload.envs.calculator  # noqa: F401 - defines CalculatorEnvironment
     import payload.envs.code  # noqa: F401 - defines CodeEnvironment
 
-    return {cls.name: cls for cls in _subclasses(Environment) if isinstance(getattr(cls, "name", None), str)}
+    return {cls.name: cls for cls in _subclasses(ToolEnvironment) if isinstance(getattr(cls, "name", None), str)}
 
 
-def get_environment(name: str) -> Environment:
+def get_environment(name: str) -> ToolEnvironment:
     environments = registry()
     if name not in environments:
-        raise EnvironmentError_(f"environment {name!r}: not one of {', '.join(sorted(environments))}")
+        raise ToolEnvironmentError(f"environment {name!r}: not one of {', '.join(sorted(environments))}")
     return environments[name]()

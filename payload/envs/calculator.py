@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import operator
 
-from payload.envs.base import Environment, Step
+from payload.envs.base import ToolEnvironment, Step
 from payload.envs.tool_calls import MalformedToolCall, first_tool_call, tool_message
 
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
@@ -51,7 +51,7 @@ def evaluate(expression: str) -> int | float:
     return value(tree.body)
 
 
-class CalculatorEnvironment(Environment):
+class CalculatorEnvironment(ToolEnvironment):
     name = "calculator"
 
     def step(self, action: str) -> Step:

@@ -10,7 +10,7 @@ not turned into a tool answer the policy would be trained on.
 
 from __future__ import annotations
 
-from payload.envs.base import Environment, Step
+from payload.envs.base import ToolEnvironment, Step
 from payload.envs.tool_calls import MalformedToolCall, first_tool_call, tool_message
 
 # What the policy reads back per stream: enough for a traceback, bounded so a program that
@@ -18,7 +18,7 @@ from payload.envs.tool_calls import MalformedToolCall, first_tool_call, tool_mes
 MAX_OUTPUT_CHARS = 2000
 
 
-class CodeEnvironment(Environment):
+class CodeEnvironment(ToolEnvironment):
     name = "code"
 
     def __init__(self) -> None:

@@ -24,7 +24,7 @@ opt-in wrapper: `payload.ep.apply_expert_parallel(model, group, payload.ep.Confi
 """
 
 from payload.model.checkpoint import iter_hf_tensors, load_hf_state_dict, load_pretrained, save_pretrained
-from payload.model.config import ModelConfigError, Qwen3MoeConfig, tiny_config
+from spec.model_shape import ModelConfigError, Qwen3MoeConfig, tiny_config
 from payload.model.moe import GroupedExperts, Router, SparseMoeBlock, grouped_mm_supported
 from payload.model.qwen3_moe import KVCache, ModelOutput, Qwen3MoeForCausalLM, compute_logprobs
 

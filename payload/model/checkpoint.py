@@ -16,7 +16,7 @@ from pathlib import Path
 
 import torch
 
-from payload.model.config import ModelConfigError, Qwen3MoeConfig
+from spec.model_shape import ModelConfigError, Qwen3MoeConfig
 from payload.model.qwen3_moe import Qwen3MoeForCausalLM
 
 SAFETENSORS_INDEX = "model.safetensors.index.json"

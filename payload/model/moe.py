@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from payload.ep.dispatcher import Dispatcher, LocalDispatcher, LocalHandle, count_per_expert, unpermute_and_sum
-from payload.model.config import ExpertsImpl, ExpertsPrecision
+from spec.model_shape import ExpertsImpl, ExpertsPrecision
 from payload.model.fp8_experts import fp8_grouped_linear
 from payload.model.swiglu import weighted_swiglu
 

@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from torch import nn
 from torch.utils.checkpoint import checkpoint
 
-from payload.model.config import Qwen3MoeConfig
+from spec.model_shape import Qwen3MoeConfig
 from payload.model.logprobs import linear_logprobs
 from payload.model.moe import RouterStats, SparseMoeBlock, load_balancing_loss
 from payload.model.packed import PackedSequences

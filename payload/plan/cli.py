@@ -59,8 +59,6 @@ def _inputs(p: argparse.ArgumentParser) -> None:
     rates.add_argument("--trainer-tokens-per-s", type=float, help="response tokens/s one trainer node trains")
     rates.add_argument("--publish-s", type=float, help="seconds one weight publish pauses the trainer and the servers "
                        "(default: measured, else modeled from the model and the hardware, estimate/costs.py)")
-    rates.add_argument("--architecture", help="size publish, checkpoint and export for this model instead of the job's "
-                       "(e.g. Qwen3-235B-A22B)")
     rates.add_argument("--response-tokens-mean", type=float, help="mean response length (default: measured, "
                        "else half of batch.max_response_tokens)")
     rates.add_argument("--response-tokens-sigma", type=float, help="lognormal shape of response lengths (default 0.8)")
@@ -71,6 +69,10 @@ def _inputs(p: argparse.ArgumentParser) -> None:
     spot.add_argument("--reclaims-per-node-hour", type=float, default=0.0)
     spot.add_argument("--replacement-s", type=float, default=600.0, help="reclaim until the new node serves")
     spot.add_argument("--notice-s", type=float, default=120.0, help="interruption notice")
+    p.add_argument("--model", "--model-config", "--architecture", dest="model", metavar="NAME|CONFIG.json|FOLDER",
+                   help="plan for this model instead of the job's, in every section (layout, memory, rates, publish, "
+                   "checkpoint, export): a released model's name (spec/architectures: Qwen3-30B-A3B, Qwen3-235B-A22B), "
+                   "a config.json, or a checkpoint folder; the layout the job leaves auto is chosen for it")
     p.add_argument("--split", type=_split, metavar="T:R", help="the split to compare (default: the environment's)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
 
@@ -86,12 +88,7 @@ def register(subparsers) -> None:
     plan.add_argument("--reward-prefill-tokens-per-s", type=_positive, metavar="R",
                       help="prompt + response tokens/s one reward model replica scores (/classify, measured): "
                       "size the job's reward tier (job.rewards.model.replicas) for the recommended split's rollout")
-    plan.add_argument("--model-config", metavar="CONFIG.json|NAME",
-                      help="a Qwen3-MoE config.json, a checkpoint directory, or a released model's name "
-                      "(spec/architectures: Qwen3-30B-A3B, Qwen3-235B-A22B): also print the trainer's "
-                      "per-GPU memory and per-link traffic "
-                      "for it under the environment's layout (alone when no rates are given)")
-    model = plan.add_argument_group("first-principles rates for --model-config (estimate/throughput.py)")
+    model = plan.add_argument_group("first-principles rates for --model (estimate/throughput.py)")
     model.add_argument("--train-mfu", type=_fraction, help="trainer model-FLOPs utilisation (default 0.357, bench/README.md)")
     model.add_argument("--peak-tflops", type=_positive, help="bf16 matmul peak a GPU (default 775, measured on an H200)")
     model.add_argument("--hbm-efficiency", type=_fraction, help="share of HBM bandwidth decode reaches (default 0.75: bench/decode_bandwidth.py)")
@@ -120,20 +117,19 @@ def register(subparsers) -> None:
 
 def _load(args: argparse.Namespace):
     """(environment, spec, measured or None, current split); raises the user-error types."""
-    from spec.environment import load_environment
     from estimate.loop import BalanceError, LoopSpec, Rates, Spot
     from dataclasses import replace
 
     from estimate.measure import check_provenance, read_metrics
 
-    env = load_environment(args.env)
+    env = environment_for(args)
     pools = env.pools
     measured = None
     values = {}
     if args.from_metrics:
         train, rollout = args.measured_split or (pools.train.desired_size, pools.rollout.desired_size)
         measured = read_metrics(args.from_metrics, train, rollout, env.job.algorithm.group_size)
-        notes = check_provenance(measured, args.from_metrics, pools.train.spec.device, env.architecture_name())
+        notes = check_provenance(measured, args.from_metrics, pools.train.spec.device, env.layout.model)
         measured = replace(measured, notes=notes + list(measured.notes))
         values = {k: v for k, v in vars(measured.rates).items()}
     for flag, key in (("rollout_tokens_per_s", "rollout_tokens_per_s_per_node"),
@@ -142,7 +138,7 @@ def _load(args: argparse.Namespace):
                       ("filtered_fraction", "filtered_fraction")):
         if getattr(args, flag) is not None:
             values[key] = getattr(args, flag)
-    costs = modeled_costs(env, args.architecture)
+    costs = job_costs(env)
     values.setdefault("publish_s", costs.publish.seconds)
     for key, flag in (("rollout_tokens_per_s_per_node", "--rollout-tokens-per-s"),
                       ("trainer_tokens_per_s_per_node", "--trainer-tokens-per-s")):
@@ -157,29 +153,26 @@ def _load(args: argparse.Namespace):
     return env, spec, measured, current
 
 
-def modeled_costs(env, architecture: str | None):
-    """The environment's publish/checkpoint/export model, for its job's model or `architecture`."""
-    from estimate.loop import BalanceError
-    from estimate.costs import model_costs
-    from spec.model_shape import ARCHITECTURES
+def environment_for(args: argparse.Namespace):
+    """The environment, its job's model replaced by --model where given, resolved and checked."""
+    from estimate.checks import checked
+    from spec.environment import environment_file, read_environment
 
-    if architecture is None:
-        return env.costs()
-    if architecture not in ARCHITECTURES:
-        raise BalanceError(f"--architecture {architecture!r}: known ones are {', '.join(ARCHITECTURES)}")
-    rollout, train = env.pools.rollout, env.pools.train
-    layout = env.job.parallel.for_model(architecture)  # the trainer's and servers' layout for that model
-    return model_costs(ARCHITECTURES[architecture], train_nodes=train.desired_size,
-                       shard_gpus=layout.shard_size(train.spec.gpus), pipeline=layout.pipeline_parallel_size,
-                       servers=rollout.desired_size * rollout.spec.gpus // layout.rollout_tensor_parallel_size or None,
-                       server_gpus=layout.rollout_tensor_parallel_size,
-                       fsx_storage_gib=env.storage.fsx_storage_gib,
-                       fsx_mb_s_per_tib=env.storage.fsx_throughput_mb_s_per_tib, keep_last=env.job.checkpoint.keep_last,
-                       rollout_precision=env.job.rollout.precision)
+    env = read_environment(args.env)
+    if args.model:
+        job = env.job.model_copy(update={"model": env.job.model.model_copy(update={"architecture": args.model})})
+        env = env.model_copy(update={"job": job})
+    return checked(env, environment_file(args.env).name)
+
+
+def job_costs(env):
+    from estimate.checks import job_costs
+
+    return job_costs(env)
 
 
 def _user_errors():
-    from spec.environment import EnvironmentError as EnvFileError
+    from spec.environment import EnvironmentFileError as EnvFileError
     from estimate.loop import BalanceError
     from spec.job import JobConfigError
 
@@ -187,34 +180,27 @@ def _user_errors():
 
 
 def _print_footprint(args: argparse.Namespace) -> int:
-    from spec.environment import load_environment
-    from payload.model.config import ModelConfigError, Qwen3MoeConfig
-    from spec.model_shape import ARCHITECTURE_CONFIGS
     from estimate.footprint import job_footprint, print_footprint, print_layouts
+    from spec.model_shape import ModelConfigError, shape_of
 
     try:
-        env = load_environment(args.env)
-        config = Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS.get(args.model_config, args.model_config))
+        env = environment_for(args)
     except (*_user_errors(), ModelConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    # The model's name picks its layout in job.parallel.models: a released model's, a
-    # config.json's directory, or the file's own name.
-    path = Path(args.model_config)
-    name = args.model_config if args.model_config in ARCHITECTURE_CONFIGS else (
-        path.parent.name if path.name == "config.json" else path.stem)
+    name, config = shape_of(env.job.model)
     if not _print_throughput(args, env, config, name):
         return 2
-    layout, shape, fp = job_footprint(config, env, name)
-    print_footprint(args.model_config, env, layout, shape, fp, sys.stdout)
-    best = print_layouts(args.model_config, env, config, sys.stdout)
+    layout, shape, fp = job_footprint(config, env)
+    print_footprint(name, env, layout, shape, fp, sys.stdout)
+    best = print_layouts(name, env, config, sys.stdout)
     if best is None:
-        print(f"  nothing fits: {env.name}'s train pool is too small for {args.model_config}", file=sys.stdout)
+        print(f"  nothing fits: {env.name}'s train pool is too small for {name}", file=sys.stdout)
     elif best != layout:
-        print(f"  the job's layout for {name} ({layout.describe()}) is not the cheapest that fits: set "
-              f"job.parallel.models.{name} to {best.describe()}", file=sys.stdout)
+        print(f"  the job sets {layout.describe()} for {name} in job.parallel; the cheapest that fits is "
+              f"{best.describe()} (leave the sizes auto to run it)", file=sys.stdout)
     else:
-        print(f"  the job's layout for {name} is the one picked", file=sys.stdout)
+        print(f"  the job runs the one picked for {name}", file=sys.stdout)
     return 0
 
 
@@ -224,16 +210,14 @@ def _print_throughput(args: argparse.Namespace, env, config, name: str) -> bool:
 
     from estimate.planner import make_plan, size_reward_tier
     from estimate.throughput import Assumptions, choose_staleness, estimate_rates, loop_spec, print_estimate
-    from estimate.engine_fit import architecture_of_config, check_engine_fit
     from spec.model_shape import ARCHITECTURES
 
-    architecture = ARCHITECTURES.get(name) or architecture_of_config(config)
+    architecture = config
     assumptions = Assumptions()
     for flag in ("train_mfu", "peak_tflops", "hbm_efficiency", "prompt_tokens", "pause_mode"):
         if getattr(args, flag, None) is not None:
             assumptions = replace(assumptions, **{flag: getattr(args, flag)})
     try:
-        check_engine_fit(env, config, architecture, name, assumptions.mem_fraction_static)
         estimate = estimate_rates(config, env, name, architecture, response_mean=args.response_tokens_mean,
                                   response_sigma=args.response_tokens_sigma or 0.8, a=assumptions)
         spec = loop_spec(env, estimate, args.response_tokens_sigma or 0.8)
@@ -243,7 +227,7 @@ def _print_throughput(args: argparse.Namespace, env, config, name: str) -> bool:
         print(f"error: {exc}", file=sys.stderr)
         return False
     rows, pick = choose_staleness(spec, split, estimate.prompt_tokens)
-    print_estimate(estimate, env, rows, pick, sys.stdout, args.model_config)
+    print_estimate(estimate, env, rows, pick, sys.stdout, args.model)
     try:  # the split, at the picked staleness, within the pools' limits
         plan = make_plan(spec.with_(max_staleness=pick.max_staleness), sum(split_nodes(split)),
                          split_nodes(split), (pools.train.min_size, pools.train.max_size),
@@ -275,12 +259,12 @@ def run_plan(args: argparse.Namespace) -> int:
     from estimate.report import plan_json, print_costs, print_plan
 
     rates = (args.from_metrics, args.rollout_tokens_per_s, args.trainer_tokens_per_s, args.publish_s)
-    if args.model_config and all(r is None for r in rates):
+    if args.model and all(r is None for r in rates):
         return _print_footprint(args)
     try:
         env, spec, measured, current = _load(args)
         pools = env.pools
-        # The job's own reward tier holds whole rollout nodes (cluster.layout.RewardLayout): the
+        # The job's own reward tier holds whole rollout nodes (cluster.gpu_pods.RewardLayout): the
         # split is of the nodes left to the trainer and the rollout servers.
         model = env.job.rewards.model
         reward_nodes = model.nodes(pools.rollout.spec.gpus) if env.job.rewards.serves_model else 0
@@ -306,7 +290,7 @@ def run_plan(args: argparse.Namespace) -> int:
     except _user_errors() as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    costs = modeled_costs(env, args.architecture)
+    costs = job_costs(env)
     if args.json:
         reward = {"reward_nodes_held": reward_nodes, "reward_tier": tier.as_dict() if tier else None}
         print(json.dumps(plan_json(plan, spec, measured) | reward | {"data_movement": costs.as_dict()}, indent=2))
@@ -322,8 +306,8 @@ def run_plan(args: argparse.Namespace) -> int:
                   f"job.rewards.model.replicas {tier.replicas} ({tier.nodes} node(s)): pools.rollout.desired_size "
                   f"{rollout + tier.nodes}" + ("" if tier.nodes == reward_nodes else
                                                "; the split changes with it: plan again after setting both"))
-        print_costs(costs, env, args.architecture or env.architecture_name())
-    return _print_footprint(args) if args.model_config else 0
+        print_costs(costs, env, env.layout.model)
+    return _print_footprint(args) if args.model else 0
 
 
 def run_simulate(args: argparse.Namespace) -> int:

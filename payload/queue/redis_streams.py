@@ -57,8 +57,8 @@ import redis
 from redis.backoff import ExponentialWithJitterBackoff, NoBackoff
 from redis.retry import Retry
 
+from estimate.buffer import DEFAULT_HIGH_WATER_SHARE
 from payload.queue.base import (
-    DEFAULT_HIGH_WATER_SHARE,
     BufferedGroup,
     Consumed,
     DeadLetter,

@@ -70,7 +70,7 @@ def _run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from payload.common.service import bound_socket
-    from payload.model.config import ModelConfigError
+    from spec.model_shape import ModelConfigError
     from payload.rewards.model_server import TinyRewardModel, build_app
 
     try:

@@ -168,7 +168,7 @@ def _user_errors() -> tuple[type[Exception], ...]:
     from payload.rewards.base import VerifierError
 
     errors = [CliError, JobConfigError, QueueError, VerifierError, PortInUse]
-    for module, name in (("payload.model.config", "ModelConfigError"), ("payload.rollout.engine", "EngineError"),
+    for module, name in (("spec.model_shape", "ModelConfigError"), ("payload.rollout.engine", "EngineError"),
                          ("payload.rollout.chat", "ChatTemplateError"),
                          ("payload.common.efa", "EfaError")):
         if module in sys.modules:
@@ -226,7 +226,7 @@ def run_serve(args) -> int:
     nodes, node_rank = replica_nodes(args.sglang_args)
     model_path, version = launch_start_weights(base_path, queue, nodes=nodes)
     if args.engine == "local":
-        from payload.model.config import Qwen3MoeConfig
+        from spec.model_shape import Qwen3MoeConfig
 
         Qwen3MoeConfig.from_pretrained(model_path)  # a wrong path fails here, as one line
     service.start()

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Gauge, Histogram
 
 from spec import signals
-from payload.envs.base import EnvironmentError_
+from payload.envs.base import ToolEnvironmentError
 from spec.job import RewardsSection
 from payload.queue.base import BufferFull, Delivery, RolloutQueue, Stage
 from payload.queue.experience import ExperienceGroup, Sample, Task
@@ -234,7 +234,7 @@ class RolloutWorker:
             self._release(delivery, False, str(exc)[:200], "sandbox_unavailable")
             stop.wait(self.config.server_down_pause_s)
             return
-        except (EnvironmentError_, ChatTemplateError) as exc:
+        except (ToolEnvironmentError, ChatTemplateError) as exc:
             # A task naming an unknown environment, or a tokenizer that cannot frame its
             # replies: charged, so it reaches the dead-letter stream instead of circling.
             log.error("task %s cannot be played: %s", task.task_id, exc, extra=extra)

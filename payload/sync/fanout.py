@@ -69,7 +69,6 @@ checkpoint) instead of mismatched collectives.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from graphlib import TopologicalSorter
 from collections.abc import Callable, Iterable, Iterator
@@ -110,7 +109,7 @@ class Piece:
 
 
 @dataclass
-class Layout:
+class FanoutLayout:
     """Where every rank's rows go in every bucket, known to every rank (built from the pieces'
     headers, gathered once). Each rank lists its tensors in the model's order; the tensors go
     in one order that agrees with every rank's list (an EP rank's experts are a subsequence)."""
@@ -125,7 +124,7 @@ class Layout:
     mine: list[list[int]]
 
     @classmethod
-    def of(cls, headers: list[list[Piece]], rank: int, itemsize: int, bucket_bytes: int) -> "Layout":
+    def of(cls, headers: list[list[Piece]], rank: int, itemsize: int, bucket_bytes: int) -> "FanoutLayout":
         shapes: dict[str, tuple[int, ...]] = {}
         rows: dict[str, int] = {}
         for pieces in headers:
@@ -233,7 +232,7 @@ class FanOutPublisher:
         self._links: dict[str, dist.ProcessGroup] = {}  # a follower's side of its node's groups
         self.dtype = getattr(torch, p.dtype)
         self.wire = WireFormat(self.dtype, p.precision)
-        self._layout: Layout | None = None
+        self._layout: FanoutLayout | None = None
         self._staged: torch.Tensor | None = None  # this rank's share of every bucket, pinned host
         self._offsets: list[int] = []  # where bucket k's share starts in `_staged`
         self._thread: threading.Thread | None = None
@@ -265,7 +264,7 @@ class FanOutPublisher:
             else:
                 everyone = [headers]
             me = (self._replica_ranks or [self.rank]).index(self.rank)
-            self._layout = Layout.of(everyone, me, self.dtype.itemsize, self.config.publisher.bucket_bytes)
+            self._layout = FanoutLayout.of(everyone, me, self.dtype.itemsize, self.config.publisher.bucket_bytes)
             self._offsets = [0]
             for k in range(len(self._layout.nbytes)):
                 self._offsets.append(self._offsets[-1] + self._layout.share(k, me))
@@ -468,6 +467,3 @@ class FanOutPublisher:
         self._links.clear()
 
 
-def local_ranks() -> int:
-    """torchrun's LOCAL_WORLD_SIZE: the ranks of one node (1 when not under torchrun)."""
-    return int(os.environ.get("LOCAL_WORLD_SIZE", "1"))

@@ -17,7 +17,7 @@ tensor i at the byte offset of the sizes before it and refuses an offset not ali
 dtype, and a flat bucket has no padding: so a bucket is laid out widest dtype first (fp32
 scales, then bf16, then fp8), which aligns every offset whatever the shapes.
 
-Bytes at 235B (estimate/costs.py Architecture.publish_bytes): bf16 470 GB a publish; fp8
+Bytes at 235B (spec/model_shape.py Qwen3MoeConfig.publish_bytes): bf16 470 GB a publish; fp8
 236 GB (the quantized linears are 99.4% of the parameters; 57 MB of scales). The quantization
 runs on the GPU the bucket is packed on (one read of bf16, one write of fp8; rate measured on an
 H200 in bench/README.md), inside the trainer's stall, against half the bytes to move after it.

@@ -53,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from payload.model import ModelConfigError
     from payload.queue.base import QueueError, RolloutQueue
     from payload.train.parallel import ParallelConfigError
+    from spec.layout import LayoutError, trainer_layout_of
     from payload.train.trainer import PublishStalled, Trainer, TrainerConfigError
 
     configure_logging("trainer")
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
     from payload.common.service import PortInUse
 
-    user_errors = (JobConfigError, ParallelConfigError, ModelConfigError, EPConfigError, QueueError, TrainerConfigError,
+    user_errors = (JobConfigError, LayoutError, ParallelConfigError, ModelConfigError, EPConfigError, QueueError, TrainerConfigError,
                    DataError, PortInUse)
     try:
         if args.max_steps is not None and args.max_steps < 1:
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             raise TrainerConfigError(f"--publish-bucket-mb {args.publish_bucket_mb}: must be at least 1")
         job = load_job_config(args.job_config)
         # DeepEP's import checks the NCCL libraries mapped: before any communicator maps its plugin.
-        ep.preflight(ep.Config.for_job(job), job.parallel.expert_parallel_size)
+        ep.preflight(ep.Config.for_job(job), trainer_layout_of(job.parallel, 1, 1).expert_parallel)
         shared = None
         if args.queue_url.startswith("local://"):
             from payload.queue.url import open_queue

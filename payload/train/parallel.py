@@ -37,10 +37,12 @@ import torch
 import torch.distributed as dist
 from torch.distributed.device_mesh import DeviceMesh, init_device_mesh
 from torch.distributed.fsdp import FSDPModule, MixedPrecisionPolicy, fully_shard
+
 from torch.distributed.tensor import DTensor, Replicate, Shard
 from torch.distributed.tensor._utils import compute_local_shape_and_global_offset
 
 from payload import ep
+from payload.common.torchrun import local_world_size
 from payload.model import Qwen3MoeForCausalLM
 from payload.model.checkpoint import EXPERT_PARAM
 
@@ -121,7 +123,7 @@ def init_world(ep_size: int, shard_size: int | None = None, timeout: timedelta |
             f"parallel.pipeline_parallel_size {pp_size} must divide the trainer's world size {world_size}"
         )
     stage_size = world_size // pp_size
-    shard = shard_size or min(int(os.environ.get("LOCAL_WORLD_SIZE", stage_size)), stage_size)
+    shard = shard_size or min(local_world_size(), stage_size)
     ranks = "the trainer's world size" if pp_size == 1 else "a pipeline stage's ranks"
     if ep_size < 1 or stage_size % ep_size:
         raise ParallelConfigError(f"parallel.expert_parallel_size {ep_size} must divide {ranks} {stage_size}")

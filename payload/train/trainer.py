@@ -49,7 +49,9 @@ from payload.queue.base import PolicyPointer, RolloutQueue
 from payload.queue.experience import ExperienceGroup
 from payload.sync.client import RolloutServerClient
 from payload.sync.probe import PublishProbe
-from payload.sync.fanout import FanOutPublisher, Outcome, local_ranks
+from payload.sync.fanout import FanOutPublisher, Outcome
+from payload.common.torchrun import local_world_size
+from spec.layout import trainer_layout_of
 from payload.sync.publisher import WeightPublisher
 from payload.train.advantages import group_advantages
 from payload.train.batch import MicroBatch, Sample, micro_batches, packed_for_rank, split_for_ranks
@@ -171,10 +173,13 @@ class Trainer:
         job = config.job
         # A collective that outlives the phase watchdog is dead: fail it a little after.
         collective_timeout = timedelta(seconds=config.stall_timeout_s + 300)
-        # The layout job.parallel gives this model (payload plan picks it; PP > 1: payload.train.pipeline).
-        self.parallel = parallel = job.parallel.for_model(job.model.path)
-        self.world = world = init_world(parallel.expert_parallel_size, parallel.data_parallel_shard_size,
-                                         timeout=collective_timeout, pp_size=parallel.pipeline_parallel_size)
+        # The layout make manifests resolved for this model and the pools (spec.layout; PP > 1:
+        # payload.train.pipeline), on the nodes torchrun started.
+        node_ranks, world_size = local_world_size(), int(os.environ.get("WORLD_SIZE", "1"))
+        self.layout = layout = trainer_layout_of(job.parallel, max(world_size // node_ranks, 1), min(node_ranks, world_size),
+                                                 job.model.activation_checkpointing)
+        self.world = world = init_world(layout.expert_parallel, layout.shard, timeout=collective_timeout,
+                                        pp_size=layout.pipeline)
         # Rank 0 waits on the buffer (Redis) while the others wait for its batch: they wait in a
         # CPU-side gloo broadcast, never in an NCCL collective (whose watchdog kills the job).
         self._control = dist.new_group(backend="gloo", timeout=collective_timeout) if world.world_size > 1 else None
@@ -193,7 +198,7 @@ class Trainer:
         on_gpu = world.device.type == "cuda"
         keep_logits, why = trainer_keeps_logits(
             job, Qwen3MoeConfig.from_pretrained(job.model.path), world.world_size,
-            int(os.environ.get("LOCAL_WORLD_SIZE", world.world_size)),
+            layout.gpus_per_node,
             device_memory_gb(torch.cuda.get_device_properties(world.device).total_memory) if on_gpu else None)
         if world.is_main:
             log.info("%s", why)
@@ -243,7 +248,7 @@ class Trainer:
             self.publisher = FanOutPublisher.Config(
                 WeightPublisher.Config(
                     servers=config.rollout_servers,
-                    ranks_per_server=job.layout.rollout_tensor_parallel_size,
+                    ranks_per_server=job.parallel.rollout_tensor_parallel_size,
                     backend="nccl" if world.device.type == "cuda" else "gloo",
                     dtype=job.model.dtype,
                     precision=job.rollout.precision,
@@ -252,7 +257,7 @@ class Trainer:
                     # watchdog would call the trainer stuck.
                     timeout_s=min(600.0, config.stall_timeout_s / 2),
                 ),
-                local_ranks=local_ranks(),
+                local_ranks=local_world_size(),
                 replicas=world.replica_ranks,
             ).build(world.rank, world.world_size, world.device)
         self.publish_failures = PublishFailures(job.rollout.max_staleness)
@@ -561,7 +566,7 @@ class Trainer:
                                        compute_dtype=_DTYPES.get(self.config.job.model.dtype))
         return train_step(self.model, self.optimizer, micro, self.loss, group=dist.group.WORLD, reference=self.reference,
                           device=world.device, norm_group=world.replica_group,
-                          sync_every_micro_batch=self.parallel.sync_gradients_every_micro_batch)
+                          sync_every_micro_batch=not self.layout.per_step_sync)
 
     def _agree_to_stop(self) -> bool:
         # Rank 0 alone knows the publishes failed; every rank stops and checkpoints with it. A

@@ -5,7 +5,8 @@ import json
 import pytest
 import yaml
 
-from spec.environment import ENVIRONMENTS_DIR, load_environment
+from spec.environment import ENVIRONMENTS_DIR
+from estimate.checks import load_environment
 from payload.__main__ import main
 from spec import signals
 from estimate.loop import LoopSpec, Rates

@@ -3,17 +3,17 @@
 import pytest
 import torch
 
-from spec.environment import load_environment
+from estimate.checks import load_environment
 from payload.model import Qwen3MoeForCausalLM, iter_hf_tensors, tiny_config
 from estimate.costs import Timeouts, model_costs
-from spec.model_shape import ARCHITECTURES, Architecture
+from spec.model_shape import ARCHITECTURES, Qwen3MoeConfig
 
 
 def test_parameter_and_tensor_counts_match_the_model():
     config = tiny_config(vocab_size=96, num_hidden_layers=3)
     with torch.device("meta"):
         model = Qwen3MoeForCausalLM(config)
-    arch = Architecture.of_hf_config(config.to_hf_dict())  # what the cost model reads from config.json
+    arch = Qwen3MoeConfig.from_hf_dict(config.to_hf_dict())  # what the cost model reads from config.json
     assert arch.parameters == sum(p.numel() for p in model.parameters())
     assert arch.tensors == sum(1 for _ in iter_hf_tensors(model))
 
@@ -93,7 +93,7 @@ def test_fp8_rollout_halves_every_publish_byte_after_the_gather():
     config = tiny_config(vocab_size=96, num_hidden_layers=3)
     with torch.device("meta"):
         model = Qwen3MoeForCausalLM(config)
-    arch = Architecture.of_hf_config(config.to_hf_dict())
+    arch = Qwen3MoeConfig.from_hf_dict(config.to_hf_dict())
     from payload.sync.wire import WireFormat
 
     wire = WireFormat(torch.bfloat16, "fp8")

@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from spec.environment import load_environment, parse_environment
-from cluster.layout import RolloutLayout
+from estimate.checks import load_environment, parse_environment
+from cluster.gpu_pods import RolloutPods
 from payload.__main__ import main
 from estimate.engine_fit import check_engine_fit, engine_fit, kv_bytes_per_token
 from estimate.loop import BalanceError
 from estimate.throughput import estimate_rates
-from payload.model.config import Qwen3MoeConfig
+from spec.model_shape import Qwen3MoeConfig
 from payload.rollout.sglang_args import server_args
 from spec.model_shape import ARCHITECTURE_CONFIGS, ARCHITECTURES
 
@@ -50,12 +50,12 @@ def test_the_shipped_environment_serves_each_model_with_the_layout_the_planner_p
 
 def test_a_job_of_the_235b_runs_its_own_rollout_layout_on_the_cluster():
     env = p5en_48(serving("Qwen3-235B-A22B"))
-    rollout = RolloutLayout.of(env)
+    rollout = RolloutPods.of(env)
     assert (rollout.tensor_parallel, rollout.expert_parallel, rollout.replicas, rollout.pods_per_node) == (8, 8, 32, 1)
     args = server_args(env.job, model_path="/fsx/models/Qwen3-235B-A22B", host="0.0.0.0", port=30000)
     assert args[args.index("--tp-size") + 1] == "8" and args[args.index("--ep-size") + 1] == "8"
     # The 30B (the shipped job) keeps job.parallel's TP 4, two replicas a node.
-    thirty = RolloutLayout.of(load_environment("p5en-48"))
+    thirty = RolloutPods.of(load_environment("p5en-48"))
     assert (thirty.tensor_parallel, thirty.replicas, thirty.pods_per_node) == (4, 64, 2)
 
 

@@ -3,12 +3,13 @@
 import pytest
 import torch
 
-from spec.environment import load_environment
+from estimate.checks import load_environment
 from payload.__main__ import main
 from spec.job import parse_job_config
 from payload.model import Qwen3MoeConfig, Qwen3MoeForCausalLM, tiny_config
 from spec.model_shape import ARCHITECTURE_CONFIGS, ARCHITECTURES
-from estimate.footprint import (ACHIEVED_FLOP_S, FIT_FRACTION, Layout, StepShape, device_memory_gb, footprint,
+from estimate.footprint import (ACHIEVED_FLOP_S, FIT_FRACTION, StepShape, device_memory_gb, footprint,
+from spec.layout import TrainerLayout
                                      job_footprint, job_layout, keeps_logits, packed_micro_batches, parameter_counts,
                                      plan_layouts, remote_destinations, step_shape, trainer_keeps_logits)
 
@@ -35,8 +36,8 @@ def test_the_cost_model_reads_the_same_released_config(name):
 
 def test_sharded_state_and_links_follow_the_layout():
     config, shape = released("Qwen3-235B-A22B"), StepShape(tokens=8 << 20, largest_micro_batch=16384, micro_batches=40)
-    node = footprint(config, Layout(16, 8, expert_parallel=8, shard=8), shape)
-    wide = footprint(config, Layout(16, 8, expert_parallel=8, shard=64, per_step_sync=False), shape)
+    node = footprint(config, TrainerLayout(16, 8, expert_parallel=8, shard=8), shape)
+    wide = footprint(config, TrainerLayout(16, 8, expert_parallel=8, shard=64, per_step_sync=False), shape)
     # 16 B of fp32 state per parameter, over the shard group.
     assert node.memory_gb["AdamW moments fp32 (sharded)"] == pytest.approx(8 * node.params / 8 / 1e9)
     assert wide.memory_total_gb < 141 < node.memory_total_gb  # without PP, 235B fits only sharded over 8 nodes
@@ -49,13 +50,13 @@ def test_sharded_state_and_links_follow_the_layout():
     local = (wide.params - wide.expert_params) + wide.expert_params / 8
     across = wide.traffic_gb["FSDP gather + reduce-scatter (across nodes)"]
     assert across == ("EFA", pytest.approx(40 * (2 * 2 + 4) * local * 7 / 8 / 8 / 1e9))
-    cross = footprint(config, Layout(16, 8, expert_parallel=16, shard=16), shape)
+    cross = footprint(config, TrainerLayout(16, 8, expert_parallel=16, shard=16), shape)
     assert cross.traffic_gb["EP all-to-all (across nodes)"][1] > 0
 
 
 def test_kept_logits_are_counted():
     config, shape = released("Qwen3-30B-A3B"), StepShape(tokens=1 << 20, largest_micro_batch=32768, micro_batches=4)
-    layout = Layout(2, 8, expert_parallel=8, shard=8)
+    layout = TrainerLayout(2, 8, expert_parallel=8, shard=8)
     recompute = footprint(config, layout, shape)
     keep = footprint(config.replace(lm_head_keep_logits=True), layout, shape)
     added = keep.memory_total_gb - recompute.memory_total_gb
@@ -68,7 +69,7 @@ def test_kept_logits_are_counted():
 
 def test_auto_keeps_logits_exactly_where_they_fit():
     config, shape = released("Qwen3-30B-A3B"), StepShape(tokens=1 << 20, largest_micro_batch=32768, micro_batches=4)
-    recomputing = footprint(config, Layout(2, 8, expert_parallel=8, shard=8), shape)
+    recomputing = footprint(config, TrainerLayout(2, 8, expert_parallel=8, shard=8), shape)
     needed = (recomputing.memory_total_gb + recomputing.logits_gb) / FIT_FRACTION  # GB of GPU memory
     assert keeps_logits("auto", recomputing, needed) and not keeps_logits("auto", recomputing, needed * 0.999)
     assert keeps_logits(True, recomputing, 1.0) and not keeps_logits(False, recomputing, 1e6)  # as set
@@ -151,7 +152,7 @@ def test_p5en_48_ships_the_layout_plan_picks(name, gb, efa_gb):
     assert best == job_layout(env.job, train.desired_size, train.spec.gpus, name)
     assert fp.memory_total_gb < gb and fp.link_gb("EFA") < efa_gb
     assert all(row[2].step_s >= fp.step_s for row in fitting)
-    shipped_before = Layout(16, 8, expert_parallel=8, shard=8)  # the seed's layout: 235B does not fit it
+    shipped_before = TrainerLayout(16, 8, expert_parallel=8, shard=8)  # the seed's layout: 235B does not fit it
     assert (name == "Qwen3-30B-A3B") == (shipped_before in [row[0] for row in fitting])
 
 

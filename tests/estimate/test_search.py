@@ -2,11 +2,11 @@
 
 import pytest
 
-from spec.environment import load_environment
+from estimate.checks import load_environment
 from payload.__main__ import main
 from estimate.search import reshaped_layout, search_splits, verified_best
 from estimate.throughput import choose_staleness, estimate_rates, loop_spec
-from payload.model.config import Qwen3MoeConfig
+from spec.model_shape import Qwen3MoeConfig
 from spec.model_shape import ARCHITECTURE_CONFIGS, ARCHITECTURES
 
 

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from spec.environment import load_environment
+from estimate.checks import load_environment
 from payload.__main__ import main
 from estimate.throughput import (
     Assumptions,
@@ -15,7 +15,7 @@ from estimate.throughput import (
     kv_bytes_per_token,
     loop_spec,
 )
-from payload.model.config import Qwen3MoeConfig
+from spec.model_shape import Qwen3MoeConfig
 from spec.model_shape import ARCHITECTURE_CONFIGS, ARCHITECTURES
 
 

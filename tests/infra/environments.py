@@ -21,7 +21,7 @@ def environment_data(name: str) -> dict:
 def deployable(name: str, change=None, rename: str | None = None):
     """environments/<name>.yaml as the user would deploy it, optionally changed (a function
     of the loaded mapping) and renamed so several variants fit in one CDK app."""
-    from spec.environment import parse_environment
+    from estimate.checks import parse_environment
 
     data = environment_data(name)
     if change:

@@ -9,7 +9,7 @@ import pytest
 
 from tests.infra.environments import ADMINS, deployable
 from infra.cluster import ADMIN_PARAMETER
-from spec.environment import IAM_PRINCIPAL_ARN, EnvironmentError
+from spec.environment import IAM_PRINCIPAL_ARN, EnvironmentFileError
 
 ADMIN_POLICY = ":eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"
 
@@ -47,5 +47,5 @@ def test_the_parameter_pattern_takes_iam_roles_and_users_only(arn, accepted):
 
 
 def test_an_sts_session_arn_in_the_file_says_what_to_use_instead():
-    with pytest.raises(EnvironmentError, match=r"admin_principal_arns.*is an STS session.*arn:aws:iam::ACCOUNT:role/NAME"):
+    with pytest.raises(EnvironmentFileError, match=r"admin_principal_arns.*is an STS session.*arn:aws:iam::ACCOUNT:role/NAME"):
         deployable("default", lambda d: d.update(admin_principal_arns=["arn:aws:sts::111122223333:assumed-role/Admin/alice"]))

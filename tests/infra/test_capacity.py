@@ -11,7 +11,8 @@ import pytest
 
 from tests.infra.environments import REPO
 from infra.capacity import is_placeholder_reservation
-from spec.environment import GPU_POOLS, EnvironmentError, load_environment
+from spec.environment import GPU_POOLS, EnvironmentFileError
+from estimate.checks import load_environment
 
 
 def nodegroups(synth) -> dict[str, tuple[str, dict]]:
@@ -66,7 +67,7 @@ def test_example_reservation_ids_are_recognised(reservation, placeholder):
 def test_the_shipped_example_reservation_is_refused():
     from infra.stack import MoeRlStack
 
-    with pytest.raises(EnvironmentError, match=r"pools\.train\.capacity_reservation_id cr-0123456789abcdef0 is an example id"):
+    with pytest.raises(EnvironmentFileError, match=r"pools\.train\.capacity_reservation_id cr-0123456789abcdef0 is an example id"):
         MoeRlStack(cdk.App(), load_environment("p5en-48"))
 
 

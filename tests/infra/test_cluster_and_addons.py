@@ -4,7 +4,7 @@ encryption keys: test_least_privilege.py)."""
 import json
 
 from infra import versions
-from spec.environment import load_environment
+from estimate.checks import load_environment
 
 
 def cluster_config(synth) -> dict:

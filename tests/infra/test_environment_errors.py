@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from spec.environment import EnvironmentError, load_environment, parse_environment
+from spec.environment import EnvironmentFileError
+from estimate.checks import load_environment, parse_environment
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT = yaml.safe_load((REPO / "environments" / "default.yaml").read_text())
@@ -140,7 +141,7 @@ CASES = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_rejected_with_one_clear_line(case):
     change, expected = CASES[case]
-    with pytest.raises(EnvironmentError) as error:
+    with pytest.raises(EnvironmentFileError) as error:
         parse_environment(with_change(change), "default.yaml")
     message = str(error.value)
     assert expected in message and "\n" not in message
@@ -164,7 +165,7 @@ def test_235b_fits_where_the_sizing_says():
     """The storage and layout the p5en-48 file gives for Qwen3-235B-A22B are accepted."""
     data = yaml.safe_load((REPO / "environments" / "p5en-48.yaml").read_text())
     data["job"]["model"]["path"] = "/fsx/models/Qwen3-235B-A22B"
-    with pytest.raises(EnvironmentError, match="storage.fsx_storage_gib 4800: Qwen3-235B-A22B needs 13,334 GiB"):
+    with pytest.raises(EnvironmentFileError, match="storage.fsx_storage_gib 4800: Qwen3-235B-A22B needs 13,334 GiB"):
         parse_environment(data, "p5en-48.yaml")
     data["storage"] = {"fsx_storage_gib": 14400, "fsx_throughput_mb_s_per_tib": 1000}
     costs = parse_environment(data, "p5en-48.yaml").costs()
@@ -205,7 +206,7 @@ def test_a_non_utf8_environment_file_is_one_line_and_no_output(tmp_path):
     path = tmp_path / "latin1.yaml"
     text = "# r\u00e9gion de test\n" + yaml.safe_dump(DEFAULT)
     path.write_bytes(text.encode("latin-1"))
-    with pytest.raises(EnvironmentError, match=r"^latin1.yaml: not UTF-8 text \(byte 0xe9 at offset 3\)$"):
+    with pytest.raises(EnvironmentFileError, match=r"^latin1.yaml: not UTF-8 text \(byte 0xe9 at offset 3\)$"):
         load_environment(str(path))
     result = run_app(tmp_path, {"env": str(path)})
     assert result.returncode == 1

@@ -5,7 +5,7 @@ import base64
 import pytest
 
 from tests.infra.environments import STAND_IN_RESERVATION
-from spec.environment import load_environment
+from estimate.checks import load_environment
 
 
 def launch_template(synth, pool):

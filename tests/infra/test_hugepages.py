@@ -1,4 +1,4 @@
-"""Huge pages on a GPU node are sized from the pods cluster/layout.py places on it: one source of
+"""Huge pages on a GPU node are sized from the pods cluster/gpu_pods.py places on it: one source of
 truth. Checked against the rendered manifests for rollout tensor parallelism 1, 2, 4 and 8."""
 
 import re
@@ -8,7 +8,7 @@ import yaml
 
 from tests.infra.environments import deployable
 from infra.gpu_node_group import hugepages_2mi
-from cluster.layout import gpu_pods_per_node
+from cluster.gpu_pods import gpu_pods_per_node
 
 MIB = 2**20
 

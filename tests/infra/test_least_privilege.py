@@ -9,7 +9,7 @@ import pytest
 
 from cluster.identities import TRACKING_ARTIFACTS_PREFIX, TRACKING_SERVICE_ACCOUNT, WORKLOAD_NAMESPACE
 from infra.addons import GRAFANA_ADMIN_KEYS, GRAFANA_ADMIN_SECRET
-from spec.environment import EnvironmentError
+from spec.environment import EnvironmentFileError
 from infra.node_group import IMDS_HOP_LIMIT
 from infra.storage import FSX_S3_ROLE
 from tests.infra.environments import PUBLIC_API_CIDRS, deployable
@@ -58,7 +58,7 @@ def test_listed_networks_are_the_only_public_access_and_the_only_nag_exception(v
     ("my-office", "not an IPv4 CIDR"),
 ])
 def test_a_wrong_api_network_is_one_line(cidr, message):
-    with pytest.raises(EnvironmentError, match=rf"default.yaml: api_public_cidrs: '{cidr}'.*{message}"):
+    with pytest.raises(EnvironmentFileError, match=rf"default.yaml: api_public_cidrs: '{cidr}'.*{message}"):
         deployable("default", lambda d: d.update(api_public_cidrs=[cidr]))
 
 

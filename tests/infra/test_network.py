@@ -1,6 +1,6 @@
 """One zone for every node group, two for the control plane; endpoints and flow logs."""
 
-from spec.environment import load_environment
+from estimate.checks import load_environment
 
 
 def subnet_zones(synth) -> dict[str, str]:

@@ -6,8 +6,8 @@ rollout pods request, so a scale-up from zero picks the right group."""
 import json
 
 from infra import versions
-from spec.environment import load_environment
-from cluster.layout import gpu_pods_per_node
+from estimate.checks import load_environment
+from cluster.gpu_pods import gpu_pods_per_node
 from cluster.placement import EFA_HUGEPAGES_GIB
 from infra.node_autoscaler import DESCRIBE_ACTIONS, SCALING_ACTIONS, SERVICE_ACCOUNT
 

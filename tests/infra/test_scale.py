@@ -17,7 +17,7 @@ import boto3
 import pytest
 from botocore.stub import Stubber
 
-from spec.environment import load_environment
+from estimate.checks import load_environment
 from infra.scale import (
     KubernetesNodes,
     Scaler,

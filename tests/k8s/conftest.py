@@ -12,7 +12,8 @@ import yaml
 # jsii's end-of-life banner is silenced per Node major version.
 os.environ["JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION"] = "20"
 
-from spec.environment import Environment, load_environment  # noqa: E402
+from spec.environment import Environment  # noqa: E402
+from estimate.checks import load_environment  # noqa: E402
 from k8s.main import synth  # noqa: E402
 
 ENVIRONMENTS = ("default", "p5en-48")

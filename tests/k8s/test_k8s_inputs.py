@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from spec.environment import ENVIRONMENTS_DIR, EnvironmentError, load_environment
+from spec.environment import ENVIRONMENTS_DIR, EnvironmentFileError
+from estimate.checks import load_environment
 from k8s.main import synth
 from cluster.outputs import OUTPUT_KEYS, OutputsError, load_outputs
-from cluster.placement import LayoutError
+from cluster.placement import PlacementError
 from spec.job import JOB_CONFIG_PATH, parse_job_config
 
 REPO = Path(__file__).resolve().parents[2]
@@ -120,28 +121,28 @@ def _environment_with(tmp_path: Path, **job_overrides) -> Path:
 @pytest.mark.parametrize(
     "overrides, error, field",
     [
-        ({"images__payload": "{ecr}:latest"}, EnvironmentError, "job.images.payload"),
-        ({"images__router": "lmsysorg/sgl-model-gateway"}, EnvironmentError, "job.images.router"),
-        ({"rollout__workers": 0}, EnvironmentError, "job.rollout.workers"),
+        ({"images__payload": "{ecr}:latest"}, EnvironmentFileError, "job.images.payload"),
+        ({"images__router": "lmsysorg/sgl-model-gateway"}, EnvironmentFileError, "job.images.router"),
+        ({"rollout__workers": 0}, EnvironmentFileError, "job.rollout.workers"),
         # What the data check can know without reading a file: make manifests refuses it.
         # (the built-in names; a test that imported a site verifier into this process adds its own)
-        ({"data__verifier": "judge"}, EnvironmentError, "job.data.verifier: verifier 'judge': not one of code, exact_match"),
-        ({"data__train": "/fsx/datasets/math/train.csv"}, EnvironmentError,
+        ({"data__verifier": "judge"}, EnvironmentFileError, "job.data.verifier: verifier 'judge': not one of code, exact_match"),
+        ({"data__train": "/fsx/datasets/math/train.csv"}, EnvironmentFileError,
          "job.data.train.path: /fsx/datasets/math/train.csv: unsupported file type '.csv'"),
-        ({"checkpoint__max_restarts": -1}, EnvironmentError, "job.checkpoint.max_restarts"),
-        ({"rollout__replicas": 3}, EnvironmentError, "job.rollout.replicas"),
-        ({"parallel__expert_parallel_size": 5, "parallel__data_parallel_shard_size": None}, EnvironmentError,
+        ({"checkpoint__max_restarts": -1}, EnvironmentFileError, "job.checkpoint.max_restarts"),
+        ({"rollout__replicas": 3}, EnvironmentFileError, "job.rollout.replicas"),
+        ({"parallel__expert_parallel_size": 5, "parallel__data_parallel_shard_size": None}, EnvironmentFileError,
          "job.parallel.expert_parallel_size"),
         (
             {"parallel__rollout_tensor_parallel_size": 3, "parallel__rollout_expert_parallel_size": 1},
-            LayoutError,
+            PlacementError,
             "job.parallel.rollout_tensor_parallel_size",
         ),
         # 3 nodes per replica do not divide the 2 rollout nodes.
-        ({"parallel__rollout_tensor_parallel_size": 24}, LayoutError, "pools.rollout.desired_size"),
+        ({"parallel__rollout_tensor_parallel_size": 24}, PlacementError, "pools.rollout.desired_size"),
         (
             {"parallel__rollout_tensor_parallel_size": 8, "parallel__rollout_expert_parallel_size": 3},
-            LayoutError,
+            PlacementError,
             "job.parallel.rollout_expert_parallel_size",
         ),
     ],

@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from spec.environment import ENVIRONMENTS_DIR, load_environment
+from spec.environment import ENVIRONMENTS_DIR
+from estimate.checks import load_environment
 from k8s.charts.reward_servers import reward_command, reward_url
 from k8s.main import synth
 from tests.k8s.conftest import Synth, pod_templates
@@ -129,13 +130,13 @@ def test_a_shared_reward_server_opens_only_its_port(shared):
 
 
 def test_a_reward_tier_that_leaves_no_rollout_node_is_one_line(tmp_path_factory):
-    from cluster.placement import LayoutError
+    from cluster.placement import PlacementError
 
-    with pytest.raises(LayoutError, match=r"^pools.rollout.desired_size 2 leaves no node for the rollout servers: "
+    with pytest.raises(PlacementError, match=r"^pools.rollout.desired_size 2 leaves no node for the rollout servers: "
                                           r"the reward tier \(job.rewards.model\) takes 2$"):
         _synth(tmp_path_factory, "reward-too-big", {"model": {**REWARD_MODEL, "replicas": 16, "tensor_parallel_size": 1},
                                                     "default": {"model": 1.0}})
-    with pytest.raises(LayoutError, match=r"^job.rewards.model.tensor_parallel_size 3 must divide 8"):
+    with pytest.raises(PlacementError, match=r"^job.rewards.model.tensor_parallel_size 3 must divide 8"):
         _synth(tmp_path_factory, "reward-odd-tp", {"model": {**REWARD_MODEL, "tensor_parallel_size": 3},
                                                    "default": {"model": 1.0}})
 

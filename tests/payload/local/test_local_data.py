@@ -9,7 +9,7 @@ import datasets
 import pytest
 import yaml
 
-from spec.environment import load_environment
+from estimate.checks import load_environment
 from payload.__main__ import main
 from payload.local.launcher import Launcher, LocalError
 

@@ -180,7 +180,7 @@ def test_fp8_layer_close_to_fp32_layer_and_never_fused():
 
 def test_config_switch_is_validated_and_not_saved(tmp_path):
     from payload.model import Qwen3MoeForCausalLM, save_pretrained, tiny_config
-    from payload.model.config import ModelConfigError
+    from spec.model_shape import ModelConfigError
 
     config = tiny_config(experts_precision="fp8")
     model = Qwen3MoeForCausalLM(config)

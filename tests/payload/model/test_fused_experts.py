@@ -216,7 +216,7 @@ def test_fused_path_is_not_taken_on_cpu_without_the_interpreter():
 
 
 def test_fused_impl_is_a_valid_config_value():
-    from payload.model.config import ModelConfigError, Qwen3MoeConfig
+    from spec.model_shape import ModelConfigError, Qwen3MoeConfig
 
     assert Qwen3MoeConfig().replace(experts_impl="fused").experts_impl == "fused"
     with pytest.raises(ModelConfigError, match="'auto', 'fused', 'grouped_mm', 'loop'"):

@@ -7,7 +7,8 @@ import pytest
 
 from spec.job import JobConfig
 from payload.rollout.serve import flag_value, passthrough_args, sglang_command
-from payload.rollout.sglang_args import LayoutError, moe_a2a_backend, server_args
+from payload.rollout.sglang_args import server_args
+from spec.layout import LayoutError, moe_a2a_backend
 from tests.payload.rollout.helpers import REPO, env
 
 

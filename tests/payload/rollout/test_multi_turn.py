@@ -17,7 +17,7 @@ import torch
 
 import yaml
 
-from payload.envs.base import Environment, Step, get_environment
+from payload.envs.base import ToolEnvironment, Step, get_environment
 from payload.envs.calculator import CalculatorError, evaluate
 from payload.queue.base import RolloutQueue, Stage
 from payload.queue.experience import Task, decode_group, encode_group
@@ -108,7 +108,7 @@ def test_the_trainer_trains_only_the_policys_tokens_of_a_multi_turn_sample():
         TrainSample(prompt, response, logprobs, 1.0, response_mask=mask[:3])
 
 
-class FixedReplies(Environment):
+class FixedReplies(ToolEnvironment):
     """A plug-in that answers every turn with the same tool message, for two turns."""
 
     name = "test_fixed_replies"

@@ -15,7 +15,7 @@ import torch
 import torch.distributed as dist
 from safetensors.torch import save_file
 
-from payload.sync.fanout import FanOutBroken, FanOutPublisher, Layout, Piece, assign
+from payload.sync.fanout import FanOutBroken, FanOutPublisher, FanoutLayout, Piece, assign
 from payload.sync.publisher import WeightPublisher
 from sglang_protocol_server import fetch_weights
 from test_sync_publisher import Server, weights
@@ -64,15 +64,15 @@ def _fanout(urls, rank, world_size, timeout_s=None):
 
 def test_layout_places_every_rank_rows_and_refuses_a_group_that_is_not_one_replica():
     headers = [[Piece("a", (4, 2), 0, 1), Piece("b", (2,), 0, 2)], [Piece("a", (4, 2), 1, 3)]]
-    layout = Layout.of(headers, rank=1, itemsize=4, bucket_bytes=32)
+    layout = FanoutLayout.of(headers, rank=1, itemsize=4, bucket_bytes=32)
     assert layout.names == [["a"], ["b"]] and layout.nbytes == [32, 8]  # b follows a in rank 0's list
     assert layout.places == [[[(0, 8)], [(8, 24)]], [[(0, 8)], []]]
     assert layout.mine == [[0], []] and layout.share(0, 1) == 24
     # Pieces of one rank that lie back to back in a bucket (an EP rank's experts) are one run.
-    merged = Layout.of([[Piece("e0", (2,), 0, 2), Piece("e1", (2,), 0, 2)]], 0, 4, 32)
+    merged = FanoutLayout.of([[Piece("e0", (2,), 0, 2), Piece("e1", (2,), 0, 2)]], 0, 4, 32)
     assert merged.places == [[[(0, 16)]]] and merged.mine == [[0, 1]]
     with pytest.raises(ValueError, match="holds 2 rows of a"):
-        Layout.of([[Piece("a", (4, 2), 0, 1)], [Piece("a", (4, 2), 1, 1)]], 0, 4, 32)
+        FanoutLayout.of([[Piece("a", (4, 2), 0, 1)], [Piece("a", (4, 2), 1, 1)]], 0, 4, 32)
     assert assign([f"s{i}" for i in range(64)], 16)[15] == ["s60", "s61", "s62", "s63"]
 
 

@@ -20,7 +20,7 @@ from payload.model import compute_logprobs, save_pretrained
 from payload.sync.probe import PublishProbe
 from payload.sync.publisher import PublishError, WeightPublisher
 from payload.train.batch import micro_batches, shard_for_rank
-from payload.sync.fanout import Layout, Piece
+from payload.sync.fanout import FanoutLayout, Piece
 from payload.train.parallel import full_hf_tensors, init_world, own_hf_rows, parallelize
 from payload.train.step import LossConfig, train_step
 from tests.payload.rollout.helpers import ServeProcess
@@ -177,7 +177,7 @@ def test_each_rank_s_own_rows_cover_the_gathered_model_once(gloo_pool):
     (pieces0, full, replicas), (pieces1, _, _) = gloo_pool.run(_own_rows_and_full)
     assert replicas == [[0, 1]]
     headers = [[Piece(n, s, first, t.shape[0]) for n, s, first, t in pieces] for pieces in (pieces0, pieces1)]
-    Layout.of(headers, 0, 4, 1 << 20)  # raises unless every row of every tensor is held once
+    FanoutLayout.of(headers, 0, 4, 1 << 20)  # raises unless every row of every tensor is held once
     rebuilt = {name: torch.empty(shape) for name, shape, _, _ in pieces0 + pieces1}
     for name, _, first, tensor in pieces0 + pieces1:
         rebuilt[name][first : first + tensor.shape[0]] = tensor

@@ -13,13 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spec.environment import Environment
-from cluster.placement import GpuShare, LayoutError, Placement
+from cluster.placement import GpuShare, PlacementError, Placement
 from spec.job import RewardModelSection
-from payload.rollout import sglang_args
+from spec import layout as spec_layout
 
 
 @dataclass(frozen=True)
-class TrainerLayout:
+class TrainerPods:
     share: GpuShare
     nodes: int
 
@@ -32,18 +32,18 @@ class TrainerLayout:
         return self.share.placement.spec.gpus // self.share.gpus
 
     @classmethod
-    def of(cls, environment: Environment) -> "TrainerLayout":
+    def of(cls, environment: Environment) -> "TrainerPods":
         placement = Placement.of(environment, "train")
         nodes = placement.pool.desired_size
         if nodes == 0:
-            raise LayoutError("pools.train.desired_size is 0: the trainer needs at least one node")
+            raise PlacementError("pools.train.desired_size is 0: the trainer needs at least one node")
         # The parallel layout itself (EP, HSDP shard size vs the pool) is validated with the
         # environment (job.ParallelSection.layout_error).
         return cls(GpuShare(placement, placement.spec.gpus), nodes)
 
 
 @dataclass(frozen=True)
-class RolloutLayout:
+class RolloutPods:
     share: GpuShare  # one pod's GPUs
     group_size: int  # pods per SGLang replica (LeaderWorkerSet size)
     replicas: int  # SGLang replicas (LeaderWorkerSet replicas)
@@ -56,36 +56,36 @@ class RolloutLayout:
         return self.share.placement.spec.gpus // self.share.gpus
 
     @classmethod
-    def of(cls, environment: Environment) -> "RolloutLayout":
+    def of(cls, environment: Environment) -> "RolloutPods":
         placement = Placement.of(environment, "rollout")
         gpus = placement.spec.gpus
-        reward_nodes = RewardLayout.nodes_of(environment)
+        reward_nodes = RewardPods.nodes_of(environment)
         nodes = placement.pool.desired_size - reward_nodes
-        tp = environment.job.layout.rollout_tensor_parallel_size  # the job's model's (parallel.models)
-        ep = environment.job.layout.rollout_expert_parallel_size
+        servers = environment.layout.servers  # resolved for the job's model (estimate.layout)
+        tp, ep = servers.tensor_parallel, servers.expert_parallel
         if placement.pool.desired_size == 0:
-            raise LayoutError("pools.rollout.desired_size is 0: the rollout servers need at least one node")
+            raise PlacementError("pools.rollout.desired_size is 0: the rollout servers need at least one node")
         if nodes <= 0:
-            raise LayoutError(
+            raise PlacementError(
                 f"pools.rollout.desired_size {placement.pool.desired_size} leaves no node for the rollout servers: "
                 f"the reward tier (job.rewards.model) takes {reward_nodes}"
             )
         if tp >= gpus:
             if tp % gpus:
-                raise LayoutError(
+                raise PlacementError(
                     f"job.parallel.rollout_tensor_parallel_size {tp} must be a multiple of {gpus} "
                     f"(the GPUs of one {placement.pool.instance_type}) or divide it"
                 )
             group_size = tp // gpus
             if nodes % group_size:
-                raise LayoutError(
+                raise PlacementError(
                     f"pools.rollout.desired_size {nodes} must be a multiple of {group_size} "
                     f"(nodes per SGLang replica at rollout_tensor_parallel_size {tp})"
                 )
             _check_sglang_layout(tp, ep, group_size)
             return cls(GpuShare(placement, gpus), group_size, nodes // group_size, tp, ep)
         if gpus % tp:
-            raise LayoutError(
+            raise PlacementError(
                 f"job.parallel.rollout_tensor_parallel_size {tp} must divide {gpus} "
                 f"(the GPUs of one {placement.pool.instance_type}) or be a multiple of it"
             )
@@ -94,7 +94,7 @@ class RolloutLayout:
 
 
 @dataclass(frozen=True)
-class RewardLayout:
+class RewardPods:
     """The job's own reward servers (job.rewards.model without a url): `replicas` SGLang
     replicas of `share.gpus` GPUs each, inside one rollout node (a reward model is a dense
     model of a few billion parameters: tensor parallel over NVLink, no EFA)."""
@@ -113,14 +113,14 @@ class RewardLayout:
         return self.model.nodes(self.share.placement.spec.gpus)
 
     @classmethod
-    def of(cls, environment: Environment) -> "RewardLayout | None":
+    def of(cls, environment: Environment) -> "RewardPods | None":
         model = environment.job.rewards.model
         if model is None or model.url is not None:
             return None  # verifiers only, or a reward server shared with other jobs
         placement = Placement.of(environment, "rollout")
         gpus, tp = placement.spec.gpus, model.tensor_parallel_size
         if gpus % tp:
-            raise LayoutError(
+            raise PlacementError(
                 f"job.rewards.model.tensor_parallel_size {tp} must divide {gpus} "
                 f"(the GPUs of one {placement.pool.instance_type}: a reward replica stays inside one node)"
             )
@@ -133,14 +133,14 @@ class RewardLayout:
 
 
 def _check_sglang_layout(tp: int, ep: int, nodes: int) -> None:
-    """SGLang's own ep/tp rules for a replica of `nodes` nodes (payload.rollout.sglang_args)."""
+    """SGLang's own ep/tp rules for a replica of `nodes` nodes (spec.layout)."""
     try:
-        sglang_args.moe_a2a_backend(tp, ep, nodes)
-    except sglang_args.LayoutError as exc:
-        raise LayoutError(str(exc)) from None
+        spec_layout.moe_a2a_backend(tp, ep, nodes)
+    except spec_layout.LayoutError as exc:
+        raise PlacementError(str(exc)) from None
 
 
 def gpu_pods_per_node(environment: Environment) -> dict[str, int]:
     """GPU pool -> pods the charts place on one of its nodes: what the nodes' huge pages are
     sized from (infra/gpu_node_group.py), so pods and nodes cannot disagree."""
-    return {"train": TrainerLayout.of(environment).pods_per_node, "rollout": RolloutLayout.of(environment).pods_per_node}
+    return {"train": TrainerPods.of(environment).pods_per_node, "rollout": RolloutPods.of(environment).pods_per_node}
