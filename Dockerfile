@@ -107,7 +107,12 @@ RUN grep -iE '^(msgpack|math-verify|latex2sympy2_extended|antlr4-python3-runtime
     && pip install --no-cache-dir -r /tmp/runtime.txt \
     && rm /tmp/requirements.txt /tmp/runtime.txt
 
+# The run's description, its estimators (`plan`, the trainer's own checks) and the processes;
+# environments/ for `plan --env` and `data check --env` inside the image.
+COPY spec /opt/rl/spec
+COPY estimate /opt/rl/estimate
 COPY payload /opt/rl/payload
+COPY environments /opt/rl/environments
 ENV PYTHONPATH=/opt/rl \
     PYTHONUNBUFFERED=1
 

@@ -41,11 +41,13 @@ def load_environment(name_or_path: str) -> Environment:
     return checked(read_environment(name_or_path), environment_file(name_or_path).name)
 
 
-def checked(environment: Environment, source: str) -> Environment:
-    """`environment` with its layout resolved, once every check below has passed."""
+def checked(environment: Environment, source: str, storage: bool = True) -> Environment:
+    """`environment` with its layout resolved, once every check below has passed (storage False:
+    all but FSx's and Redis's sizes, for planning a model the environment was not sized for)."""
     try:
         resolved = resolve(environment)
-        for check in (_layout_fits_the_pools, _storage_holds_the_job, _buffer_fits_redis):
+        checks = (_layout_fits_the_pools, _storage_holds_the_job, _buffer_fits_redis) if storage else (_layout_fits_the_pools,)
+        for check in checks:
             check(resolved)
     except (LayoutError, ModelConfigError) as exc:
         raise EnvironmentFileError(f"{source}: {exc}") from None

@@ -135,9 +135,9 @@ def apply_expert_parallel(model: nn.Module, group: dist.ProcessGroup | None, con
     Rank r keeps experts [r*E/W, (r+1)*E/W). Works on a meta-device model too (then only the
     slices' shapes change), which is how load_pretrained reads just the local experts.
     """
-    from payload.model.moe import SparseMoeBlock
-
-    for block in [m for m in model.modules() if isinstance(m, SparseMoeBlock)]:
+    # An MoE block is what carries a dispatcher (payload.model.moe.SparseMoeBlock): found by that,
+    # so expert parallelism wraps the model without importing it.
+    for block in [m for m in model.modules() if isinstance(getattr(m, "dispatcher", None), Dispatcher)]:
         experts = block.experts
         dispatcher = build(
             config, block.num_experts, group, hidden_size=experts.gate_up_proj.shape[-1], top_k=block.gate.top_k

@@ -374,7 +374,7 @@ class Launcher:
                 raise LocalError(f"--redis {redacted(self.config.redis)}: {exc}") from None
             self.namespace = namespace
             return queue, ["--queue-url", self.config.redis, "--namespace", namespace]
-        from payload.local.shared_queue import QueueServer
+        from payload.queue.shared import QueueServer
 
         config = RolloutQueue.Config(backend="memory", high_water_groups=high_water,
                                      visibility_timeout_s=VISIBILITY_TIMEOUT_S)

@@ -154,7 +154,8 @@ def _load(args: argparse.Namespace):
 
 
 def environment_for(args: argparse.Namespace):
-    """The environment, its job's model replaced by --model where given, resolved and checked."""
+    """The environment, its job's model replaced by --model where given, resolved and checked (for
+    another model, its storage is not: the costs section prints what that model would need)."""
     from estimate.checks import checked
     from spec.environment import environment_file, read_environment
 
@@ -162,7 +163,7 @@ def environment_for(args: argparse.Namespace):
     if args.model:
         job = env.job.model_copy(update={"model": env.job.model.model_copy(update={"architecture": args.model})})
         env = env.model_copy(update={"job": job})
-    return checked(env, environment_file(args.env).name)
+    return checked(env, environment_file(args.env).name, storage=not args.model)
 
 
 def job_costs(env):

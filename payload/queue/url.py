@@ -3,7 +3,7 @@
     redis://[user[:password]@]host:port/db   Redis Streams: the cluster's task queue and buffer
     rediss://user@host:port/db?ssl_ca_certs=/path/ca.crt   the same over TLS (the cluster's)
     local://127.0.0.1:port?authkey=...   the local launcher's in-memory queue, served to its
-                                         processes over loopback (payload.local.shared_queue)
+                                         processes over loopback (payload.queue.shared)
 
 On the cluster the URL names the role's ACL user and no password: the password is read from
 the file $RL_QUEUE_PASSWORD_FILE names (the role's key of the mounted `rl-redis` Secret), so
@@ -60,7 +60,7 @@ def open_queue(url: str | None, namespace: str = "rl", **options) -> RolloutQueu
     if not url:
         raise QueueError("no queue URL: pass --queue-url or set $RL_QUEUE_URL")
     if url.startswith("local://"):
-        from payload.local.shared_queue import SharedQueue
+        from payload.queue.shared import SharedQueue
 
         return SharedQueue.from_url(url)
     if not url.startswith(("redis://", "rediss://")):

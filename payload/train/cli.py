@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from payload.model import ModelConfigError
     from payload.queue.base import QueueError, RolloutQueue
     from payload.train.parallel import ParallelConfigError
-    from spec.layout import LayoutError, trainer_layout_of
+    from spec.layout import LayoutError
     from payload.train.trainer import PublishStalled, Trainer, TrainerConfigError
 
     configure_logging("trainer")
@@ -77,7 +77,12 @@ def run(args: argparse.Namespace) -> int:
             raise TrainerConfigError(f"--publish-bucket-mb {args.publish_bucket_mb}: must be at least 1")
         job = load_job_config(args.job_config)
         # DeepEP's import checks the NCCL libraries mapped: before any communicator maps its plugin.
-        ep.preflight(ep.Config.for_job(job), trainer_layout_of(job.parallel, 1, 1).expert_parallel)
+        ep_size = job.parallel.expert_parallel_size
+        if ep_size == "auto":  # a job not rendered by make manifests: the trainer's choice puts EP over a node
+            from payload.common.torchrun import local_world_size
+
+            ep_size = local_world_size()
+        ep.preflight(ep.Config.for_job(job), ep_size)
         shared = None
         if args.queue_url.startswith("local://"):
             from payload.queue.url import open_queue

@@ -31,7 +31,7 @@ import math
 import os
 import shutil
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
 
@@ -52,6 +52,7 @@ from payload.sync.probe import PublishProbe
 from payload.sync.fanout import FanOutPublisher, Outcome
 from payload.common.torchrun import local_world_size
 from spec.layout import trainer_layout_of
+from estimate.layout import choose_trainer
 from payload.sync.publisher import WeightPublisher
 from payload.train.advantages import group_advantages
 from payload.train.batch import MicroBatch, Sample, micro_batches, packed_for_rank, split_for_ranks
@@ -176,8 +177,22 @@ class Trainer:
         # The layout make manifests resolved for this model and the pools (spec.layout; PP > 1:
         # payload.train.pipeline), on the nodes torchrun started.
         node_ranks, world_size = local_world_size(), int(os.environ.get("WORLD_SIZE", "1"))
-        self.layout = layout = trainer_layout_of(job.parallel, max(world_size // node_ranks, 1), min(node_ranks, world_size),
-                                                 job.model.activation_checkpointing)
+        nodes, gpus_per_node = max(world_size // node_ranks, 1), min(node_ranks, world_size)
+        if "auto" in (job.parallel.pipeline_parallel_size, job.parallel.expert_parallel_size,
+                      job.parallel.data_parallel_shard_size, job.parallel.sync_gradients_every_micro_batch):
+            # A job not rendered by make manifests (payload train on its own): the same choice
+            # (estimate.layout), on the nodes torchrun started; memory is not weighed off a GPU.
+            memory = (device_memory_gb(torch.cuda.get_device_properties(0).total_memory)
+                      if torch.cuda.is_available() else float("inf"))
+            self.layout = layout = choose_trainer(job, Qwen3MoeConfig.from_pretrained(job.model.path), job.model.path,
+                                                  nodes, gpus_per_node, memory)
+        else:
+            self.layout = layout = trainer_layout_of(job.parallel, nodes, gpus_per_node, job.model.activation_checkpointing)
+        # Every later reader (the footprint's logits decision, the publisher) sees the numbers run.
+        job = job.model_copy(update={"parallel": job.parallel.model_copy(update={
+            "pipeline_parallel_size": layout.pipeline, "expert_parallel_size": layout.expert_parallel,
+            "data_parallel_shard_size": layout.shard, "sync_gradients_every_micro_batch": not layout.per_step_sync})})
+        self.config = config = replace(config, job=job)
         self.world = world = init_world(layout.expert_parallel, layout.shard, timeout=collective_timeout,
                                         pp_size=layout.pipeline)
         # Rank 0 waits on the buffer (Redis) while the others wait for its batch: they wait in a
@@ -248,7 +263,7 @@ class Trainer:
             self.publisher = FanOutPublisher.Config(
                 WeightPublisher.Config(
                     servers=config.rollout_servers,
-                    ranks_per_server=job.parallel.rollout_tensor_parallel_size,
+                    ranks_per_server=job.parallel.rollout_tensor_parallel_size if job.parallel.rollout_tensor_parallel_size != "auto" else 1,
                     backend="nccl" if world.device.type == "cuda" else "gloo",
                     dtype=job.model.dtype,
                     precision=job.rollout.precision,

@@ -176,7 +176,7 @@ def test_kill_and_resume_auto_continue_bitwise(tmp_path, model_dir, redis_url, m
 
 @pytest.mark.parametrize("change,message", [
     ({"algorithm": {"aggregation": "sum"}}, "job.algorithm.aggregation"),
-    ({"parallel": {"expert_parallel_size": 3}}, "parallel.expert_parallel_size 3 must divide the trainer's world size 1"),
+    ({"parallel": {"expert_parallel_size": 3}}, "no trainer layout of 1 train nodes x 1 GPUs has expert_parallel_size 3"),
     ({"batch": {"prompts_per_step": 3, "micro_batch_size": 5}}, "batch.micro_batch_size 5 must divide prompts_per_step × group_size (3 × 4)"),
 ])
 def test_bad_job_config_exits_2_naming_the_field(tmp_path, model_dir, change, message):
