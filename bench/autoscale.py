@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from balance_validation import RATES  # noqa: E402
 
-from spec.environment import load_environment  # noqa: E402
+from estimate.checks import load_environment  # noqa: E402
 from estimate.autoscale import RolloutScaler, compare  # noqa: E402
 from estimate.loop import LoopSpec, Spot  # noqa: E402
 

@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.balance_validation import RATES  # noqa: E402
-from spec.environment import load_environment  # noqa: E402
+from estimate.checks import load_environment  # noqa: E402
 from estimate.loop import LoopSpec, Spot  # noqa: E402
 from estimate.planner import predict  # noqa: E402
 from estimate.simulator import Simulator  # noqa: E402

@@ -3,7 +3,7 @@ discrete-event simulator, both models, at 48 and 125 p5en nodes.
 
     python bench/throughput_validation.py [--steps 20] [--seed 0]
 
-Rates come from `plan --model-config`'s model (trainer FLOPs at the measured MFU plus the
+Rates come from `plan --model`'s model (trainer FLOPs at the measured MFU plus the
 communication the layout cannot hide; the decode roofline of the engine layout it picks), the
 staleness from its pick; at 125 nodes the job's batch, groups in flight and buffer are scaled
 by 125 / 48. The simulator (estimate.simulator) runs `--steps` steps after a 5-step
@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from spec.environment import load_environment  # noqa: E402
+from estimate.checks import load_environment  # noqa: E402
 from estimate.planner import predict  # noqa: E402
 from estimate.simulator import Simulator  # noqa: E402
 from estimate.throughput import scaled_case  # noqa: E402
@@ -34,11 +34,11 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    env = load_environment("p5en-48")
     print("| model | nodes | split | max_staleness | step s sim / plan | Δ | stale dropped sim / plan | "
           "response tokens/s sim / plan | sim wall s |")
     print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
     for model, nodes, train in CASES:
+        env = load_environment("p5en-48", model=model)  # its layout resolved for that model
         config = Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS[model])
         spec, split, pick = scaled_case(env, config, model, ARCHITECTURES[model], nodes, train)
         plan = predict(spec, split)

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from spec.environment import Environment
 from cluster.placement import GpuShare, PlacementError, Placement
 from spec.job import RewardModelSection
-from spec import layout as spec_layout
 
 
 @dataclass(frozen=True)
@@ -70,27 +69,15 @@ class RolloutPods:
                 f"pools.rollout.desired_size {placement.pool.desired_size} leaves no node for the rollout servers: "
                 f"the reward tier (job.rewards.model) takes {reward_nodes}"
             )
-        if tp >= gpus:
-            if tp % gpus:
-                raise PlacementError(
-                    f"job.parallel.rollout_tensor_parallel_size {tp} must be a multiple of {gpus} "
-                    f"(the GPUs of one {placement.pool.instance_type}) or divide it"
-                )
-            group_size = tp // gpus
-            if nodes % group_size:
-                raise PlacementError(
-                    f"pools.rollout.desired_size {nodes} must be a multiple of {group_size} "
-                    f"(nodes per SGLang replica at rollout_tensor_parallel_size {tp})"
-                )
-            _check_sglang_layout(tp, ep, group_size)
-            return cls(GpuShare(placement, gpus), group_size, nodes // group_size, tp, ep)
-        if gpus % tp:
+        # The replica's own rules (TP against a node's GPUs, SGLang's EP rules) are spec.layout's,
+        # checked when the environment was loaded; what is left is how replicas fill the pool.
+        if nodes % servers.nodes:
             raise PlacementError(
-                f"job.parallel.rollout_tensor_parallel_size {tp} must divide {gpus} "
-                f"(the GPUs of one {placement.pool.instance_type}) or be a multiple of it"
+                f"pools.rollout.desired_size {nodes} must be a multiple of {servers.nodes} "
+                f"(nodes per SGLang replica at rollout_tensor_parallel_size {tp})"
             )
-        _check_sglang_layout(tp, ep, 1)
-        return cls(GpuShare(placement, tp), 1, nodes * (gpus // tp), tp, ep)
+        share = GpuShare(placement, min(tp, gpus))
+        return cls(share, servers.nodes, nodes // servers.nodes * servers.replicas_per_node, tp, ep)
 
 
 @dataclass(frozen=True)
@@ -130,14 +117,6 @@ class RewardPods:
     def nodes_of(cls, environment: Environment) -> int:
         layout = cls.of(environment)
         return 0 if layout is None else layout.nodes
-
-
-def _check_sglang_layout(tp: int, ep: int, nodes: int) -> None:
-    """SGLang's own ep/tp rules for a replica of `nodes` nodes (spec.layout)."""
-    try:
-        spec_layout.moe_a2a_backend(tp, ep, nodes)
-    except spec_layout.LayoutError as exc:
-        raise PlacementError(str(exc)) from None
 
 
 def gpu_pods_per_node(environment: Environment) -> dict[str, int]:

@@ -36,9 +36,17 @@ def parse_environment(data: Any, source: str) -> Environment:
     return checked(validate_environment(data, source), source)
 
 
-def load_environment(name_or_path: str) -> Environment:
-    """`environments/<name>.yaml`, or a path to a YAML file: read, resolved and checked."""
-    return checked(read_environment(name_or_path), environment_file(name_or_path).name)
+def load_environment(name_or_path: str, model: str | None = None) -> Environment:
+    """`environments/<name>.yaml`, or a path to a YAML file: read, resolved and checked. `model`
+    (a released model's name, a config.json or a checkpoint folder) plans the file for that model
+    instead of its job's: its layout is chosen for it, FSx's and Redis's sizes are not checked
+    (`payload plan --model` prints what that model would need)."""
+    environment = read_environment(name_or_path)
+    if model is not None:
+        job = environment.job
+        environment = environment.model_copy(update={"job": job.model_copy(update={
+            "model": job.model.model_copy(update={"architecture": model})})})
+    return checked(environment, environment_file(name_or_path).name, storage=model is None)
 
 
 def checked(environment: Environment, source: str, storage: bool = True) -> Environment:

@@ -5,9 +5,9 @@ planner (`python -m payload plan`) and the trainer's own timeouts read one model
 
 At the project's scale, p5en.48xlarge, 16 training nodes (128 H200), the SGLang engines `plan`
 picks (Qwen3-30B-A3B: 64 TP4 replicas; Qwen3-235B-A22B: 32 TP8), FSx 4800 GiB x 1000 MB/s/TiB =
-4.69 GB/s, under the layouts the environment ships (job.parallel.models: 30B FSDP over all 128
+4.69 GB/s, under the layouts the environment ships (job.parallel auto, estimate/layout.py: 30B FSDP over all 128
 GPUs, one replica; 235B 4 pipeline stages of 4 nodes, FSDP over a stage's 32 GPUs, one replica
-of 128 GPUs), `python -m payload plan --env p5en-48 --model-config M --architecture M` gives:
+of 128 GPUs), `python -m payload plan --env p5en-48 --model M` gives:
 
                                           Qwen3-30B-A3B          Qwen3-235B-A22B
     parameters / HF tensors               30.5 B / 18,867        235.1 B / 36,945
@@ -205,7 +205,7 @@ def model_costs(
     hardware: Hardware = Hardware(),
     rollout_precision: str = "bf16",
 ) -> Costs:
-    """Under the trainer's layout (job.parallel.for_model, what `plan --model-config` picks):
+    """Under the trainer's layout (spec.layout.TrainerLayout: what estimate/layout.py chooses):
     `pipeline` stages of whole nodes, each sharding its layers over `shard_gpus` (FSDP) and
     replicated over the rest of the stage (HSDP). A replica is one shard group of every stage:
     its `pipeline × shard_gpus` GPUs hold the model once. `servers`: rollout replicas (default

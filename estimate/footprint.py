@@ -1,6 +1,6 @@
 """What one trainer step costs per GPU for a model and a parallel layout: memory, bytes per link,
 compute and the pipeline bubble. Arithmetic only (no torch), printed by
-`python -m payload plan --model-config`, which lists every layout that fits and picks the
+`python -m payload plan --model`, which lists every layout that fits and picks the
 cheapest (`choose_layout`).
 
 TrainerLayout (payload.train.parallel, payload.train.pipeline): PP stages of whole nodes; in each,
@@ -67,7 +67,7 @@ from dataclasses import dataclass
 
 from estimate.partition import balanced_partition, first_fit_bins
 from estimate.stages import layer_costs, split_layers
-from spec.layout import TrainerLayout, trainer_layout_of
+from spec.layout import TrainerLayout
 
 NVLINK_BYTES_PER_S = 450e9  # one direction, per GPU
 EFA_BYTES_PER_S_PER_GPU = 50e9
@@ -268,18 +268,14 @@ def device_memory_gb(total_bytes: int) -> float:
     return total_bytes / 2**30
 
 
-def trainer_keeps_logits(job, config, world_size: int, gpus_per_node: int,
-                         gpu_memory_gb: float | None) -> tuple[bool, str]:
-    """What the trainer runs with for job.model.lm_head_keep_logits on `world_size` ranks of
-    `gpus_per_node`-GPU nodes (gpu_memory_gb None: not on GPUs), and a line saying why (the
-    trainer logs it)."""
+def trainer_keeps_logits(job, config, layout: TrainerLayout, gpu_memory_gb: float | None) -> tuple[bool, str]:
+    """What the trainer runs with for job.model.lm_head_keep_logits under `layout`
+    (gpu_memory_gb None: not on GPUs), and a line saying why (the trainer logs it)."""
     setting = job.model.lm_head_keep_logits
     if setting != "auto":
         return bool(setting), f"model.lm_head_keep_logits: {'kept' if setting else 'recomputed'} (set in the job)"
     if gpu_memory_gb is None:  # the switch trades GPU memory for GPU time; on CPUs there is neither to weigh
         return False, "model.lm_head_keep_logits auto: recomputed (not on a GPU)"
-    layout = trainer_layout_of(job.parallel, max(world_size // gpus_per_node, 1), min(gpus_per_node, world_size),
-                               job.model.activation_checkpointing)
     shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
     recomputing = footprint(config.replace(lm_head_keep_logits=False), layout, shape)
     keep = keeps_logits(setting, recomputing, gpu_memory_gb)

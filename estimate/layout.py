@@ -45,6 +45,11 @@ def choose_trainer(job, config: Qwen3MoeConfig, model: str, nodes: int, gpus_per
             and (c.expert_parallel <= gpus_per_node or p.expert_parallel_across_nodes)
         ]
         if not candidates:
+            # The sizes set, with the defaults every candidate has for the rest: what rule they break.
+            probe = TrainerLayout(nodes, gpus_per_node, ep or gpus_per_node, shard or max(ep or gpus_per_node, gpus_per_node),
+                                  pipeline=pp or 1, expert_parallel_across_nodes=p.expert_parallel_across_nodes)
+            if error := probe.error():
+                raise LayoutError(error)
             fixed = ", ".join(f"{k} {v}" for k, v in (("pipeline_parallel_size", pp), ("expert_parallel_size", ep),
                                                      ("data_parallel_shard_size", shard)) if v is not None)
             raise LayoutError(f"job.parallel: no trainer layout of {nodes} train nodes x {gpus_per_node} GPUs has "

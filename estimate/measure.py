@@ -199,7 +199,7 @@ def check_provenance(measured: Measured, path, device: str, model: str) -> list[
                                      ("model", measured.models, model, str.__eq__)):
         if said and not all(same(s, wanted) for s in said):
             raise BalanceError(f"--from-metrics {path}: measured on {what} {', '.join(sorted(said))}, not this "
-                               f"environment's {wanted}: its rates do not transfer (use --model-config for a "
+                               f"environment's {wanted}: its rates do not transfer (use --model for a "
                                f"first-principles estimate)")
     unsaid = [what for what, said in (("device", measured.devices), ("model", measured.models)) if not said]
     if unsaid:

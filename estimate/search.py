@@ -1,4 +1,4 @@
-"""`plan --model-config M --search-splits`: the train:rollout split of the environment's nodes,
+"""`plan --model M --search-splits`: the train:rollout split of the environment's nodes,
 and the groups in flight, that give the most tokens/s per GPU (NeMo-RL's count) with fewer
 than 10% of the groups dropped stale.
 

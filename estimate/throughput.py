@@ -2,7 +2,7 @@
 environment, fed to the loop model (planner and simulator), counted as NeMo-RL counts.
 
     estimate = estimate_rates(config, env, "Qwen3-30B-A3B")   # rates, engine layout, assumptions
-    python -m payload plan --env p5en-48 --model-config Qwen3-30B-A3B
+    python -m payload plan --env p5en-48 --model Qwen3-30B-A3B
 
 Trainer. FLOPs per token are the forward's (estimate.stages.layer_costs: 2 per active
 matmul parameter, K of E experts, the LM head, causal attention scores at the job's mean
@@ -31,7 +31,7 @@ it they are replicated. Prefill: a group's prompt once (the radix cache shares i
 G samples) at `prefill_mfu`, spread over the group's G · mean response tokens. Only layouts
 that hold their weights and one group's KV at the job's caps count (estimate.engine_fit);
 the one giving the most tokens/s per node is picked, and the environment's layout for the
-model (job.parallel.models) is expected to be it.
+model (job.parallel auto, estimate/layout.py) is expected to be it.
 
 Publish (estimate.costs.model_costs under the trainer's layout): the trainer stalls for
 the device-to-host copy of its shard; a server pauses for its transfer and load, plus, in
@@ -49,7 +49,7 @@ import math
 from dataclasses import asdict, dataclass
 
 from estimate.engine_fit import engine_fit, kv_bytes_per_token
-from estimate.footprint import Footprint, StepShape, footprint_as_set, step_shape
+from estimate.footprint import Footprint, footprint_as_set, step_shape
 from estimate.stages import layer_costs
 from spec.layout import TrainerLayout
 

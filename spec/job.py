@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -62,7 +62,9 @@ class ModelSection(_Section):
 
 
 Auto = Literal["auto"]
-Size = Annotated[int, Field(ge=1)]
+# The layout sizes a job may set, or leave auto (None, as older files wrote it, is auto too).
+SIZES = ("pipeline_parallel_size", "expert_parallel_size", "data_parallel_shard_size", "rollout_tensor_parallel_size",
+         "rollout_expert_parallel_size")
 
 
 class ParallelSection(_Section):
@@ -82,32 +84,34 @@ class ParallelSection(_Section):
     only with deepep.
     """
 
-    pipeline_parallel_size: Size | Auto = "auto"
-    expert_parallel_size: Size | Auto = "auto"
+    pipeline_parallel_size: int | Auto = "auto"
+    expert_parallel_size: int | Auto = "auto"
     # A node's GPUs or fewer, or whole nodes: FSDP across nodes for models whose 16 B/parameter
     # of state does not fit one node (Qwen3-235B-A22B).
-    data_parallel_shard_size: Size | Auto = "auto"
+    data_parallel_shard_size: int | Auto = "auto"
     expert_parallel_across_nodes: bool = False
     # Reduce-scatter gradients after every micro-batch instead of once per step: for models
     # whose unsharded gradient does not fit next to the rest.
     sync_gradients_every_micro_batch: bool | Auto = "auto"
     ep_backend: Literal["auto", "deepep", "all_to_all", "local"] = "auto"
     # SGLang server layout per rollout replica.
-    rollout_tensor_parallel_size: Size | Auto = "auto"
-    rollout_expert_parallel_size: Size | Auto = "auto"
+    rollout_tensor_parallel_size: int | Auto = "auto"
+    rollout_expert_parallel_size: int | Auto = "auto"
+
+    @field_validator(*SIZES, mode="before")
+    @classmethod
+    def _size(cls, value: object) -> object:
+        if value is None or value == "auto":
+            return "auto"
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{value!r}: expected a positive integer, or auto")
+        return value
 
     @model_validator(mode="after")
     def _consistent(self) -> "ParallelSection":
         if self.expert_parallel_across_nodes and self.ep_backend != "deepep":
             raise ValueError("expert_parallel_across_nodes needs ep_backend deepep (all_to_all over EFA stalls every MoE layer)")
-        ep, shard = self.expert_parallel_size, self.data_parallel_shard_size
-        if ep != "auto" and shard != "auto" and shard % ep:
-            raise ValueError(f"data_parallel_shard_size {shard} must be a multiple of expert_parallel_size {ep} "
-                             "(expert groups nest in shard groups)")
-        tp, rep = self.rollout_tensor_parallel_size, self.rollout_expert_parallel_size
-        if tp != "auto" and rep != "auto" and tp % rep:
-            raise ValueError(f"rollout_expert_parallel_size {rep} must divide rollout_tensor_parallel_size {tp} "
-                             "(SGLang splits the MoE's tensor-parallel group into expert-parallel ranks)")
+        # How the sizes fit each other and the pools: spec.layout's rules, once the layout is resolved.
         return self
 
     @property

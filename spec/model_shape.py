@@ -306,7 +306,8 @@ def shape_of(model) -> tuple[str, Qwen3MoeConfig]:
             return model.architecture, ARCHITECTURES[model.architecture]
         path = Path(model.architecture)
         if path.exists():
-            return (path.parent.name if path.suffix == ".json" else path.name), Qwen3MoeConfig.from_pretrained(path)
+            name = path.name if path.is_dir() else path.parent.name if path.name == "config.json" else path.stem
+            return name, Qwen3MoeConfig.from_pretrained(path)
         raise ModelConfigError(f"job.model.architecture {model.architecture!r}: neither a released model "
                                f"({', '.join(ARCHITECTURES)}) nor a config.json or checkpoint folder here")
     if folder in ARCHITECTURES:

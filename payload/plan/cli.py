@@ -2,7 +2,7 @@
 
     python -m payload plan --env p5en-48 --rollout-tokens-per-s 20000 --trainer-tokens-per-s 50000 --publish-s 15
     python -m payload plan --env default --from-metrics run/metrics.jsonl --measured-split 1:1
-    python -m payload plan --env p5en-48 --model-config Qwen3-235B-A22B     # or a config.json path
+    python -m payload plan --env p5en-48 --model Qwen3-235B-A22B     # or a config.json path
     python -m payload simulate --env p5en-48 --from-metrics run/metrics.jsonl --split 16:32 --steps 40
 """
 
@@ -69,7 +69,7 @@ def _inputs(p: argparse.ArgumentParser) -> None:
     spot.add_argument("--reclaims-per-node-hour", type=float, default=0.0)
     spot.add_argument("--replacement-s", type=float, default=600.0, help="reclaim until the new node serves")
     spot.add_argument("--notice-s", type=float, default=120.0, help="interruption notice")
-    p.add_argument("--model", "--model-config", "--architecture", dest="model", metavar="NAME|CONFIG.json|FOLDER",
+    p.add_argument("--model", "--model", "--architecture", dest="model", metavar="NAME|CONFIG.json|FOLDER",
                    help="plan for this model instead of the job's, in every section (layout, memory, rates, publish, "
                    "checkpoint, export): a released model's name (spec/architectures: Qwen3-30B-A3B, Qwen3-235B-A22B), "
                    "a config.json, or a checkpoint folder; the layout the job leaves auto is chosen for it")
@@ -117,12 +117,13 @@ def register(subparsers) -> None:
 
 def _load(args: argparse.Namespace):
     """(environment, spec, measured or None, current split); raises the user-error types."""
+    from estimate.checks import job_costs
     from estimate.loop import BalanceError, LoopSpec, Rates, Spot
     from dataclasses import replace
 
     from estimate.measure import check_provenance, read_metrics
 
-    env = environment_for(args)
+    env = _environment(args)
     pools = env.pools
     measured = None
     values = {}
@@ -153,23 +154,16 @@ def _load(args: argparse.Namespace):
     return env, spec, measured, current
 
 
-def environment_for(args: argparse.Namespace):
-    """The environment, its job's model replaced by --model where given, resolved and checked (for
-    another model, its storage is not: the costs section prints what that model would need)."""
-    from estimate.checks import checked
-    from spec.environment import environment_file, read_environment
+def _environment(args: argparse.Namespace):
+    """The environment, planned for --model where given (estimate.checks.load_environment)."""
+    from estimate.checks import load_environment
+    from estimate.loop import BalanceError
+    from spec.model_shape import ARCHITECTURES
 
-    env = read_environment(args.env)
-    if args.model:
-        job = env.job.model_copy(update={"model": env.job.model.model_copy(update={"architecture": args.model})})
-        env = env.model_copy(update={"job": job})
-    return checked(env, environment_file(args.env).name, storage=not args.model)
-
-
-def job_costs(env):
-    from estimate.checks import job_costs
-
-    return job_costs(env)
+    if args.model and args.model not in ARCHITECTURES and not Path(args.model).exists():
+        raise BalanceError(f"--model {args.model!r}: neither a released model ({', '.join(ARCHITECTURES)}) nor a "
+                           "config.json or checkpoint folder here")
+    return load_environment(args.env, model=args.model)
 
 
 def _user_errors():
@@ -185,7 +179,7 @@ def _print_footprint(args: argparse.Namespace) -> int:
     from spec.model_shape import ModelConfigError, shape_of
 
     try:
-        env = environment_for(args)
+        env = _environment(args)
     except (*_user_errors(), ModelConfigError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -198,10 +192,10 @@ def _print_footprint(args: argparse.Namespace) -> int:
     if best is None:
         print(f"  nothing fits: {env.name}'s train pool is too small for {name}", file=sys.stdout)
     elif best != layout:
-        print(f"  the job sets {layout.describe()} for {name} in job.parallel; the cheapest that fits is "
-              f"{best.describe()} (leave the sizes auto to run it)", file=sys.stdout)
+        print(f"  the job's layout for {name} ({layout.describe()}) is not the cheapest that fits: the sizes set in "
+              f"job.parallel keep it from {best.describe()} (leave them auto to run it)", file=sys.stdout)
     else:
-        print(f"  the job runs the one picked for {name}", file=sys.stdout)
+        print(f"  the job's layout for {name} is the one picked", file=sys.stdout)
     return 0
 
 
@@ -211,7 +205,6 @@ def _print_throughput(args: argparse.Namespace, env, config, name: str) -> bool:
 
     from estimate.planner import make_plan, size_reward_tier
     from estimate.throughput import Assumptions, choose_staleness, estimate_rates, loop_spec, print_estimate
-    from spec.model_shape import ARCHITECTURES
 
     architecture = config
     assumptions = Assumptions()
@@ -256,6 +249,7 @@ def split_nodes(split) -> tuple[int, int]:
 
 
 def run_plan(args: argparse.Namespace) -> int:
+    from estimate.checks import job_costs
     from estimate.planner import make_plan, size_reward_tier
     from estimate.report import plan_json, print_costs, print_plan
 

@@ -212,8 +212,7 @@ class Trainer:
         compile_layers = job.model.compile_layers and world.device.type == "cuda"
         on_gpu = world.device.type == "cuda"
         keep_logits, why = trainer_keeps_logits(
-            job, Qwen3MoeConfig.from_pretrained(job.model.path), world.world_size,
-            layout.gpus_per_node,
+            job, Qwen3MoeConfig.from_pretrained(job.model.path), layout,
             device_memory_gb(torch.cuda.get_device_properties(world.device).total_memory) if on_gpu else None)
         if world.is_main:
             log.info("%s", why)

@@ -39,11 +39,11 @@ def test_timeouts_follow_the_checkpoint_write():
 
 def p5en_48(name: str, shard_gpus: int | None = None, pipeline: int | None = None, servers: int = 32,
             server_gpus: int = 8):
-    """Under p5en-48's layout for the model (job.parallel.models), or the one given."""
-    layout = load_environment("p5en-48").job.parallel.for_model(name)
+    """Under the layout p5en-48 resolves for the model, or the one given."""
+    layout = load_environment("p5en-48", model=name).layout.trainer
     return model_costs(ARCHITECTURES[name], train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000, keep_last=3,
-                       servers=servers, server_gpus=server_gpus, shard_gpus=shard_gpus or layout.shard_size(8),
-                       pipeline=pipeline or layout.pipeline_parallel_size)
+                       servers=servers, server_gpus=server_gpus, shard_gpus=shard_gpus or layout.shard,
+                       pipeline=pipeline or layout.pipeline)
 
 
 def test_publish_models_the_fan_out_as_built_at_p5en_48():

@@ -1,6 +1,6 @@
-"""estimate/engine_fit.py and job.parallel.models' rollout layouts: each model is served
-with the layout the planner picks, and one that cannot hold its weights and a group's KV cache
-is refused naming the field."""
+"""estimate/engine_fit.py and the rollout layouts estimate/layout.py chooses: each model is
+served with the layout the planner picks, and a set one that cannot hold its weights and a
+group's KV cache is refused naming the field."""
 
 from pathlib import Path
 
@@ -10,14 +10,14 @@ import yaml
 from estimate.checks import load_environment, parse_environment
 from cluster.gpu_pods import RolloutPods
 from payload.__main__ import main
-from estimate.engine_fit import check_engine_fit, engine_fit, kv_bytes_per_token
-from estimate.loop import BalanceError
+from estimate.engine_fit import engine_fit, kv_bytes_per_token
+from spec.environment import EnvironmentFileError
 from estimate.throughput import estimate_rates
 from spec.model_shape import Qwen3MoeConfig
 from payload.rollout.sglang_args import server_args
 from spec.model_shape import ARCHITECTURE_CONFIGS, ARCHITECTURES
 
-P5EN_48 = Path(__file__).resolve().parents[3] / "environments" / "p5en-48.yaml"
+P5EN_48 = Path(__file__).resolve().parents[2] / "environments" / "p5en-48.yaml"
 MODELS = ["Qwen3-30B-A3B", "Qwen3-235B-A22B"]
 
 
@@ -40,12 +40,16 @@ def serving(model):
 
 @pytest.mark.parametrize("model", MODELS)
 def test_the_shipped_environment_serves_each_model_with_the_layout_the_planner_picks(model):
-    env = load_environment("p5en-48")
+    env = load_environment("p5en-48", model=model)
     estimate = estimate_rates(config_of(model), env, model, ARCHITECTURES[model])
-    layout = env.job.parallel.for_model(model)
-    assert layout.rollout_tensor_parallel_size == estimate.engine.tensor_parallel
-    assert layout.rollout_expert_parallel_size == estimate.engine.tensor_parallel  # EP = TP inside a replica
-    assert check_engine_fit(env, config_of(model), ARCHITECTURES[model], model).fits
+    servers = env.layout.servers
+    assert servers.tensor_parallel == estimate.engine.tensor_parallel
+    assert servers.expert_parallel == estimate.engine.tensor_parallel  # EP = TP inside a replica
+    job = env.job
+    assert engine_fit(config_of(model), ARCHITECTURES[model], tensor_parallel=servers.tensor_parallel,
+                      precision=job.rollout.precision, gpu_memory_gb=env.pools.rollout.spec.gpu_memory_gb,
+                      group_size=job.algorithm.group_size, max_prompt_tokens=job.batch.max_prompt_tokens,
+                      max_response_tokens=job.batch.max_response_tokens).fits
 
 
 def test_a_job_of_the_235b_runs_its_own_rollout_layout_on_the_cluster():
@@ -61,21 +65,19 @@ def test_a_job_of_the_235b_runs_its_own_rollout_layout_on_the_cluster():
 
 def test_235b_at_tp4_in_bf16_is_refused_naming_the_field_and_the_numbers():
     def tp4(data):
-        data["job"]["parallel"]["models"]["Qwen3-235B-A22B"] |= {"rollout_tensor_parallel_size": 4,
-                                                                 "rollout_expert_parallel_size": 4}
-    env = p5en_48(tp4)
-    with pytest.raises(BalanceError) as err:
-        check_engine_fit(env, config_of("Qwen3-235B-A22B"), ARCHITECTURES["Qwen3-235B-A22B"], "Qwen3-235B-A22B")
+        serving("Qwen3-235B-A22B")(data)
+        data["job"]["parallel"] |= {"rollout_tensor_parallel_size": 4, "rollout_expert_parallel_size": 4}
+    with pytest.raises(EnvironmentFileError) as err:
+        p5en_48(tp4)
     message = str(err.value)
-    assert message.startswith("job.parallel.models.Qwen3-235B-A22B.rollout_tensor_parallel_size 4:")
+    assert message.startswith("p5en-48 (edited): job.parallel.rollout_tensor_parallel_size 4: Qwen3-235B-A22B does not fit")
     assert "117.5 GB of bf16 weights" in message and "KV for 47,855 tokens" in message
     assert "one group needs 264,192" in message and "use 8" in message and "fp8" in message
 
 
 def test_plan_refuses_an_engine_that_does_not_fit_in_one_line(tmp_path, capsys):
     data = yaml.safe_load(P5EN_48.read_text())
-    data["job"]["parallel"]["models"]["Qwen3-235B-A22B"] |= {"rollout_tensor_parallel_size": 2,
-                                                             "rollout_expert_parallel_size": 2}
+    data["job"]["parallel"] |= {"rollout_tensor_parallel_size": 2, "rollout_expert_parallel_size": 2}
     path = tmp_path / "p5en-48-tp2.yaml"
     path.write_text(yaml.safe_dump(data))
     assert main(["plan", "--env", str(path), "--model-config", "Qwen3-235B-A22B"]) == 2
@@ -93,17 +95,18 @@ def test_fp8_rollouts_halve_the_weights_and_let_235b_fit_tp4():
     assert fp8.kv_capacity_tokens == int(room / kv_bytes_per_token(c, 4))
 
 
-def test_a_model_layout_inherits_the_rollout_fields_it_leaves_unset():
-    env = load_environment("p5en-48")
-    assert env.job.parallel.for_model("Qwen3-30B-A3B").rollout_tensor_parallel_size == 4
-    assert env.job.parallel.for_model("Qwen3-235B-A22B").rollout_tensor_parallel_size == 8
-    # ...and the trainer fields it sets still replace job.parallel's.
-    assert env.job.parallel.for_model("Qwen3-235B-A22B").data_parallel_shard_size == 32
+def test_each_model_gets_its_own_layout_from_the_same_file():
+    assert load_environment("p5en-48", model="Qwen3-30B-A3B").layout.servers.tensor_parallel == 4
+    big = load_environment("p5en-48", model="Qwen3-235B-A22B").layout
+    assert big.servers.tensor_parallel == 8
+    # ...and its trainer sizes too.
+    assert big.trainer.shard == 32
 
 
-def test_a_model_layout_with_ep_not_dividing_tp_is_refused():
+def test_a_rollout_ep_not_dividing_the_chosen_tp_is_refused():
     def bad(data):
-        data["job"]["parallel"]["models"]["Qwen3-235B-A22B"]["rollout_expert_parallel_size"] = 3
-    with pytest.raises(Exception) as err:
+        serving("Qwen3-235B-A22B")(data)
+        data["job"]["parallel"]["rollout_expert_parallel_size"] = 3
+    with pytest.raises(EnvironmentFileError) as err:
         p5en_48(bad)
-    assert "models.Qwen3-235B-A22B: rollout_expert_parallel_size 3 must divide rollout_tensor_parallel_size 8" in str(err.value)
+    assert "job.parallel.rollout_expert_parallel_size 3 must divide rollout_tensor_parallel_size 8" in str(err.value)

@@ -9,9 +9,9 @@ from spec.job import parse_job_config
 from payload.model import Qwen3MoeConfig, Qwen3MoeForCausalLM, tiny_config
 from spec.model_shape import ARCHITECTURE_CONFIGS, ARCHITECTURES
 from estimate.footprint import (ACHIEVED_FLOP_S, FIT_FRACTION, StepShape, device_memory_gb, footprint,
-from spec.layout import TrainerLayout
-                                     job_footprint, job_layout, keeps_logits, packed_micro_batches, parameter_counts,
+                                     job_footprint, keeps_logits, packed_micro_batches, parameter_counts,
                                      plan_layouts, remote_destinations, step_shape, trainer_keeps_logits)
+from spec.layout import TrainerLayout
 
 def released(name):
     return Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS[name])
@@ -79,30 +79,29 @@ def test_trainer_resolves_auto_on_its_own_world():
     """The trainer's decision is the planner's, on the layout init_world builds from the job."""
     job = parse_job_config({}, "test")
     config = released("Qwen3-30B-A3B")
-    layout = job_layout(job, 48, 8)
-    keep, why = trainer_keeps_logits(job, config, 48 * 8, 8, 141.0)
+    layout = TrainerLayout(48, 8, expert_parallel=8, shard=8)
+    keep, why = trainer_keeps_logits(job, config, layout, 141.0)
     assert keep and "auto: kept" in why, why
     recomputing = footprint(config, layout, step_shape(job, layout.data_parallel))
     needed = (recomputing.memory_total_gb + recomputing.logits_gb) / FIT_FRACTION
     assert f"{recomputing.memory_total_gb:.1f} GB + {recomputing.logits_gb:.1f} GB" in why
-    assert not trainer_keeps_logits(job, config, 48 * 8, 8, needed * 0.99)[0]  # a GPU just too small
-    assert trainer_keeps_logits(job, config, 2, 2, None) == (False, "model.lm_head_keep_logits auto: recomputed (not on a GPU)")
+    assert not trainer_keeps_logits(job, config, layout, needed * 0.99)[0]  # a GPU just too small
+    assert trainer_keeps_logits(job, config, TrainerLayout(1, 2, 2, 2), None) == (False, "model.lm_head_keep_logits auto: recomputed (not on a GPU)")
     off = parse_job_config({"model": {"lm_head_keep_logits": False}}, "test")
-    assert trainer_keeps_logits(off, config, 48 * 8, 8, 141.0)[0] is False
+    assert trainer_keeps_logits(off, config, layout, 141.0)[0] is False
 
 
 @pytest.mark.parametrize("model", ["Qwen3-30B-A3B", "Qwen3-235B-A22B"])
 def test_the_trainer_decides_as_the_plan_on_an_h200(model):
     """What an H200 reports (150.0e9 bytes) gives the trainer the decision `payload plan` prints
     from the instance table's 141 GB, for both models' layouts on p5en-48."""
-    env = load_environment("p5en-48")
+    env = load_environment("p5en-48", model=model)
     config = released(model)
-    _, _, planned = job_footprint(config, env, model)
-    job = env.job.model_copy(update={"model": env.job.model.model_copy(update={"path": f"/models/{model}"})})
+    layout, _, planned = job_footprint(config, env)
     train = env.pools.train
     h200 = device_memory_gb(150_011_805_696)
     assert 139 < h200 <= train.spec.gpu_memory_gb
-    assert trainer_keeps_logits(job, config, train.desired_size * train.spec.gpus, train.spec.gpus, h200)[0] == planned.keeps_logits
+    assert trainer_keeps_logits(env.job, config, layout, h200)[0] == planned.keeps_logits
 
 
 @pytest.mark.parametrize("model,kept", [("Qwen3-30B-A3B", True), ("Qwen3-235B-A22B", False)])
@@ -114,7 +113,7 @@ def test_plan_says_whether_logits_are_kept(capsys, model, kept):
     line = next(l for l in out.splitlines() if "lm_head_keep_logits" in l)
     assert line.strip().startswith("model.lm_head_keep_logits auto:"), line
     assert ("kept (counted above" in line) == kept and ("would not fit" in line) != kept, line
-    _, _, fp = job_footprint(released(model), load_environment("p5en-48"), model)
+    _, _, fp = job_footprint(released(model), load_environment("p5en-48", model=model))
     assert fp.keeps_logits == kept
 
 
@@ -145,11 +144,11 @@ def test_packed_micro_batch_count_is_the_trainers():
 
 @pytest.mark.parametrize("name,gb,efa_gb", [("Qwen3-30B-A3B", 113, 10), ("Qwen3-235B-A22B", 110, 1000)])
 def test_p5en_48_ships_the_layout_plan_picks(name, gb, efa_gb):
-    env = load_environment("p5en-48")
+    env = load_environment("p5en-48", model=name)
     train = env.pools.train
     config = released(name)
     rows, fitting, (best, _, fp) = plan_layouts(config, env.job, train.desired_size, train.spec.gpus, train.spec.gpu_memory_gb)
-    assert best == job_layout(env.job, train.desired_size, train.spec.gpus, name)
+    assert best == env.layout.trainer
     assert fp.memory_total_gb < gb and fp.link_gb("EFA") < efa_gb
     assert all(row[2].step_s >= fp.step_s for row in fitting)
     shipped_before = TrainerLayout(16, 8, expert_parallel=8, shard=8)  # the seed's layout: 235B does not fit it

@@ -15,6 +15,12 @@ def env():
     return load_environment("p5en-48")
 
 
+@pytest.fixture(scope="module")
+def env235():
+    """p5en-48 planned for Qwen3-235B-A22B (its layout resolved for that model)."""
+    return load_environment("p5en-48", model="Qwen3-235B-A22B")
+
+
 def estimate(env, model):
     return estimate_rates(Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS[model]), env, model, ARCHITECTURES[model])
 
@@ -33,16 +39,18 @@ def test_30b_gains_from_more_trainer_nodes_and_more_groups_in_flight(env):
     assert best.tokens_per_s_per_gpu > 1.15 * shipped.tokens_per_s_per_gpu
 
 
-def test_235b_candidates_keep_whole_pipeline_stages(env):
+def test_235b_candidates_keep_whole_pipeline_stages(env235):
+    env = env235
     e = estimate(env, "Qwen3-235B-A22B")
     rows, best, shipped = search_splits(env, e, in_flight=(1536,))
     assert {r.train_nodes % 4 for r in rows} == {0}  # PP 4: whole stages
     assert best.tokens_per_s_per_gpu >= shipped.tokens_per_s_per_gpu
 
 
-def test_a_best_split_whose_trainer_does_not_fit_gives_way_to_the_next(env):
+def test_a_best_split_whose_trainer_does_not_fit_gives_way_to_the_next(env235):
     """235B at 12:36 would be 1.4% faster with the trainer's rate held, but PP 4 over 12 nodes
     is FSDP 24 a stage, 118 GB a GPU: over the footprint's fit line, so 16:32 stays."""
+    env = env235
     e = estimate(env, "Qwen3-235B-A22B")
     rows, best, _ = search_splits(env, e, in_flight=(1536,), train_nodes=(12, 16))
     assert best.train_nodes == 12
@@ -54,12 +62,12 @@ def test_a_best_split_whose_trainer_does_not_fit_gives_way_to_the_next(env):
     assert checks[1].trainer_tokens_per_s_per_node == pytest.approx(checks[1].held_tokens_per_s_per_node)
 
 
-def test_reshaped_layouts_keep_stages_and_ep_and_take_the_widest_shard(env):
+def test_reshaped_layouts_keep_stages_and_ep_and_take_the_widest_shard(env, env235):
     e = estimate(env, "Qwen3-30B-A3B")
     shipped = e.trainer.layout  # EP 8, FSDP 128
     assert reshaped_layout(shipped, 30).shard == 120 and reshaped_layout(shipped, 32).shard == 128
     assert reshaped_layout(shipped, 28).shard == 112 and reshaped_layout(shipped, 3).shard == 24
-    big = estimate(env, "Qwen3-235B-A22B").trainer.layout  # PP 4, FSDP 32
+    big = estimate(env235, "Qwen3-235B-A22B").trainer.layout  # PP 4, FSDP 32
     assert reshaped_layout(big, 10) is None and reshaped_layout(big, 12).pipeline == 4
 
 

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from spec.environment import EnvironmentFileError
-from estimate.checks import load_environment, parse_environment
+from estimate.checks import job_costs, load_environment, parse_environment
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT = yaml.safe_load((REPO / "environments" / "default.yaml").read_text())
@@ -91,7 +91,7 @@ CASES = {
     ),
     "expert group outside the shard group": (
         lambda d: d["job"]["parallel"].update(expert_parallel_size=8, data_parallel_shard_size=4),
-        "job.parallel: data_parallel_shard_size 4 must be a multiple of expert_parallel_size 8",
+        "job.parallel.data_parallel_shard_size 4 must be a multiple of expert_parallel_size 8",
     ),
     "shard group larger than the trainer": (
         lambda d: d["job"]["parallel"].update(data_parallel_shard_size=32),
@@ -117,11 +117,13 @@ CASES = {
         "storage: writing a Qwen3-30B-A3B checkpoint (366 GB) at 0.29 GB/s (2400 GiB x 125 MB/s/TiB) takes 1,251 s, "
         "more than the 900 s the trainer's stall timeout and startup probe allow; it needs 0.41 GB/s",
     ),
-    "235B checkpoint staged on the one node of a replica": (
+    # default.yaml's EP 8 x FSDP 8 on 2 nodes: no layout of 2 nodes holds 235B (before it, a
+    # replica of one node was refused for staging 2,821 GB of checkpoint in its host memory).
+    "235B on two train nodes": (
         lambda d: (d["job"]["model"].update(path="/fsx/models/Qwen3-235B-A22B"),
                    d["storage"].update(fsx_storage_gib=14400, fsx_throughput_mb_s_per_tib=1000)),
-        "pools.train: staging a Qwen3-235B-A22B checkpoint takes 2,821 GB of host memory per node on the 1 node(s) of one "
-        "HSDP replica",
+        "job.parallel: Qwen3-235B-A22B needs 368.7 GB a GPU under its least-memory layout (PP 2 x EP 8 x FSDP 8 x 1 repl) "
+        "on 2 train nodes, more than the 112.8 GB that fit (80% of a 141 GB GPU); add train nodes",
     ),
     # Groups already being generated when the buffer reaches its byte mark (80% of Redis's
     # maxmemory) still land: with routing replay they no longer fit the 20% above it.
@@ -133,7 +135,8 @@ CASES = {
     ),
     "model of unknown size": (
         lambda d: d["job"]["model"].update(path="/fsx/models/my-moe"),
-        "job.model.path '/fsx/models/my-moe': 'my-moe' is not a known architecture (one of Qwen3-30B-A3B, Qwen3-235B-A22B)",
+        "job.model.path '/fsx/models/my-moe': 'my-moe' is not a released model (Qwen3-30B-A3B, Qwen3-235B-A22B) and its "
+        "config.json is not readable here; set job.model.architecture",
     ),
 }
 
@@ -154,11 +157,11 @@ def test_both_shipped_environments_are_valid():
     assert load_environment("default").pools.train.efa
     parallel = load_environment("default").job.parallel  # Qwen3-30B-A3B: EP and FSDP inside a node, HSDP across
     assert (parallel.expert_parallel_size, parallel.data_parallel_shard_size) == (8, 8)
-    # p5en-48: the layouts `payload plan --model-config` picks (tests/payload/train/test_train_footprint.py).
+    # p5en-48: the layouts `payload plan --model` picks (tests/estimate/test_footprint.py).
     parallel = seed.job.parallel
     assert (parallel.expert_parallel_size, parallel.data_parallel_shard_size) == (8, 128)
-    big = parallel.for_model("/fsx/models/Qwen3-235B-A22B")
-    assert (big.pipeline_parallel_size, big.expert_parallel_size, big.data_parallel_shard_size) == (4, 8, 32)
+    big = load_environment("p5en-48", model="Qwen3-235B-A22B").layout.trainer
+    assert (big.pipeline, big.expert_parallel, big.shard) == (4, 8, 32)
 
 
 def test_235b_fits_where_the_sizing_says():
@@ -168,7 +171,7 @@ def test_235b_fits_where_the_sizing_says():
     with pytest.raises(EnvironmentFileError, match="storage.fsx_storage_gib 4800: Qwen3-235B-A22B needs 13,334 GiB"):
         parse_environment(data, "p5en-48.yaml")
     data["storage"] = {"fsx_storage_gib": 14400, "fsx_throughput_mb_s_per_tib": 1000}
-    costs = parse_environment(data, "p5en-48.yaml").costs()
+    costs = job_costs(parse_environment(data, "p5en-48.yaml"))
     assert round(costs.checkpoint.write_s) == 201 and costs.checkpoint.bytes == 12 * costs.architecture.parameters
     # One replica's nodes stage it; a resume reads the checkpoint once, whatever the replicas.
     ckpt = costs.checkpoint

@@ -133,16 +133,18 @@ def _environment_with(tmp_path: Path, **job_overrides) -> Path:
         ({"rollout__replicas": 3}, EnvironmentFileError, "job.rollout.replicas"),
         ({"parallel__expert_parallel_size": 5, "parallel__data_parallel_shard_size": None}, EnvironmentFileError,
          "job.parallel.expert_parallel_size"),
+        # A replica's own rules are checked where the layout is resolved (spec.layout, at load)...
         (
             {"parallel__rollout_tensor_parallel_size": 3, "parallel__rollout_expert_parallel_size": 1},
-            PlacementError,
+            EnvironmentFileError,
             "job.parallel.rollout_tensor_parallel_size",
         ),
-        # 3 nodes per replica do not divide the 2 rollout nodes.
-        ({"parallel__rollout_tensor_parallel_size": 24}, PlacementError, "pools.rollout.desired_size"),
+        # ...how replicas fill the pool where pods are placed: 3 nodes a replica do not divide the 2 rollout nodes.
+        ({"parallel__rollout_tensor_parallel_size": 24, "parallel__rollout_expert_parallel_size": 24}, PlacementError,
+         "pools.rollout.desired_size"),
         (
             {"parallel__rollout_tensor_parallel_size": 8, "parallel__rollout_expert_parallel_size": 3},
-            PlacementError,
+            EnvironmentFileError,
             "job.parallel.rollout_expert_parallel_size",
         ),
     ],

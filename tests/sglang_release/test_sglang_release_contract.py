@@ -22,6 +22,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
+
+from estimate.checks import load_environment
 from fastapi import FastAPI, Request
 
 from k8s.main import synth
@@ -96,14 +98,13 @@ def test_every_generated_sglang_command_parses_in_the_release(dists, release):
         *server_args(multi_node, model_path="/fsx/m", host="0.0.0.0", port=30000, nodes=2),
         "--nnodes", "2", "--node-rank", "1", "--dist-init-addr", "10.0.0.1:5757", "--weight-version", "3"]))
 
-    # A model with its own rollout layout (job.parallel.models): p5en-48's 235B at TP 8 / EP 8.
-    big = JobConfig.model_validate({"model": {"path": "/fsx/models/Qwen3-235B-A22B"}, "parallel": {
-        "rollout_tensor_parallel_size": 4, "rollout_expert_parallel_size": 4, "models": {"Qwen3-235B-A22B": {
-            "rollout_tensor_parallel_size": 8, "rollout_expert_parallel_size": 8}}}})
-    cases.append(("per-model layout", big, sglang_command(big, model_path="/fsx/m", host="0.0.0.0", port=30000,
+    # The layout chosen for another model (estimate/layout.py): p5en-48 planned for 235B, TP 8 / EP 8.
+    big = load_environment("p5en-48", model="Qwen3-235B-A22B").job
+    cases.append(("235B's layout", big, sglang_command(big, model_path="/fsx/m", host="0.0.0.0", port=30000,
                                                           weight_version="0")[3:]))
 
-    fp8 = JobConfig.model_validate({"rollout": {"precision": "fp8", "model_path": "/fsx/models/Qwen3-30B-A3B-FP8"}})
+    fp8 = JobConfig.model_validate({"rollout": {"precision": "fp8", "model_path": "/fsx/models/Qwen3-30B-A3B-FP8"},
+                                    "parallel": {"rollout_tensor_parallel_size": 8, "rollout_expert_parallel_size": 8}})
     cases.append(("fp8 rollout", fp8, sglang_command(fp8, model_path=fp8.rollout_model_path, host="0.0.0.0", port=30000,
                                                      weight_version="0")[3:]))
 
@@ -111,7 +112,7 @@ def test_every_generated_sglang_command_parses_in_the_release(dists, release):
     for (label, job, args), verdict in zip(cases, verdicts):
         assert verdict["ok"], f"{label}: {verdict['error']}"
         parsed = verdict["args"]
-        p = job.layout  # the job's model's layout (job.parallel.models)
+        p = job.parallel  # resolved: every size a number
         assert (parsed["tp_size"], parsed["ep_size"]) == (p.rollout_tensor_parallel_size, p.rollout_expert_parallel_size)
         # SGLang's a2a rule would change ep_size silently; the layout must already agree with it.
         assert verdict["ep_size_after_a2a_rule"] in (None, parsed["ep_size"]), label
@@ -123,6 +124,7 @@ def test_every_generated_sglang_command_parses_in_the_release(dists, release):
     by_label = {label: verdict["args"] for (label, _, _), verdict in zip(cases, verdicts)}
     assert (by_label["fp8 rollout"]["model_path"], by_label["fp8 rollout"]["tokenizer_path"]) == (
         "/fsx/models/Qwen3-30B-A3B-FP8", fp8.model.path)
+    assert (by_label["235B's layout"]["tp_size"], by_label["235B's layout"]["ep_size"]) == (8, 8)
     two_node = by_label["two-node replica"]
     assert (two_node["moe_a2a_backend"], two_node["deepep_v2_mode"], two_node["nnodes"]) == ("deepep_v2", "hybrid", 2)
 

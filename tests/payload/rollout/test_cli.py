@@ -28,7 +28,7 @@ def test_sglang_command_follows_the_job_layout():
     assert "--enable-metrics" in command and "--enable-return-routed-experts" in command
     # Expert parallelism inside one node stays on SGLang's NVLink default; no DeepEP.
     assert "--moe-a2a-backend" not in command
-    single = sglang_command(JobConfig.model_validate({"parallel": {"rollout_expert_parallel_size": 1}}),
+    single = sglang_command(JobConfig.model_validate({"parallel": {"rollout_tensor_parallel_size": 8, "rollout_expert_parallel_size": 1}}),
                             model_path="m", host="h", port=1, weight_version="0")
     assert "--moe-a2a-backend" not in single and "--enable-return-routed-experts" not in single
 

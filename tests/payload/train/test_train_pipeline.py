@@ -170,8 +170,7 @@ def test_pipelined_checkpoint_resumes_bitwise_and_exports_for_transformers(pool,
 
 
 def test_the_trainer_runs_a_pipelined_layout_end_to_end(tmp_path):
-    """`python -m payload train` on 2 ranks as 2 pipeline stages (the layout from the job's
-    per-model `models:` entry): trains on packed micro-batches, checkpoints and exports from
+    """`python -m payload train` on 2 ranks as 2 pipeline stages (the layout set in job.parallel): trains on packed micro-batches, checkpoints and exports from
     both stages, exits 0."""
     import socket
 
@@ -187,7 +186,7 @@ def test_the_trainer_runs_a_pipelined_layout_end_to_end(tmp_path):
     try:
         fill(server.url, "pp", 0, 2 * PROMPTS_PER_STEP)
         job = yaml.safe_load(write_job(tmp_path / "job.yaml", model_dir, tmp_path / "ckpt").read_text())
-        job["parallel"]["models"] = {"Qwen3-Tiny": {"pipeline_parallel_size": 2, "expert_parallel_size": 1}}
+        job["parallel"] |= {"pipeline_parallel_size": 2, "expert_parallel_size": 1}
         # Pipelined micro-batches are packed to the longest sample (max_prompt_tokens +
         # max_response_tokens, 16 here): several a step through the stages.
         job["batch"].update(micro_batch_tokens=16, max_prompt_tokens=8)
@@ -198,7 +197,7 @@ def test_the_trainer_runs_a_pipelined_layout_end_to_end(tmp_path):
         metrics = tmp_path / "metrics.jsonl"
         procs = [train(tmp_path / "job.yaml", server.url, "pp", "--max-steps", "2", "--metrics-jsonl", str(metrics),
                        wait=False, RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE="2", MASTER_ADDR="127.0.0.1",
-                       MASTER_PORT=port)
+                       MASTER_PORT=port, LOCAL_WORLD_SIZE="1")  # two one-GPU nodes: a stage is whole nodes
                  for rank in (0, 1)]
         outs = [p.communicate(timeout=240)[0] for p in procs]
     finally:

@@ -142,8 +142,9 @@ def test_plan_models_publish_checkpoint_and_export_when_not_measured(capsys):
     code, out, err = run(capsys, "plan", "--env", "p5en-48", *rates, "--response-tokens-mean", "4000", "--json")
     assert code == 0, err
     answer = json.loads(out)
-    env = load_environment("p5en-48")
-    costs = env.costs()
+    from estimate.checks import job_costs
+
+    costs = job_costs(load_environment("p5en-48"))
     assert answer["rates"]["publish_s"] == pytest.approx(costs.publish.seconds)
     assert answer["data_movement"] == costs.as_dict()
     code, out, _ = run(capsys, "plan", "--env", "p5en-48", *rates, "--response-tokens-mean", "4000",
@@ -156,7 +157,8 @@ def test_plan_models_publish_checkpoint_and_export_when_not_measured(capsys):
     assert f"each server paused {big.publish.pause_s:.2f} s" in out and "resume 702 s" in out
     assert "FSx needed 13,334 GiB of 4,800" in out
     code, _, err = run(capsys, "plan", "--env", "p5en-48", *rates, "--architecture", "Llama-70B")
-    assert code == 2 and err.strip() == "error: --architecture 'Llama-70B': known ones are Qwen3-30B-A3B, Qwen3-235B-A22B"
+    assert code == 2 and err.strip() == ("error: --model 'Llama-70B': neither a released model (Qwen3-30B-A3B, "
+                                         "Qwen3-235B-A22B) nor a config.json or checkpoint folder here")
 
 
 def test_plan_splits_the_nodes_the_reward_tier_leaves_and_sizes_the_tier(tmp_path, capsys):
