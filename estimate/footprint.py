@@ -342,17 +342,18 @@ def job_footprint(config, environment) -> tuple[TrainerLayout, StepShape, Footpr
     return layout, shape, footprint_as_set(config, layout, shape, setting, train.spec.gpu_memory_gb)
 
 
-def candidate_layouts(config, nodes: int, gpus_per_node: int, activation_checkpointing: bool = True) -> list[TrainerLayout]:
+def candidate_layouts(config, nodes: int, gpus_per_node: int, activation_checkpointing: bool = True,
+                      expert_parallel: tuple[int, ...] | None = None) -> list[TrainerLayout]:
     """Every layout the trainer runs on `nodes` nodes: PP over whole nodes (dividing the node
-    count, at most the layers), EP inside a node (or across two, with DeepEP), FSDP shard over
-    whole EP groups and whole nodes of a stage, gradients once per step or (PP 1) every
-    micro-batch."""
+    count, at most the layers), EP inside a node (or across two, with DeepEP; `expert_parallel`:
+    these sizes instead), FSDP shard over whole EP groups and whole nodes of a stage, gradients
+    once per step or (PP 1) every micro-batch."""
     layouts = []
     for pp in range(1, nodes + 1):
         if nodes % pp or pp > config.num_hidden_layers:
             continue
         stage_ranks = nodes // pp * gpus_per_node
-        for ep in (gpus_per_node, 2 * gpus_per_node):
+        for ep in expert_parallel or (gpus_per_node, 2 * gpus_per_node):
             if config.num_experts % ep or ep > stage_ranks:
                 continue
             shard = ep

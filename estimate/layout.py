@@ -13,6 +13,8 @@ layout that then does not fit is a LayoutError naming the model, the GB a GPU an
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from spec.layout import LayoutError, TrainerLayout
 from spec.model_shape import Qwen3MoeConfig, shape_of
 
@@ -28,35 +30,31 @@ def choose_trainer(job, config: Qwen3MoeConfig, model: str, nodes: int, gpus_per
     p = job.parallel
     pp, ep, shard, every_mb = (_fixed(p.pipeline_parallel_size), _fixed(p.expert_parallel_size),
                                _fixed(p.data_parallel_shard_size), _fixed(p.sync_gradients_every_micro_batch))
+    # The sizes set, with the defaults every candidate has for the rest: a rule they break is
+    # named before any search.
+    probe = TrainerLayout(nodes, gpus_per_node, ep or gpus_per_node, shard or max(ep or gpus_per_node, gpus_per_node),
+                          not every_mb, job.model.activation_checkpointing, pp or 1, p.expert_parallel_across_nodes)
+    if error := probe.error():
+        raise LayoutError(error)
     if None not in (pp, ep, shard, every_mb):
-        candidates = [TrainerLayout(nodes, gpus_per_node, ep, shard, not every_mb, job.model.activation_checkpointing,
-                                    pp, p.expert_parallel_across_nodes)]
+        candidates = [probe]
     else:
         # Pipeline stages pass one packed row a micro-batch, and the load-balancing loss would
         # span every stage's layers (spec.job's own rule for a set PP).
         pipelines_ok = job.batch.packing and job.algorithm.router_aux_loss_coef == 0
+        everything = candidate_layouts(config, nodes, gpus_per_node, job.model.activation_checkpointing,
+                                       (ep,) if ep is not None else None)
         candidates = [
-            TrainerLayout(c.nodes, c.gpus_per_node, c.expert_parallel, c.shard, c.per_step_sync,
-                          c.activation_checkpointing, c.pipeline, p.expert_parallel_across_nodes)
-            for c in candidate_layouts(config, nodes, gpus_per_node, job.model.activation_checkpointing)
-            if (pp is None or c.pipeline == pp) and (ep is None or c.expert_parallel == ep)
-            and (shard is None or c.shard == shard) and (every_mb is None or c.per_step_sync != every_mb)
-            and (pp is not None or c.pipeline == 1 or pipelines_ok)
-            and (c.expert_parallel <= gpus_per_node or p.expert_parallel_across_nodes)
+            c for c in (replace(c, expert_parallel_across_nodes=p.expert_parallel_across_nodes) for c in everything)
+            if (pp is None or c.pipeline == pp) and (shard is None or c.shard == shard)
+            and (every_mb is None or c.per_step_sync != every_mb) and (pp is not None or c.pipeline == 1 or pipelines_ok)
+            and not c.error()
         ]
         if not candidates:
-            # The sizes set, with the defaults every candidate has for the rest: what rule they break.
-            probe = TrainerLayout(nodes, gpus_per_node, ep or gpus_per_node, shard or max(ep or gpus_per_node, gpus_per_node),
-                                  pipeline=pp or 1, expert_parallel_across_nodes=p.expert_parallel_across_nodes)
-            if error := probe.error():
-                raise LayoutError(error)
             fixed = ", ".join(f"{k} {v}" for k, v in (("pipeline_parallel_size", pp), ("expert_parallel_size", ep),
                                                      ("data_parallel_shard_size", shard)) if v is not None)
             raise LayoutError(f"job.parallel: no trainer layout of {nodes} train nodes x {gpus_per_node} GPUs has "
                               f"{fixed or 'whole expert groups'} for {model} ({config.num_experts} experts)")
-    for layout in candidates:
-        if error := layout.error():
-            raise LayoutError(error)
     rows, fitting, best = plan_layouts(config, job, nodes, gpus_per_node, gpu_memory_gb, candidates)
     if best is not None:
         return best[0]

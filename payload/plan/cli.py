@@ -69,7 +69,7 @@ def _inputs(p: argparse.ArgumentParser) -> None:
     spot.add_argument("--reclaims-per-node-hour", type=float, default=0.0)
     spot.add_argument("--replacement-s", type=float, default=600.0, help="reclaim until the new node serves")
     spot.add_argument("--notice-s", type=float, default=120.0, help="interruption notice")
-    p.add_argument("--model", "--model", "--architecture", dest="model", metavar="NAME|CONFIG.json|FOLDER",
+    p.add_argument("--model", "--model-config", "--architecture", dest="model", metavar="NAME|CONFIG.json|FOLDER",
                    help="plan for this model instead of the job's, in every section (layout, memory, rates, publish, "
                    "checkpoint, export): a released model's name (spec/architectures: Qwen3-30B-A3B, Qwen3-235B-A22B), "
                    "a config.json, or a checkpoint folder; the layout the job leaves auto is chosen for it")

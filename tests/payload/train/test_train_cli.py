@@ -165,7 +165,7 @@ def test_kill_and_resume_auto_continue_bitwise(tmp_path, model_dir, redis_url, m
     planned = subprocess.run([sys.executable, "-m", "payload", "plan", "--env", "p5en-48", "--from-metrics",
                               str(tmp_path / "a.jsonl")], capture_output=True, text=True)
     assert planned.returncode == 2 and planned.stderr.strip().endswith(
-        "measured on device cpu, not this environment's NVIDIA H200: its rates do not transfer (use --model-config "
+        "measured on device cpu, not this environment's NVIDIA H200: its rates do not transfer (use --model "
         "for a first-principles estimate)") and len(planned.stderr.strip().splitlines()) == 1
     # The HF export of step 4 loads as the trained model.
     from payload.model import load_pretrained
@@ -176,7 +176,7 @@ def test_kill_and_resume_auto_continue_bitwise(tmp_path, model_dir, redis_url, m
 
 @pytest.mark.parametrize("change,message", [
     ({"algorithm": {"aggregation": "sum"}}, "job.algorithm.aggregation"),
-    ({"parallel": {"expert_parallel_size": 3}}, "no trainer layout of 1 train nodes x 1 GPUs has expert_parallel_size 3"),
+    ({"parallel": {"expert_parallel_size": 3}}, "job.parallel.expert_parallel_size 3 is more than one node's 1 GPUs"),
     ({"batch": {"prompts_per_step": 3, "micro_batch_size": 5}}, "batch.micro_batch_size 5 must divide prompts_per_step × group_size (3 × 4)"),
 ])
 def test_bad_job_config_exits_2_naming_the_field(tmp_path, model_dir, change, message):
