@@ -113,9 +113,6 @@ def resolve(environment):
     nodes = train.desired_size or train.max_size
     trainer = choose_trainer(job, config, name, nodes, train.spec.gpus, train.spec.gpu_memory_gb)
     tp, ep = choose_servers(job, config, name, rollout.spec.gpus, rollout.spec.gpu_memory_gb, rollout.instance_type)
-    parallel = job.parallel.model_copy(update={
-        "pipeline_parallel_size": trainer.pipeline, "expert_parallel_size": trainer.expert_parallel,
-        "data_parallel_shard_size": trainer.shard, "sync_gradients_every_micro_batch": not trainer.per_step_sync,
-        "rollout_tensor_parallel_size": tp, "rollout_expert_parallel_size": ep,
-    })
+    parallel = job.parallel.model_copy(update=trainer.parallel_sizes() | {
+        "rollout_tensor_parallel_size": tp, "rollout_expert_parallel_size": ep})
     return environment.model_copy(update={"job": job.model_copy(update={"parallel": parallel})})

@@ -114,12 +114,6 @@ class ParallelSection(_Section):
         # How the sizes fit each other and the pools: spec.layout's rules, once the layout is resolved.
         return self
 
-    @property
-    def resolved(self) -> bool:
-        return "auto" not in (self.pipeline_parallel_size, self.expert_parallel_size, self.data_parallel_shard_size,
-                              self.sync_gradients_every_micro_batch, self.rollout_tensor_parallel_size,
-                              self.rollout_expert_parallel_size)
-
 
 class AlgorithmSection(_Section):
     group_size: int = Field(default=8, ge=2)

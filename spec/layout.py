@@ -27,6 +27,17 @@ class LayoutError(ValueError):
     """A layout that cannot run: one line naming the job field and what is allowed."""
 
 
+# The job.parallel fields that set the trainer's layout, and the rollout servers'.
+TRAINER_SIZES = ("pipeline_parallel_size", "expert_parallel_size", "data_parallel_shard_size",
+                 "sync_gradients_every_micro_batch")
+SERVER_SIZES = ("rollout_tensor_parallel_size", "rollout_expert_parallel_size")
+
+
+def auto_sizes(parallel, names: tuple[str, ...] = TRAINER_SIZES + SERVER_SIZES) -> list[str]:
+    """The fields of `names` a job's parallel section leaves auto."""
+    return [name for name in names if getattr(parallel, name) == "auto"]
+
+
 @dataclass(frozen=True)
 class TrainerLayout:
     nodes: int
@@ -59,6 +70,11 @@ class TrainerLayout:
     @property
     def replica_nodes(self) -> int:
         return max(self.replica_gpus // self.gpus_per_node, 1)
+
+    def parallel_sizes(self) -> dict:
+        """This layout as job.parallel's fields (TRAINER_SIZES)."""
+        return {"pipeline_parallel_size": self.pipeline, "expert_parallel_size": self.expert_parallel,
+                "data_parallel_shard_size": self.shard, "sync_gradients_every_micro_batch": not self.per_step_sync}
 
     def describe(self) -> str:
         sync = "" if self.per_step_sync else ", grads every micro-batch"
@@ -169,9 +185,7 @@ class RunLayout:
 def trainer_layout_of(parallel, nodes: int, gpus_per_node: int, activation_checkpointing: bool = True) -> TrainerLayout:
     """The trainer layout a job's `parallel` section sets (every field resolved: numbers, not
     auto; estimate.layout.resolve fills them)."""
-    unresolved = [name for name in ("pipeline_parallel_size", "expert_parallel_size", "data_parallel_shard_size",
-                                    "sync_gradients_every_micro_batch") if getattr(parallel, name) == "auto"]
-    if unresolved:
+    if unresolved := auto_sizes(parallel, TRAINER_SIZES):
         raise LayoutError(f"job.parallel.{unresolved[0]} is auto: the layout is chosen where the pools are known "
                           "(make manifests renders it into the pods' job config; payload plan prints it)")
     return TrainerLayout(nodes, gpus_per_node, parallel.expert_parallel_size, parallel.data_parallel_shard_size,
@@ -180,8 +194,7 @@ def trainer_layout_of(parallel, nodes: int, gpus_per_node: int, activation_check
 
 
 def server_layout_of(parallel, gpus_per_node: int) -> ServerLayout:
-    for name in ("rollout_tensor_parallel_size", "rollout_expert_parallel_size"):
-        if getattr(parallel, name) == "auto":
-            raise LayoutError(f"job.parallel.{name} is auto: the layout is chosen where the pools are known "
-                              "(make manifests renders it into the pods' job config; payload plan prints it)")
+    if unresolved := auto_sizes(parallel, SERVER_SIZES):
+        raise LayoutError(f"job.parallel.{unresolved[0]} is auto: the layout is chosen where the pools are known "
+                          "(make manifests renders it into the pods' job config; payload plan prints it)")
     return ServerLayout(parallel.rollout_tensor_parallel_size, parallel.rollout_expert_parallel_size, gpus_per_node)

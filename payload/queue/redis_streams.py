@@ -43,7 +43,7 @@ Memory: Redis runs with `maxmemory` and `noeviction`, so a full Redis refuses wr
 Producers wait for room while Redis's used memory is at or above `high_water_bytes` (default:
 80% of the server's maxmemory, read at start), on top of the group-count mark; the rest of
 maxmemory is the headroom for groups already being generated when the mark is crossed (the
-environment validation sizes it, spec/environment.py). A write refused for memory raises
+environment's checks size it, estimate/checks.py). A write refused for memory raises
 `BufferFull`, which says so, and the worker hands its task back without charging it.
 """
 

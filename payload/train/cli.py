@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     from spec.job import JobConfigError, load_job_config
     from payload.model import ModelConfigError
     from payload.queue.base import QueueError, RolloutQueue
-    from payload.train.parallel import ParallelConfigError
+    from payload.train.parallel import ParallelConfigError, job_layout
     from spec.layout import LayoutError
     from payload.train.trainer import PublishStalled, Trainer, TrainerConfigError
 
@@ -77,12 +77,7 @@ def run(args: argparse.Namespace) -> int:
             raise TrainerConfigError(f"--publish-bucket-mb {args.publish_bucket_mb}: must be at least 1")
         job = load_job_config(args.job_config)
         # DeepEP's import checks the NCCL libraries mapped: before any communicator maps its plugin.
-        ep_size = job.parallel.expert_parallel_size
-        if ep_size == "auto":  # a job not rendered by make manifests: the trainer's choice puts EP over a node
-            from payload.common.torchrun import local_world_size
-
-            ep_size = local_world_size()
-        ep.preflight(ep.Config.for_job(job), ep_size)
+        ep.preflight(ep.Config.for_job(job), job_layout(job).expert_parallel)
         shared = None
         if args.queue_url.startswith("local://"):
             from payload.queue.url import open_queue

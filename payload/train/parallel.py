@@ -37,12 +37,15 @@ import torch
 import torch.distributed as dist
 from torch.distributed.device_mesh import DeviceMesh, init_device_mesh
 from torch.distributed.fsdp import FSDPModule, MixedPrecisionPolicy, fully_shard
-
 from torch.distributed.tensor import DTensor, Replicate, Shard
 from torch.distributed.tensor._utils import compute_local_shape_and_global_offset
 
 from payload import ep
+from estimate.footprint import device_memory_gb
+from estimate.layout import choose_trainer
 from payload.common.torchrun import local_world_size
+from spec.layout import TRAINER_SIZES, TrainerLayout, auto_sizes, trainer_layout_of
+from spec.model_shape import Qwen3MoeConfig
 from payload.model import Qwen3MoeForCausalLM
 from payload.model.checkpoint import EXPERT_PARAM
 
@@ -96,6 +99,19 @@ class World:
     @property
     def is_main(self) -> bool:
         return self.rank == 0
+
+
+def job_layout(job) -> TrainerLayout:
+    """The trainer layout this process runs: the job's sizes as make manifests rendered them, on
+    the nodes torchrun started (WORLD_SIZE / LOCAL_WORLD_SIZE). A job that leaves sizes auto
+    (`payload train` on its own) gets make manifests' own choice (estimate.layout) for these
+    nodes; memory is weighed only on a GPU."""
+    node_ranks, world_size = local_world_size(), int(os.environ.get("WORLD_SIZE", "1"))
+    nodes, gpus_per_node = max(world_size // node_ranks, 1), min(node_ranks, world_size)
+    if not auto_sizes(job.parallel, TRAINER_SIZES):
+        return trainer_layout_of(job.parallel, nodes, gpus_per_node, job.model.activation_checkpointing)
+    memory = device_memory_gb(torch.cuda.get_device_properties(0).total_memory) if torch.cuda.is_available() else float("inf")
+    return choose_trainer(job, Qwen3MoeConfig.from_pretrained(job.model.path), job.model.path, nodes, gpus_per_node, memory)
 
 
 def init_world(ep_size: int, shard_size: int | None = None, timeout: timedelta | None = None,

@@ -50,9 +50,6 @@ from payload.queue.experience import ExperienceGroup
 from payload.sync.client import RolloutServerClient
 from payload.sync.probe import PublishProbe
 from payload.sync.fanout import FanOutPublisher, Outcome
-from payload.common.torchrun import local_world_size
-from spec.layout import trainer_layout_of
-from estimate.layout import choose_trainer
 from payload.sync.publisher import WeightPublisher
 from payload.train.advantages import group_advantages
 from payload.train.batch import MicroBatch, Sample, micro_batches, packed_for_rank, split_for_ranks
@@ -60,7 +57,7 @@ from payload.train.checkpoint import Checkpointer, TrainCounters, latest
 from payload.train.export import export_hf
 from estimate.footprint import device_memory_gb, pipeline_budget, trainer_keeps_logits
 from payload.train.loading import load_sharded
-from payload.train.parallel import init_world, own_hf_rows
+from payload.train.parallel import init_world, job_layout, own_hf_rows
 from payload.train.pipeline import PipelineScorer, pipeline_train_step
 from payload.train.step import LossConfig, build_optimizer, train_step
 from payload.train.tracking import Tracker, TrackingConfigError, flatten
@@ -175,23 +172,10 @@ class Trainer:
         # A collective that outlives the phase watchdog is dead: fail it a little after.
         collective_timeout = timedelta(seconds=config.stall_timeout_s + 300)
         # The layout make manifests resolved for this model and the pools (spec.layout; PP > 1:
-        # payload.train.pipeline), on the nodes torchrun started.
-        node_ranks, world_size = local_world_size(), int(os.environ.get("WORLD_SIZE", "1"))
-        nodes, gpus_per_node = max(world_size // node_ranks, 1), min(node_ranks, world_size)
-        if "auto" in (job.parallel.pipeline_parallel_size, job.parallel.expert_parallel_size,
-                      job.parallel.data_parallel_shard_size, job.parallel.sync_gradients_every_micro_batch):
-            # A job not rendered by make manifests (payload train on its own): the same choice
-            # (estimate.layout), on the nodes torchrun started; memory is not weighed off a GPU.
-            memory = (device_memory_gb(torch.cuda.get_device_properties(0).total_memory)
-                      if torch.cuda.is_available() else float("inf"))
-            self.layout = layout = choose_trainer(job, Qwen3MoeConfig.from_pretrained(job.model.path), job.model.path,
-                                                  nodes, gpus_per_node, memory)
-        else:
-            self.layout = layout = trainer_layout_of(job.parallel, nodes, gpus_per_node, job.model.activation_checkpointing)
-        # Every later reader (the footprint's logits decision, the publisher) sees the numbers run.
-        job = job.model_copy(update={"parallel": job.parallel.model_copy(update={
-            "pipeline_parallel_size": layout.pipeline, "expert_parallel_size": layout.expert_parallel,
-            "data_parallel_shard_size": layout.shard, "sync_gradients_every_micro_batch": not layout.per_step_sync})})
+        # payload.train.pipeline), on the nodes torchrun started. Every later reader (the
+        # footprint's logits decision, the publisher) sees the numbers run.
+        self.layout = layout = job_layout(job)
+        job = job.model_copy(update={"parallel": job.parallel.model_copy(update=layout.parallel_sizes())})
         self.config = config = replace(config, job=job)
         self.world = world = init_world(layout.expert_parallel, layout.shard, timeout=collective_timeout,
                                         pp_size=layout.pipeline)
@@ -271,7 +255,7 @@ class Trainer:
                     # watchdog would call the trainer stuck.
                     timeout_s=min(600.0, config.stall_timeout_s / 2),
                 ),
-                local_ranks=local_world_size(),
+                local_ranks=layout.gpus_per_node,
                 replicas=world.replica_ranks,
             ).build(world.rank, world.world_size, world.device)
         self.publish_failures = PublishFailures(job.rollout.max_staleness)

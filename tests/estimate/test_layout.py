@@ -7,6 +7,7 @@ import yaml
 
 from estimate.checks import parse_environment
 from spec.environment import ENVIRONMENTS_DIR, EnvironmentFileError
+from spec.layout import auto_sizes
 from spec.model_shape import ARCHITECTURE_CONFIGS
 
 # Room for 235B's checkpoints, so only the layout decides (estimate/checks.py sizes FSx).
@@ -34,7 +35,7 @@ def test_a_released_config_in_a_folder_of_any_name_gets_its_own_layout(tmp_path,
     assert env.layout.trainer.describe() == trainer
     assert (env.layout.servers.tensor_parallel, env.layout.servers.expert_parallel) == servers
     # What the pods are given: every size a number (the ConfigMap the trainer reads).
-    assert env.job.parallel.resolved and env.job.parallel.pipeline_parallel_size == int(trainer[3])
+    assert not auto_sizes(env.job.parallel) and env.job.parallel.pipeline_parallel_size == int(trainer[3])
 
 
 def test_a_fine_tune_named_by_its_release_gets_the_release_layout():
