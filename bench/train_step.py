@@ -210,10 +210,11 @@ def main() -> None:
     from payload.train.advantages import group_advantages
     from payload.train.batch import Sample, micro_batches
     from payload.train.parallel import init_world, parallelize
+    from spec.layout import TrainerLayout
     from payload.train.step import LossConfig, build_optimizer, train_step
 
     peak = measured_peak_tflops()
-    world = init_world(ep_size=1)
+    world = init_world(TrainerLayout(1, 1, 1, 1))
     cfg = Qwen3MoeConfig(num_hidden_layers=args.layers, activation_checkpointing=args.activation_checkpointing,
                          experts_impl=args.experts_impl)
     keep_logits, why = bench_keeps_logits(args, cfg)

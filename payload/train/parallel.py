@@ -114,15 +114,12 @@ def job_layout(job) -> TrainerLayout:
     return choose_trainer(job, Qwen3MoeConfig.from_pretrained(job.model.path), job.model.path, nodes, gpus_per_node, memory)
 
 
-def init_world(ep_size: int, shard_size: int | None = None, timeout: timedelta | None = None,
-               pp_size: int = 1) -> World:
-    """Join (or, run outside torchrun, create) the default process group and build the meshes.
-
-    `shard_size` None: one node's ranks (torchrun's LOCAL_WORLD_SIZE), else the whole world
-    (of one pipeline stage). `pp_size` stages of W / PP consecutive ranks each (whole nodes);
-    inside a stage the layout is the one above. torchrun sets RANK / WORLD_SIZE / LOCAL_RANK /
-    MASTER_ADDR / MASTER_PORT; NCCL on GPUs, gloo on CPU. `timeout`: every collective's
-    (default torch's 10 minutes); the trainer derives it from its stall timeout
+def init_world(layout: TrainerLayout, timeout: timedelta | None = None) -> World:
+    """Join (or, run outside torchrun, create) the default process group and build the meshes
+    of `layout` (spec.layout: `pipeline` stages of W / PP consecutive ranks each, whole nodes;
+    inside a stage, expert groups in shard groups, replicated). torchrun sets RANK / WORLD_SIZE /
+    LOCAL_RANK / MASTER_ADDR / MASTER_PORT; NCCL on GPUs, gloo on CPU. `timeout`: every
+    collective's (default torch's 10 minutes); the trainer derives it from its stall timeout
     (estimate/costs.py Timeouts)."""
     if not dist.is_initialized():
         if "RANK" not in os.environ:
@@ -134,23 +131,16 @@ def init_world(ep_size: int, shard_size: int | None = None, timeout: timedelta |
             torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
         dist.init_process_group("nccl" if torch.cuda.is_available() else "gloo", timeout=timeout)
     rank, world_size = dist.get_rank(), dist.get_world_size()
-    if pp_size < 1 or world_size % pp_size:
-        raise ParallelConfigError(
-            f"parallel.pipeline_parallel_size {pp_size} must divide the trainer's world size {world_size}"
-        )
-    stage_size = world_size // pp_size
-    shard = shard_size or min(local_world_size(), stage_size)
-    ranks = "the trainer's world size" if pp_size == 1 else "a pipeline stage's ranks"
-    if ep_size < 1 or stage_size % ep_size:
-        raise ParallelConfigError(f"parallel.expert_parallel_size {ep_size} must divide {ranks} {stage_size}")
-    if stage_size % shard or shard % ep_size:
-        raise ParallelConfigError(
-            f"parallel.data_parallel_shard_size {shard} must divide {ranks} {stage_size} "
-            f"and be a multiple of parallel.expert_parallel_size {ep_size}"
-        )
+    if world_size != layout.world:
+        raise ParallelConfigError(f"the layout ({layout.describe()}) is for {layout.nodes} nodes x {layout.gpus_per_node} "
+                                  f"ranks, {layout.world} in all; this world has {world_size}")
+    if error := layout.error():
+        raise ParallelConfigError(error)
+    pp_size, ep_size, shard = layout.pipeline, layout.expert_parallel, layout.shard
+    stage_size = layout.data_parallel
     device_type = "cuda" if torch.cuda.is_available() else "cpu"
     device = torch.device(device_type, torch.cuda.current_device()) if device_type == "cuda" else torch.device("cpu")
-    replicas = stage_size // shard
+    replicas = layout.replicas
     ranks = torch.arange(world_size).reshape(pp_size, replicas, shard // ep_size, ep_size)
     grid = init_device_mesh(device_type, tuple(ranks.shape), mesh_dim_names=("pp", "dp_replicate", "edp_shard", "ep"))
     stage = rank // stage_size

@@ -177,8 +177,7 @@ class Trainer:
         self.layout = layout = job_layout(job)
         job = job.model_copy(update={"parallel": job.parallel.model_copy(update=layout.parallel_sizes())})
         self.config = config = replace(config, job=job)
-        self.world = world = init_world(layout.expert_parallel, layout.shard, timeout=collective_timeout,
-                                        pp_size=layout.pipeline)
+        self.world = world = init_world(layout, timeout=collective_timeout)
         # Rank 0 waits on the buffer (Redis) while the others wait for its batch: they wait in a
         # CPU-side gloo broadcast, never in an NCCL collective (whose watchdog kills the job).
         self._control = dist.new_group(backend="gloo", timeout=collective_timeout) if world.world_size > 1 else None

@@ -10,6 +10,7 @@ import torch.distributed as dist
 from payload.train.batch import micro_batches, shard_for_rank
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
 from payload.train.parallel import full_hf_tensors, init_world, parallelize
+from spec.layout import TrainerLayout
 from payload.train.step import LossConfig, train_step
 from train_cases import batch, tiny_model
 
@@ -28,7 +29,7 @@ def _steps(model, optimizer, world, steps):
 
 
 def _resume(rank, world_size, directory):
-    world = init_world(ep_size=2)
+    world = init_world(TrainerLayout(1, 2, 2, 2))
     checkpointer = Checkpointer.Config(directory=directory, keep_last=1).build(world)
     model, optimizer = _trainer(world)
     _steps(model, optimizer, world, [0, 1])

@@ -13,6 +13,7 @@ from torch.distributed.checkpoint import FileSystemReader
 from payload.train.batch import micro_batches, shard_for_rank
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
 from payload.train.parallel import full_hf_tensors, init_world, parallelize
+from spec.layout import TrainerLayout
 from payload.train.step import LossConfig, train_step
 from train_cases import batch, tiny_model
 from train_dist_pool import GlooPool
@@ -37,7 +38,7 @@ def _locals(model, optimizer) -> dict[str, torch.Tensor]:
 
 
 def _save_and_resume(rank, world_size, directory):
-    world = init_world(ep_size=2, shard_size=SHARD)
+    world = init_world(TrainerLayout(REPLICAS, SHARD, 2, SHARD))
     checkpointer = Checkpointer.Config(directory=directory).build(world)
     model = parallelize(tiny_model(), world, ep_backend="all_to_all")
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)

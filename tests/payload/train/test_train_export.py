@@ -15,6 +15,7 @@ from payload.model.qwen3_moe import Qwen3MoeForCausalLM
 from payload.train.batch import micro_batches, shard_for_rank
 from payload.train.export import INDEX, export_hf
 from payload.train.parallel import full_hf_tensors, init_world, parallelize
+from spec.layout import TrainerLayout
 from payload.train.step import LossConfig, train_step
 from train_cases import batch, tiny_model
 
@@ -22,7 +23,7 @@ SHARD_BYTES = 48 * 1024  # small: many files per rank, and a bound the largest t
 
 
 def _export(rank, world_size, path):
-    world = init_world(ep_size=2)
+    world = init_world(TrainerLayout(1, 2, 2, 2))
     model = parallelize(tiny_model(), world, ep_backend="all_to_all")
     optimizer = torch.optim.AdamW(model.parameters(), lr=3e-2)
     samples = shard_for_rank(batch(0), world.rank, world.world_size)

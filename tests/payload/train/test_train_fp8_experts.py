@@ -86,8 +86,9 @@ def test_fp8_experts_grpo_step_is_close_to_fp32(seed):
 def _load_with_precision(rank, world_size, path, precision):
     from payload.train.loading import load_sharded
     from payload.train.parallel import init_world
+    from spec.layout import TrainerLayout
 
-    model, _ = load_sharded(path, init_world(ep_size=2), ep_backend="all_to_all", experts_precision=precision)
+    model, _ = load_sharded(path, init_world(TrainerLayout(1, 2, 2, 2)), ep_backend="all_to_all", experts_precision=precision)
     return model.config.experts_precision, sorted({block.experts.precision for block in model.moe_blocks})
 
 

@@ -22,6 +22,7 @@ import torch.distributed as dist
 
 from payload.train.batch import micro_batches, packed_for_rank, shard_for_rank, split_for_ranks
 from payload.train.parallel import full_hf_tensors, init_world, parallelize
+from spec.layout import TrainerLayout
 from payload.train.step import LossConfig, train_step
 from test_train_parallel import assert_matches_one_process, CONFIG, LR, MICRO, STEPS, make_optimizer
 from train_cases import batch, tiny_model
@@ -43,7 +44,7 @@ def micro_count(n, world):
 
 
 def _distributed(rank, world_size, kind, ep, packed=False, sync_every=False):
-    world = init_world(ep_size=ep, shard_size=NODE)
+    world = init_world(TrainerLayout(WORLD // NODE, NODE, ep, NODE))
     assert world.dense_mesh.mesh_dim_names == ("dp_replicate", "dp_shard")
     model = parallelize(tiny_model(), world, ep_backend="all_to_all")
     optimizer = make_optimizer(kind, model.parameters())
@@ -90,7 +91,7 @@ def test_two_nodes_of_four_hsdp_with_expert_parallel_match_one_process(pool, kin
 def _checkpoint_round_trip(rank, world_size, directory):
     from payload.train.checkpoint import Checkpointer, TrainCounters, latest
 
-    world = init_world(ep_size=2, shard_size=NODE)
+    world = init_world(TrainerLayout(WORLD // NODE, NODE, 2, NODE))
     checkpointer = Checkpointer.Config(directory=directory).build(world)
     model = parallelize(tiny_model(), world, ep_backend="all_to_all")
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
@@ -114,7 +115,7 @@ def test_hsdp_checkpoint_round_trip(pool, tmp_path):
 def _load(rank, world_size, path):
     from payload.train.loading import load_sharded
 
-    world = init_world(ep_size=2, shard_size=NODE)
+    world = init_world(TrainerLayout(WORLD // NODE, NODE, 2, NODE))
     model, read = load_sharded(path, world, ep_backend="all_to_all")
     kept = sum(p.to_local().numel() for p in model.parameters())
     return read, kept, dict(full_hf_tensors(model, world))

@@ -18,6 +18,7 @@ import torch.distributed as dist
 
 from payload.train.batch import micro_batches, shard_for_rank
 from payload.train.parallel import full_hf_tensors, init_world, parallelize
+from spec.layout import TrainerLayout
 from payload.train.step import LossConfig, train_step
 from payload.model import iter_hf_tensors
 from train_cases import batch, tiny_model
@@ -43,7 +44,7 @@ def make_optimizer(kind, params):
 
 
 def _distributed(rank, world_size, kind):
-    world = init_world(ep_size=2)
+    world = init_world(TrainerLayout(1, 2, 2, 2))
     model = parallelize(tiny_model(), world, ep_backend="all_to_all")
     optimizer = make_optimizer(kind, model.parameters())
     norms = []
@@ -94,7 +95,7 @@ def assert_matches_one_process(history, expected_history, weights, model, kind, 
 def _reshard_policy_run(rank, world_size, policy):
     """One SGD step of two micro-batches (gradient accumulation toggles resharding) under
     `policy`; the layers' reshard flags, FSDP2's own post-forward setting, the full weights."""
-    world = init_world(ep_size=2)
+    world = init_world(TrainerLayout(1, 2, 2, 2))
     try:
         parallelize(tiny_model(), world, ep_backend="all_to_all", reshard_after_forward="sometimes")
     except ValueError as exc:

@@ -23,6 +23,7 @@ import torch.distributed as dist
 from payload.model import iter_hf_tensors
 from payload.train.batch import micro_batches, packed_for_rank, split_for_ranks
 from payload.train.parallel import full_hf_tensors, init_world, parallelize
+from spec.layout import TrainerLayout
 from payload.train.pipeline import build_stage, pipeline_train_step, split_layers
 from payload.train.step import LossConfig, train_step
 from test_train_parallel import assert_matches_one_process, CONFIG, make_optimizer
@@ -48,7 +49,7 @@ def _pipelined_model(world, seed=0):
 
 
 def _distributed(rank, world_size, kind, config):
-    world = init_world(ep_size=EP, shard_size=SHARD, pp_size=PP)
+    world = init_world(TrainerLayout(PP, WORLD // PP, EP, SHARD, pipeline=PP))
     model = _pipelined_model(world)
     reference = _pipelined_model(world, seed=5).requires_grad_(False) if config.kl_coef else None
     optimizer = make_optimizer(kind, model.parameters())
@@ -115,7 +116,7 @@ def _checkpoint_resume_export(rank, world_size, directory, export_path):
     from payload.train.export import export_hf
     from payload.train.pipeline import PipelineScorer
 
-    world = init_world(ep_size=EP, shard_size=SHARD, pp_size=PP)
+    world = init_world(TrainerLayout(PP, WORLD // PP, EP, SHARD, pipeline=PP))
     checkpointer = Checkpointer.Config(directory=directory).build(world)
     model = _pipelined_model(world)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)

@@ -22,6 +22,7 @@ from payload.sync.publisher import PublishError, WeightPublisher
 from payload.train.batch import micro_batches, shard_for_rank
 from payload.sync.fanout import FanoutLayout, Piece
 from payload.train.parallel import full_hf_tensors, init_world, own_hf_rows, parallelize
+from spec.layout import TrainerLayout
 from payload.train.step import LossConfig, train_step
 from tests.payload.rollout.helpers import ServeProcess
 from train_cases import batch, tiny_model
@@ -71,7 +72,7 @@ def _step(model, optimizer, world, step):
 
 
 def _publish_scenario(rank, world_size, url):
-    world = init_world(ep_size=2)
+    world = init_world(TrainerLayout(1, 2, 2, 2))
     model = parallelize(tiny_model(), world, ep_backend="all_to_all")
     optimizer = torch.optim.AdamW(model.parameters(), lr=3e-2)
     publisher = None
@@ -163,7 +164,7 @@ def test_publish_from_sharded_trainer_matches_engine_and_failed_bucket_holds_it(
 
 
 def _own_rows_and_full(rank, world_size):
-    world = init_world(ep_size=2)
+    world = init_world(TrainerLayout(1, 2, 2, 2))
     model = parallelize(tiny_model(), world, ep_backend="all_to_all")
     pieces = [(name, shape, first, tensor.clone()) for name, shape, first, tensor in own_hf_rows(model, world)]
     full = dict(full_hf_tensors(model, world))
