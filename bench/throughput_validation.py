@@ -23,8 +23,6 @@ from estimate.checks import load_environment  # noqa: E402
 from estimate.planner import predict  # noqa: E402
 from estimate.simulator import Simulator  # noqa: E402
 from estimate.throughput import scaled_case  # noqa: E402
-from spec.model_shape import Qwen3MoeConfig  # noqa: E402
-from spec.model_shape import ARCHITECTURE_CONFIGS, ARCHITECTURES
 
 CASES = [("Qwen3-30B-A3B", 48, 16), ("Qwen3-235B-A22B", 48, 16), ("Qwen3-30B-A3B", 125, 40), ("Qwen3-235B-A22B", 125, 40)]
 
@@ -39,8 +37,7 @@ def main() -> None:
     print("|---|---:|---|---:|---:|---:|---:|---:|---:|")
     for model, nodes, train in CASES:
         env = load_environment("p5en-48", model=model)  # its layout resolved for that model
-        config = Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS[model])
-        spec, split, pick = scaled_case(env, config, model, ARCHITECTURES[model], nodes, train)
+        spec, split, pick = scaled_case(env, nodes, train)
         plan = predict(spec, split)
         started = time.time()
         sim = Simulator.Config(spec, split, steps=args.steps, warmup_steps=5, seed=args.seed).build().run()

@@ -1,7 +1,7 @@
 """Does one SGLang replica of a model fit its GPUs: weights at the rollout precision, then a KV
 cache for one group at the job's lengths.
 
-    fit = engine_fit(config, architecture, tensor_parallel=8, precision="bf16", gpu_memory_gb=141,
+    fit = engine_fit(config, tensor_parallel=8, precision="bf16", gpu_memory_gb=141,
                      group_size=16, max_prompt_tokens=2048, max_response_tokens=16384)
 
 A replica of TP t GPUs (EP inside it: experts split over EP ranks, everything else over TP, so
@@ -46,10 +46,10 @@ class EngineFit:
                 f"SGLang keeps: KV for {self.kv_capacity_tokens:,} tokens, one group needs {self.group_tokens:,}")
 
 
-def engine_fit(config, architecture, *, tensor_parallel: int, precision: str, gpu_memory_gb: float, group_size: int,
+def engine_fit(config, *, tensor_parallel: int, precision: str, gpu_memory_gb: float, group_size: int,
                max_prompt_tokens: int, max_response_tokens: int, mem_fraction_static: float = 0.85) -> EngineFit:
-    """`architecture` (a spec.model_shape.Qwen3MoeConfig, usually `config` itself) gives the served bytes at `precision`."""
-    weights = architecture.publish_bytes(precision) / tensor_parallel
+    """`config` (spec.model_shape.Qwen3MoeConfig) gives the served bytes at `precision`."""
+    weights = config.publish_bytes(precision) / tensor_parallel
     budget = mem_fraction_static * gpu_memory_gb * 1e9
     room = budget - weights
     capacity = int(room / kv_bytes_per_token(config, tensor_parallel)) if room > 0 else 0

@@ -91,7 +91,7 @@ def choose_servers(job, config: Qwen3MoeConfig, model: str, gpus_per_node: int, 
         b = job.batch
 
         def at(tensor_parallel: int):
-            return engine_fit(config, config, tensor_parallel=tensor_parallel, precision=job.rollout.precision,
+            return engine_fit(config, tensor_parallel=tensor_parallel, precision=job.rollout.precision,
                               gpu_memory_gb=gpu_memory_gb, group_size=job.algorithm.group_size,
                               max_prompt_tokens=b.max_prompt_tokens, max_response_tokens=b.max_response_tokens)
 

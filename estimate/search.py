@@ -104,13 +104,12 @@ class Verified:
     held_tokens_per_s_per_node: float  # what the search assumed: the shipped layout's
 
 
-def verify(config, env, estimate: Estimate, best: SplitChoice, response_sigma: float = 0.8) -> Verified:
+def verify(env, estimate: Estimate, best: SplitChoice, response_sigma: float = 0.8) -> Verified:
     """The best split with the trainer layout it needs, its memory and its own trainer rate."""
     layout = reshaped_layout(estimate.trainer.layout, best.train_nodes)
     if layout is None:
         return Verified(best, None, 0.0, False, 0.0, estimate.trainer_tokens_per_s_per_node)
-    trainer = trainer_estimate(config, env, estimate.model, estimate.prompt_tokens, estimate.response_tokens_mean,
-                               estimate.assumptions, layout)
+    trainer = trainer_estimate(env, estimate.prompt_tokens, estimate.response_tokens_mean, estimate.assumptions, layout)
     rate = trainer.response_tokens / trainer.step_s / best.train_nodes
     spec = loop_spec(env, estimate, response_sigma)
     spec = spec.with_(rates=replace(spec.rates, trainer_tokens_per_s_per_node=rate),
@@ -120,7 +119,7 @@ def verify(config, env, estimate: Estimate, best: SplitChoice, response_sigma: f
     return Verified(again, layout, trainer.memory_gb, fits, rate, estimate.trainer_tokens_per_s_per_node)
 
 
-def verified_best(config, env, estimate: Estimate, rows: list[SplitChoice], response_sigma: float = 0.8,
+def verified_best(env, estimate: Estimate, rows: list[SplitChoice], response_sigma: float = 0.8,
                   tries: int = 4) -> tuple[SplitChoice | None, list[Verified]]:
     """The best candidate whose trainer layout fits its nodes' memory: verify the best, and while
     it does not fit, drop its train node count and take the next best (at most `tries` times:
@@ -131,7 +130,7 @@ def verified_best(config, env, estimate: Estimate, rows: list[SplitChoice], resp
         best = _best(rows, shipped_train)
         if best is None:
             return None, checks
-        checks.append(verify(config, env, estimate, best, response_sigma))
+        checks.append(verify(env, estimate, best, response_sigma))
         if checks[-1].fits:
             return best, checks
         rows = [r for r in rows if r.train_nodes != best.train_nodes]

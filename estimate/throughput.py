@@ -52,6 +52,7 @@ from estimate.engine_fit import engine_fit, kv_bytes_per_token
 from estimate.footprint import Footprint, footprint_as_set, step_shape
 from estimate.stages import layer_costs
 from spec.layout import TrainerLayout
+from spec.model_shape import shape_of
 
 # NeMo-RL v0.6 (docs/about/performance-summary.md, "NeMo RL v0.6", H100 BF16, GRPO on
 # OpenMathInstruct-2, Megatron-core): tokens/s/GPU, GPUs, generation TP, mean sequence length.
@@ -150,15 +151,14 @@ def _parameters(config) -> float:
 def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_tokens: float,
                    response_mean: float, response_sigma: float, group_size: int,
                    a: Assumptions, precision: str = "bf16", max_prompt_tokens: int | None = None,
-                   max_response_tokens: int | None = None, architecture=None) -> list[ServerOption]:
+                   max_response_tokens: int | None = None) -> list[ServerOption]:
     """Every TP that fits the model on a node (estimate.engine_fit: weights at
     `precision`, then KV for one group at the job's caps, default 4 x prompt and 2 x mean
     response), with its decode roofline; best first."""
-    architecture = architecture or config
     total = _parameters(config)
     active = active_parameters(config)
     # fp8 serves the attention and expert linears at a byte a parameter: decode reads that.
-    served = architecture.publish_bytes(precision) / (2 * total)
+    served = config.publish_bytes(precision) / (2 * total)
     experts_per_layer_bytes = 3 * config.hidden_size * config.moe_intermediate_size * 2
     moe_layers = sum(config.is_moe_layer(i) for i in range(config.num_hidden_layers))
     expert_bytes = moe_layers * config.num_experts * experts_per_layer_bytes * served
@@ -170,7 +170,7 @@ def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_t
     for t in ENGINE_TENSOR_PARALLEL:
         if t > gpus_per_node:
             continue
-        fit = engine_fit(config, architecture, tensor_parallel=t, precision=precision, gpu_memory_gb=gpu_memory_gb,
+        fit = engine_fit(config, tensor_parallel=t, precision=precision, gpu_memory_gb=gpu_memory_gb,
                          group_size=group_size, max_prompt_tokens=int(max_prompt_tokens or 4 * prompt_tokens),
                          max_response_tokens=int(max_response_tokens or 2 * response_mean),
                          mem_fraction_static=a.mem_fraction_static)
@@ -203,10 +203,11 @@ def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_t
     return out
 
 
-def trainer_estimate(config, env, model: str, prompt_tokens: float, response_mean: float,
-                     a: Assumptions, layout: TrainerLayout | None = None) -> TrainerEstimate:
-    """Under `layout` (default the job's for `model` on the train pool's desired nodes)."""
+def trainer_estimate(env, prompt_tokens: float, response_mean: float, a: Assumptions,
+                     layout: TrainerLayout | None = None) -> TrainerEstimate:
+    """The job's model under `layout` (default the environment's resolved one)."""
     job, train = env.job, env.pools.train
+    _, config = shape_of(job.model)
     layout = layout or env.layout.trainer
     shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
     fp: Footprint = footprint_as_set(config, layout, shape, job.model.lm_head_keep_logits, train.spec.gpu_memory_gb)
@@ -244,29 +245,30 @@ def _rate(link: str) -> float:
     return NVLINK_BYTES_PER_S if link == "NVLink" else EFA_BYTES_PER_S_PER_GPU
 
 
-def estimate_rates(config, env, model: str, architecture, *, response_mean: float | None = None,
-                   response_sigma: float = 0.8, a: Assumptions = Assumptions()) -> Estimate:
-    """The trainer's and one rollout node's rates and the publish pause for `config` (named
-    `model`, whose `architecture` sizes the publish) on `env`."""
+def estimate_rates(env, *, response_mean: float | None = None, response_sigma: float = 0.8,
+                   a: Assumptions = Assumptions()) -> Estimate:
+    """The trainer's and one rollout node's rates and the publish pause of the job's model on
+    `env` (its resolved layout; estimate.checks.load_environment(name, model=...) for another)."""
+    model, config = shape_of(env.job.model)
     from estimate.costs import model_costs
 
     job = env.job
     prompt = a.prompt_tokens if a.prompt_tokens is not None else job.batch.max_prompt_tokens / 4
     mean = response_mean or job.batch.max_response_tokens / 2
-    trainer = trainer_estimate(config, env, model, prompt, mean, a)
+    trainer = trainer_estimate(env, prompt, mean, a)
     rollout = env.pools.rollout
     engines = engine_layouts(config, gpus_per_node=rollout.spec.gpus, gpu_memory_gb=rollout.spec.gpu_memory_gb,
                              prompt_tokens=prompt, response_mean=mean, response_sigma=response_sigma,
                              group_size=job.algorithm.group_size, a=a, precision=job.rollout.precision,
                              max_prompt_tokens=job.batch.max_prompt_tokens,
-                             max_response_tokens=job.batch.max_response_tokens, architecture=architecture)
+                             max_response_tokens=job.batch.max_response_tokens)
     if not engines:
         from estimate.loop import BalanceError
 
         raise BalanceError(f"{model}: no tensor-parallel layout of one {rollout.instance_type} holds its "
                            f"{job.rollout.precision} weights and a KV cache for one group at the job's lengths")
     engine = engines[0]
-    costs = model_costs(architecture, train_nodes=env.pools.train.desired_size, shard_gpus=trainer.layout.shard, pipeline=trainer.layout.pipeline,
+    costs = model_costs(config, train_nodes=env.pools.train.desired_size, shard_gpus=trainer.layout.shard, pipeline=trainer.layout.pipeline,
                         servers=rollout.desired_size * engine.replicas_per_node, server_gpus=engine.tensor_parallel,
                         fsx_storage_gib=env.storage.fsx_storage_gib,
                         fsx_mb_s_per_tib=env.storage.fsx_throughput_mb_s_per_tib, keep_last=job.checkpoint.keep_last,
@@ -362,12 +364,12 @@ def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None =
     print("  assumptions: " + ", ".join(f"{k} {v}" for k, v in a.table().items()), file=out)
 
 
-def scaled_case(env, config, model: str, architecture, nodes: int, train_nodes: int, a: Assumptions = Assumptions()):
+def scaled_case(env, nodes: int, train_nodes: int, a: Assumptions = Assumptions()):
     """The loop of `model` on `nodes` nodes of env's kind (train_nodes of them training), the
     job's batch, groups in flight and buffer scaled by nodes / env's nodes, at the staleness
     the planner picks: (spec, split, picked row). The trainer's per-node rate is the shipped
     layout's (compute-bound; EP inside a node), its mesh one node."""
-    estimate = estimate_rates(config, env, model, architecture, a=a)
+    estimate = estimate_rates(env, a=a)
     spec = loop_spec(env, estimate)
     scale = nodes / (env.pools.train.desired_size + env.pools.rollout.desired_size)
     spec = spec.with_(prompts_per_step=round(spec.prompts_per_step * scale),

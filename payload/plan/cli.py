@@ -184,7 +184,7 @@ def _print_footprint(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     name, config = shape_of(env.job.model)
-    if not _print_throughput(args, env, config, name):
+    if not _print_throughput(args, env):
         return 2
     layout, shape, fp = job_footprint(config, env)
     print_footprint(name, env, layout, shape, fp, sys.stdout)
@@ -199,20 +199,19 @@ def _print_footprint(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_throughput(args: argparse.Namespace, env, config, name: str) -> bool:
-    """The first-principles step and tokens/s/GPU of `config` on `env` (estimate/throughput.py)."""
+def _print_throughput(args: argparse.Namespace, env) -> bool:
+    """The first-principles step and tokens/s/GPU of the job's model on `env` (estimate/throughput.py)."""
     from dataclasses import replace
 
     from estimate.planner import make_plan, size_reward_tier
     from estimate.throughput import Assumptions, choose_staleness, estimate_rates, loop_spec, print_estimate
 
-    architecture = config
     assumptions = Assumptions()
     for flag in ("train_mfu", "peak_tflops", "hbm_efficiency", "prompt_tokens", "pause_mode"):
         if getattr(args, flag, None) is not None:
             assumptions = replace(assumptions, **{flag: getattr(args, flag)})
     try:
-        estimate = estimate_rates(config, env, name, architecture, response_mean=args.response_tokens_mean,
+        estimate = estimate_rates(env, response_mean=args.response_tokens_mean,
                                   response_sigma=args.response_tokens_sigma or 0.8, a=assumptions)
         spec = loop_spec(env, estimate, args.response_tokens_sigma or 0.8)
         pools = env.pools
@@ -234,7 +233,7 @@ def _print_throughput(args: argparse.Namespace, env, config, name: str) -> bool:
 
         sigma = args.response_tokens_sigma or 0.8
         rows, _, shipped = search_splits(env, estimate, args.in_flight or IN_FLIGHT, sigma)
-        best, checks = verified_best(config, env, estimate, rows, sigma)
+        best, checks = verified_best(env, estimate, rows, sigma)
         print_search(rows, best, shipped, env, sys.stdout, checks)
     best = plan.recommended
     print(f"  split at max_staleness {pick.max_staleness}: {best.split.label} recommended ({best.step_time_s:,.0f} s a step, "

@@ -15,7 +15,7 @@ from spec.environment import EnvironmentFileError
 from estimate.throughput import estimate_rates
 from spec.model_shape import Qwen3MoeConfig
 from payload.rollout.sglang_args import server_args
-from spec.model_shape import ARCHITECTURE_CONFIGS, ARCHITECTURES
+from spec.model_shape import ARCHITECTURE_CONFIGS
 
 P5EN_48 = Path(__file__).resolve().parents[2] / "environments" / "p5en-48.yaml"
 MODELS = ["Qwen3-30B-A3B", "Qwen3-235B-A22B"]
@@ -41,12 +41,12 @@ def serving(model):
 @pytest.mark.parametrize("model", MODELS)
 def test_the_shipped_environment_serves_each_model_with_the_layout_the_planner_picks(model):
     env = load_environment("p5en-48", model=model)
-    estimate = estimate_rates(config_of(model), env, model, ARCHITECTURES[model])
+    estimate = estimate_rates(env)
     servers = env.layout.servers
     assert servers.tensor_parallel == estimate.engine.tensor_parallel
     assert servers.expert_parallel == estimate.engine.tensor_parallel  # EP = TP inside a replica
     job = env.job
-    assert engine_fit(config_of(model), ARCHITECTURES[model], tensor_parallel=servers.tensor_parallel,
+    assert engine_fit(config_of(model), tensor_parallel=servers.tensor_parallel,
                       precision=job.rollout.precision, gpu_memory_gb=env.pools.rollout.spec.gpu_memory_gb,
                       group_size=job.algorithm.group_size, max_prompt_tokens=job.batch.max_prompt_tokens,
                       max_response_tokens=job.batch.max_response_tokens).fits
@@ -86,9 +86,9 @@ def test_plan_refuses_an_engine_that_does_not_fit_in_one_line(tmp_path, capsys):
 
 
 def test_fp8_rollouts_halve_the_weights_and_let_235b_fit_tp4():
-    c, arch = config_of("Qwen3-235B-A22B"), ARCHITECTURES["Qwen3-235B-A22B"]
+    c = config_of("Qwen3-235B-A22B")
     kwargs = dict(tensor_parallel=4, gpu_memory_gb=141, group_size=16, max_prompt_tokens=2048, max_response_tokens=16384)
-    bf16, fp8 = engine_fit(c, arch, precision="bf16", **kwargs), engine_fit(c, arch, precision="fp8", **kwargs)
+    bf16, fp8 = engine_fit(c, precision="bf16", **kwargs), engine_fit(c, precision="fp8", **kwargs)
     assert not bf16.fits and fp8.fits
     assert 0.5 < fp8.weights_gb_per_gpu / bf16.weights_gb_per_gpu < 0.51  # linears at a byte, the rest bf16
     room = 0.85 * 141e9 - fp8.weights_gb_per_gpu * 1e9

@@ -6,8 +6,6 @@ from estimate.checks import load_environment
 from payload.__main__ import main
 from estimate.search import reshaped_layout, search_splits, verified_best
 from estimate.throughput import choose_staleness, estimate_rates, loop_spec
-from spec.model_shape import Qwen3MoeConfig
-from spec.model_shape import ARCHITECTURE_CONFIGS, ARCHITECTURES
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +20,8 @@ def env235():
 
 
 def estimate(env, model):
-    return estimate_rates(Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS[model]), env, model, ARCHITECTURES[model])
+    assert env.layout.model == model
+    return estimate_rates(env)
 
 
 def test_30b_gains_from_more_trainer_nodes_and_more_groups_in_flight(env):
@@ -54,7 +53,7 @@ def test_a_best_split_whose_trainer_does_not_fit_gives_way_to_the_next(env235):
     e = estimate(env, "Qwen3-235B-A22B")
     rows, best, _ = search_splits(env, e, in_flight=(1536,), train_nodes=(12, 16))
     assert best.train_nodes == 12
-    pick, checks = verified_best(Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS["Qwen3-235B-A22B"]), env, e, rows)
+    pick, checks = verified_best(env, e, rows)
     assert [c.choice.train_nodes for c in checks] == [12, 16] and [c.fits for c in checks] == [False, True]
     assert checks[0].layout.shard == 24 and checks[0].memory_gb > 0.8 * 141 > checks[1].memory_gb
     assert pick.train_nodes == 16

@@ -16,7 +16,7 @@ from estimate.throughput import (
     loop_spec,
 )
 from spec.model_shape import Qwen3MoeConfig
-from spec.model_shape import ARCHITECTURE_CONFIGS, ARCHITECTURES
+from spec.model_shape import ARCHITECTURE_CONFIGS
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +30,7 @@ def config_of(name):
 
 @pytest.fixture(scope="module")
 def estimate_30b(env):
-    return estimate_rates(config_of("Qwen3-30B-A3B"), env, "Qwen3-30B-A3B", ARCHITECTURES["Qwen3-30B-A3B"])
+    return estimate_rates(env)
 
 
 def test_trainer_flops_are_six_times_active_parameters_plus_attention(env, estimate_30b):
@@ -55,8 +55,7 @@ def test_trainer_flops_are_six_times_active_parameters_plus_attention(env, estim
 
 def test_recomputed_logits_cost_the_whole_forward_and_backward(env, estimate_30b):
     job = env.job.model_copy(update={"model": env.job.model.model_copy(update={"lm_head_keep_logits": False})})
-    recomputing = estimate_rates(config_of("Qwen3-30B-A3B"), env.model_copy(update={"job": job}), "Qwen3-30B-A3B",
-                                 ARCHITECTURES["Qwen3-30B-A3B"]).trainer
+    recomputing = estimate_rates(env.model_copy(update={"job": job})).trainer
     kept = estimate_30b.trainer
     assert not recomputing.keeps_logits and recomputing.flops_per_token == kept.flops_per_token
     c = config_of("Qwen3-30B-A3B")
@@ -89,9 +88,7 @@ def test_engine_layouts_fit_the_weights_and_pick_the_fastest():
 
 
 def test_in_place_pause_drops_the_re_prefill_and_raises_throughput(env, estimate_30b):
-    c = config_of("Qwen3-30B-A3B")
-    in_place = estimate_rates(c, env, "Qwen3-30B-A3B", ARCHITECTURES["Qwen3-30B-A3B"],
-                              a=Assumptions(pause_mode="in_place"))
+    in_place = estimate_rates(env, a=Assumptions(pause_mode="in_place"))
     assert estimate_30b.engine.reprefill_s > 0 and in_place.engine.reprefill_s == 0
     assert in_place.publish_s < estimate_30b.publish_s
     split = loop_spec(env, estimate_30b).split(16, 32)
@@ -194,7 +191,7 @@ def test_closed_form_agrees_with_the_simulator(env, model, nodes, train):
     from estimate.simulator import Simulator
     from estimate.throughput import scaled_case
 
-    spec, split, pick = scaled_case(env, config_of(model), model, ARCHITECTURES[model], nodes, train)
+    spec, split, pick = scaled_case(load_environment("p5en-48", model=model), nodes, train)
     plan = predict(spec, split)
     sim = Simulator.Config(spec, split, steps=10, warmup_steps=4).build().run()
     assert abs(plan.step_time_s / sim.step_time_s - 1) < 0.10
