@@ -35,6 +35,7 @@ import numpy as np
 import simpy
 
 from estimate.loop import BalanceError, LoopSpec, Split
+from spec.job import too_stale
 
 
 @dataclass(frozen=True)
@@ -309,7 +310,7 @@ class Simulator:
                 room, self._room = self._room, self.env.event()
                 room.succeed()
                 self._outstanding -= 1
-                if self.version - group.version > spec.max_staleness:
+                if too_stale(group.version, self.version, spec.max_staleness):
                     stale += 1
                 elif self.rng.random() >= rates.filtered_fraction:
                     batch.append(group)

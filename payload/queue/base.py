@@ -286,7 +286,3 @@ class RolloutQueue(ABC):
 
     def close(self) -> None:
         """Release connections (the memory backend has none)."""
-
-    @staticmethod
-    def is_stale(group: ExperienceGroup, current_version: int, max_staleness: int) -> bool:
-        return current_version - group.policy_version > max_staleness

@@ -26,6 +26,7 @@ from payload.queue.base import (
     TrainerProgress,
 )
 from payload.queue.experience import ExperienceGroup, Task, decode_group, decode_task, encode_group, encode_task
+from spec.job import too_stale
 
 
 @dataclass
@@ -179,7 +180,7 @@ class MemoryQueue(RolloutQueue):
             while self._buffer and len(result.groups) < max_groups:
                 entry_id, payload = self._buffer.popleft()
                 group = decode_group(payload)
-                if self.is_stale(group, current_version, max_staleness):
+                if too_stale(group.policy_version, current_version, max_staleness):
                     self._stale += 1
                     result.stale.append(group)
                     continue

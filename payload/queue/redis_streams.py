@@ -75,6 +75,7 @@ from payload.queue.base import (
 )
 from payload.queue.experience import ExperienceGroup, Task, decode_group, decode_task, encode_group, encode_task
 from payload.queue.url import redacted, redis_credentials
+from spec.job import too_stale
 
 log = logging.getLogger(__name__)
 
@@ -526,7 +527,7 @@ class RedisQueue(RolloutQueue):
             if not first:
                 dropped.append(entry_id)
                 duplicates += 1
-            elif self.is_stale(group, current_version, max_staleness):
+            elif too_stale(group.policy_version, current_version, max_staleness):
                 dropped.append(entry_id)
                 result.stale.append(group)
             else:
