@@ -177,7 +177,11 @@ def bench_keeps_logits(args, cfg) -> tuple[bool, str]:
                   "max_response_tokens": args.response_tokens, "packing": False, "micro_batch_size": args.micro_batch_size},
         "algorithm": {"group_size": 2},
     }, "bench/train_step.py")
-    return trainer_keeps_logits(job, cfg, 1, 1, device_memory_gb(torch.cuda.get_device_properties(0).total_memory))
+    from spec.hardware import node_of_device
+    from spec.layout import TrainerLayout
+
+    return trainer_keeps_logits(job, cfg, TrainerLayout(1, 1, 1, 1), node_of_device(torch.cuda.get_device_name(0)),
+                                device_memory_gb(torch.cuda.get_device_properties(0).total_memory))
 
 
 def main() -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from estimate.buffer import DEFAULT_HIGH_WATER_SHARE, redis_maxmemory_bytes, worst_group_bytes
-from estimate.costs import Costs, model_costs
+from estimate.costs import Costs, Hardware, model_costs
 from estimate.layout import resolve
 from spec.environment import Environment, EnvironmentFileError, environment_file, read_environment, validate_environment
 from spec.layout import LayoutError
@@ -77,6 +77,7 @@ def job_costs(environment: Environment) -> Costs:
         fsx_mb_s_per_tib=environment.storage.fsx_throughput_mb_s_per_tib,
         keep_last=environment.job.checkpoint.keep_last,
         rollout_precision=environment.job.rollout.precision,
+        hardware=Hardware.of(environment.pools.train.spec),
     )
 
 

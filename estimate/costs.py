@@ -62,6 +62,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from spec.hardware import InstanceSpec
 from spec.model_shape import Qwen3MoeConfig
 from spec.units import GB, GIB, TIB
 
@@ -73,19 +74,27 @@ from spec.units import GB, GIB, TIB
 FP8_PACK_GB_S = 290.0
 
 
+# NCCL's achieved share of a link's line rate (assumed, not measured: no multi-node run has been
+# possible here): a broadcast over EFA ~75%, an intra-node all-gather over NVLink ~80%.
+EFA_ACHIEVED = 0.75
+NVLINK_ACHIEVED = 0.8
+
+
 @dataclass(frozen=True)
 class Hardware:
-    """Rates of one training node (p5en.48xlarge) and the links the trainer uses.
+    """Rates of one training node and the links the trainer uses, from its instance type
+    (spec.hardware) and the achieved shares above; bench/README.md has the ones measured."""
 
-    Line rates are the EC2/NVIDIA figures; achieved fractions are assumptions stated here, to be
-    replaced by measurements (bench/README.md has the ones taken)."""
-
-    gpus_per_node: int = 8
-    host_memory_gib: int = 2048
-    # 16 x 200 Gb/s EFA per node = 50 GB/s a GPU; NCCL broadcast reaches ~75% of it.
-    broadcast_gb_s: float = 37.5
-    # Intra-node all-gather over NVLink (450 GB/s a direction, ~80% achieved).
-    nvlink_gather_gb_s: float = 360.0
+    gpus_per_node: int
+    host_memory_gib: int
+    # A GPU's share of the node's EFA (p5en: 16 x 200 Gb/s = 50 GB/s a GPU), as NCCL broadcasts it.
+    broadcast_gb_s: float
+    # Intra-node all-gather over NVLink.
+    nvlink_gather_gb_s: float
+    # A broadcast whose communicator holds all of the sending node's GPUs: NCCL's channels leave
+    # through every GPU's NICs (PXN, payload/sync/fanout.py); also a multi-node all-gather's
+    # per-node rate. Assumed, not measured.
+    node_broadcast_gb_s: float
     # bf16 tensors -> one flat bucket on the GPU, bf16 bytes out a second: measured 1,025 on
     # an H200 (bench/publish_pack.py, bench/README.md; half its copy rate).
     pack_gb_s: float = 1000.0
@@ -95,10 +104,12 @@ class Hardware:
     # Device-to-host into pinned memory, per GPU: 55 measured on one H200 alone (PCIe Gen5
     # x16); halved for 8 GPUs sharing the host's memory bandwidth.
     d2h_gb_s: float = 25.0
-    # A broadcast whose communicator holds all 8 GPUs of the sending node: NCCL's channels
-    # leave through every GPU's NICs (PXN, payload/sync/fanout.py): 16 x 200 Gb/s EFA = 400 GB/s
-    # a node, ~75% achieved; also a multi-node all-gather's per-node rate. Assumed, not measured.
-    node_broadcast_gb_s: float = 300.0
+
+    @classmethod
+    def of(cls, node: InstanceSpec) -> "Hardware":
+        efa = node.efa_gb_s_per_gpu * EFA_ACHIEVED
+        return cls(gpus_per_node=node.gpus, host_memory_gib=node.memory_gib, broadcast_gb_s=efa,
+                   nvlink_gather_gb_s=node.gpu_spec.nvlink_gb_s * NVLINK_ACHIEVED, node_broadcast_gb_s=efa * node.gpus)
 
 
 @dataclass(frozen=True)
@@ -202,7 +213,7 @@ def model_costs(
     servers: int | None = None,
     server_gpus: int = 8,
     bucket_bytes: int = 4 * GIB,
-    hardware: Hardware = Hardware(),
+    hardware: Hardware,
     rollout_precision: str = "bf16",
 ) -> Costs:
     """Under the trainer's layout (spec.layout.TrainerLayout: what estimate/layout.py chooses):

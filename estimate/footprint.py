@@ -44,11 +44,13 @@ Bytes per GPU per step, counted as the library sends them, and the link they cro
                       modes (payload.train.step); EFA, each GPU over its own NIC.
     PP send / recv    each micro-batch's [T, D] bf16 activations forward and their gradient
                       backward, between stages on different nodes: EFA.
-Seconds: bytes over one direction of the link (NVLink 450 GB/s a GPU each way: an all-to-all
-and a ring both send and receive at once; EFA 50 GB/s a GPU), lower bounds without overlap.
+Seconds: bytes over one direction of the node's link (spec.hardware: p5en NVLink 450 GB/s a GPU
+each way: an all-to-all and a ring both send and receive at once; EFA 50 GB/s a GPU), lower
+bounds without overlap.
 Compute: 3 × the forward FLOPs per token of the costliest stage (2 per parameter a token
 meets, K of the E experts, plus the causal attention scores at the step's mean sample length),
-at 280 TFLOP/s (bench/README.md: 277 measured per H200 with activation checkpointing, which
+at the GPU's training rate (spec.hardware GpuSpec.train_flop_s, the same the throughput model
+uses: 35.7 % of its bf16 matmul peak, 277 TFLOP/s measured on an H200 with activation checkpointing, which
 counts model FLOPs only, so the recomputed forward is in the rate, and so is the fused logprob
 backward's second LM-head forward — when model.lm_head_keep_logits keeps the logits that one
 LM-head forward per token comes off the last stage; its "auto" keeps them where they fit, see
@@ -67,11 +69,9 @@ from dataclasses import dataclass
 
 from estimate.partition import balanced_partition, first_fit_bins
 from estimate.stages import layer_costs, split_layers
+from spec.hardware import InstanceSpec
 from spec.layout import TrainerLayout
 
-NVLINK_BYTES_PER_S = 450e9  # one direction, per GPU
-EFA_BYTES_PER_S_PER_GPU = 50e9
-ACHIEVED_FLOP_S = 280e12
 LM_HEAD_CHUNK_ROWS = 4096
 # A layout fits when its modeled memory leaves this much of the GPU free (allocator
 # fragmentation, NCCL and DeepEP buffers, the CUDA context; the activation model is an estimate).
@@ -100,6 +100,9 @@ class Footprint:
     logits_gb: float = 0.0
     logits_recompute_s: float = 0.0
     keeps_logits: bool = False  # whether memory_gb and compute_s count them kept
+    # The node's links (spec.hardware): NVLink one direction a GPU, EFA a GPU's share; bytes/s.
+    nvlink_bytes_per_s: float = 0.0
+    efa_bytes_per_s: float = 0.0
 
     @property
     def memory_total_gb(self) -> float:
@@ -109,7 +112,7 @@ class Footprint:
         return sum(gb for l, gb in self.traffic_gb.values() if l == link)
 
     def link_seconds(self, link: str) -> float:
-        return self.link_gb(link) * 1e9 / (NVLINK_BYTES_PER_S if link == "NVLink" else EFA_BYTES_PER_S_PER_GPU)
+        return self.link_gb(link) * 1e9 / (self.nvlink_bytes_per_s if link == "NVLink" else self.efa_bytes_per_s)
 
     @property
     def step_s(self) -> float:
@@ -165,7 +168,7 @@ def remote_destinations(experts: int, top_k: int, groups: int) -> float:
     return (groups - 1) * (1 - none)
 
 
-def footprint(config, layout: TrainerLayout, shape: StepShape) -> Footprint:
+def footprint(config, layout: TrainerLayout, shape: StepShape, node: InstanceSpec) -> Footprint:
     total, experts_total, _ = parameter_counts(config)
     p, s, g, r, pp = layout.expert_parallel, layout.shard, layout.gpus_per_node, layout.replicas, layout.pipeline
     d, k, f = config.hidden_size, config.num_experts_per_tok, config.moe_intermediate_size
@@ -236,11 +239,13 @@ def footprint(config, layout: TrainerLayout, shape: StepShape) -> Footprint:
     keep = config.lm_head_keep_logits
     stage_flops = max(3 * (sum(layer_flops[i] for i in rng) + (embedding if i == 0 else 0) + (head if i == pp - 1 else 0))
                       - (head if keep and i == pp - 1 else 0) for i, rng in enumerate(ranges))
-    compute_s = tokens_per_gpu * stage_flops / ACHIEVED_FLOP_S * padding
-    recompute_s = tokens_per_gpu * head / ACHIEVED_FLOP_S * padding
+    flop_s = node.gpu_spec.train_flop_s
+    compute_s = tokens_per_gpu * stage_flops / flop_s * padding
+    recompute_s = tokens_per_gpu * head / flop_s * padding
     bubble = (pp - 1) / (m + pp - 1)
     return Footprint(total, experts_total, {k_: v / 1e9 for k_, v in memory.items()}, traffic, compute_s, bubble, m,
-                     logits_gb=t * config.vocab_size * 2 / 1e9, logits_recompute_s=recompute_s, keeps_logits=keep)
+                     logits_gb=t * config.vocab_size * 2 / 1e9, logits_recompute_s=recompute_s, keeps_logits=keep,
+                     nvlink_bytes_per_s=node.gpu_spec.nvlink_gb_s * 1e9, efa_bytes_per_s=node.efa_gb_s_per_gpu * 1e9)
 
 
 def keeps_logits(setting: bool | str, recomputing: Footprint, gpu_memory_gb: float) -> bool:
@@ -252,12 +257,14 @@ def keeps_logits(setting: bool | str, recomputing: Footprint, gpu_memory_gb: flo
     return bool(setting)
 
 
-def footprint_as_set(config, layout: TrainerLayout, shape: StepShape, setting: bool | str, gpu_memory_gb: float) -> Footprint:
-    """The footprint with model.lm_head_keep_logits resolved (`keeps_logits`)."""
-    recomputing = footprint(config.replace(lm_head_keep_logits=False), layout, shape)
-    if not keeps_logits(setting, recomputing, gpu_memory_gb):
+def footprint_as_set(config, layout: TrainerLayout, shape: StepShape, setting: bool | str, node: InstanceSpec,
+                     gpu_memory_gb: float | None = None) -> Footprint:
+    """The footprint on `node` with model.lm_head_keep_logits resolved (`keeps_logits`) against
+    its GPU's memory (or `gpu_memory_gb`, what a device reports)."""
+    recomputing = footprint(config.replace(lm_head_keep_logits=False), layout, shape, node)
+    if not keeps_logits(setting, recomputing, gpu_memory_gb or node.gpu_memory_gb):
         return recomputing
-    return footprint(config.replace(lm_head_keep_logits=True), layout, shape)
+    return footprint(config.replace(lm_head_keep_logits=True), layout, shape, node)
 
 
 def device_memory_gb(total_bytes: int) -> float:
@@ -268,16 +275,16 @@ def device_memory_gb(total_bytes: int) -> float:
     return total_bytes / 2**30
 
 
-def trainer_keeps_logits(job, config, layout: TrainerLayout, gpu_memory_gb: float | None) -> tuple[bool, str]:
-    """What the trainer runs with for job.model.lm_head_keep_logits under `layout`
-    (gpu_memory_gb None: not on GPUs), and a line saying why (the trainer logs it)."""
+def trainer_keeps_logits(job, config, layout: TrainerLayout, node: InstanceSpec, gpu_memory_gb: float | None) -> tuple[bool, str]:
+    """What the trainer runs with for job.model.lm_head_keep_logits under `layout` on `node`'s GPUs
+    of `gpu_memory_gb` (None: not on GPUs), and a line saying why (the trainer logs it)."""
     setting = job.model.lm_head_keep_logits
     if setting != "auto":
         return bool(setting), f"model.lm_head_keep_logits: {'kept' if setting else 'recomputed'} (set in the job)"
     if gpu_memory_gb is None:  # the switch trades GPU memory for GPU time; on CPUs there is neither to weigh
         return False, "model.lm_head_keep_logits auto: recomputed (not on a GPU)"
     shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
-    recomputing = footprint(config.replace(lm_head_keep_logits=False), layout, shape)
+    recomputing = footprint(config.replace(lm_head_keep_logits=False), layout, shape, node)
     keep = keeps_logits(setting, recomputing, gpu_memory_gb)
     return keep, (f"model.lm_head_keep_logits auto: {'kept' if keep else 'recomputed'} (modeled "
                   f"{recomputing.memory_total_gb:.1f} GB + {recomputing.logits_gb:.1f} GB of logits a GPU against "
@@ -339,7 +346,7 @@ def job_footprint(config, environment) -> tuple[TrainerLayout, StepShape, Footpr
     layout = environment.layout.trainer
     shape = step_shape(environment.job, layout.data_parallel, pipelined=layout.pipeline > 1)
     setting = environment.job.model.lm_head_keep_logits
-    return layout, shape, footprint_as_set(config, layout, shape, setting, train.spec.gpu_memory_gb)
+    return layout, shape, footprint_as_set(config, layout, shape, setting, train.spec)
 
 
 def candidate_layouts(config, nodes: int, gpus_per_node: int, activation_checkpointing: bool = True,
@@ -365,16 +372,18 @@ def candidate_layouts(config, nodes: int, gpus_per_node: int, activation_checkpo
     return layouts
 
 
-def plan_layouts(config, job, nodes: int, gpus_per_node: int, gpu_memory_gb: float,
+def plan_layouts(config, job, nodes: int, gpus_per_node: int, node: InstanceSpec, gpu_memory_gb: float | None = None,
                  candidates: list[TrainerLayout] | None = None):
-    """(every candidate with its footprint, the ones that fit, the cheapest that fits or None);
-    candidates: default every layout the trainer runs on the nodes (candidate_layouts)."""
+    """(every candidate with its footprint on `node`'s GPUs and links, the ones that fit its GPU's
+    memory (or `gpu_memory_gb`), the cheapest that fits or None); candidates: default every
+    layout the trainer runs on the nodes (candidate_layouts)."""
+    gpu_memory_gb = gpu_memory_gb or node.gpu_memory_gb
     rows = []
     if candidates is None:
         candidates = candidate_layouts(config, nodes, gpus_per_node, job.model.activation_checkpointing)
     for layout in candidates:
         shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
-        rows.append((layout, shape, footprint(config, layout, shape)))
+        rows.append((layout, shape, footprint(config, layout, shape, node)))
     fitting = [row for row in rows if row[2].memory_total_gb <= FIT_FRACTION * gpu_memory_gb]
     fitting.sort(key=lambda row: row[2].step_s)
     return rows, fitting, (fitting[0] if fitting else None)
@@ -395,7 +404,9 @@ def print_footprint(name: str, environment, layout: TrainerLayout, shape: StepSh
         print(f"    {what:<48} {gb:8.1f} GB  {link}", file=out)
     for link in ("NVLink", "EFA"):
         print(f"    {link + ' total':<48} {fp.link_gb(link):8.1f} GB  >= {fp.link_seconds(link):.1f} s", file=out)
-    print(f"  compute {fp.compute_s:.0f} s at {ACHIEVED_FLOP_S / 1e12:.0f} TFLOP/s, 1F1B bubble {100 * fp.bubble:.1f} %, "
+    gpu = environment.pools.train.spec.gpu_spec
+    print(f"  compute {fp.compute_s:.0f} s at {gpu.train_flop_s / 1e12:.0f} TFLOP/s ({gpu.train_mfu:.1%} MFU of "
+          f"{gpu.matmul_tflops:.0f}), 1F1B bubble {100 * fp.bubble:.1f} %, "
           f"step >= {fp.step_s:.0f} s", file=out)
     limit = FIT_FRACTION * environment.pools.train.spec.gpu_memory_gb
     setting = environment.job.model.lm_head_keep_logits
@@ -416,7 +427,7 @@ def print_layouts(name: str, environment, config, out) -> TrainerLayout | None:
     the cheapest (None when nothing fits)."""
     train = environment.pools.train
     gpu_gb = train.spec.gpu_memory_gb
-    rows, fitting, best = plan_layouts(config, environment.job, train.desired_size, train.spec.gpus, gpu_gb)
+    rows, fitting, best = plan_layouts(config, environment.job, train.desired_size, train.spec.gpus, train.spec)
     print(f"\nLayouts for {name} on {environment.name} ({train.desired_size} x {train.spec.gpus} GPUs of {gpu_gb:.0f} GB; "
           f"fits: <= {FIT_FRACTION * gpu_gb:.0f} GB modeled): {len(fitting)} of {len(rows)} fit", file=out)
     print(f"  {'layout':<58} {'GB/GPU':>7} {'NVLink GB':>10} {'s':>6} {'EFA GB':>8} {'s':>6} {'M':>5} {'bubble':>7} "

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from spec.hardware import InstanceSpec
 from spec.layout import LayoutError, TrainerLayout
 from spec.model_shape import Qwen3MoeConfig, shape_of
 
@@ -23,8 +24,10 @@ def _fixed(value):
     return None if value == "auto" else value
 
 
-def choose_trainer(job, config: Qwen3MoeConfig, model: str, nodes: int, gpus_per_node: int,
-                   gpu_memory_gb: float) -> TrainerLayout:
+def choose_trainer(job, config: Qwen3MoeConfig, model: str, nodes: int, gpus_per_node: int, node: InstanceSpec,
+                   gpu_memory_gb: float | None = None) -> TrainerLayout:
+    """`node` gives the GPU's memory (or `gpu_memory_gb`, what a device reports) and the rates."""
+    gpu_memory_gb = gpu_memory_gb or node.gpu_memory_gb
     from estimate.footprint import FIT_FRACTION, candidate_layouts, plan_layouts
 
     p = job.parallel
@@ -55,7 +58,7 @@ def choose_trainer(job, config: Qwen3MoeConfig, model: str, nodes: int, gpus_per
                                                      ("data_parallel_shard_size", shard)) if v is not None)
             raise LayoutError(f"job.parallel: no trainer layout of {nodes} train nodes x {gpus_per_node} GPUs has "
                               f"{fixed or 'whole expert groups'} for {model} ({config.num_experts} experts)")
-    rows, fitting, best = plan_layouts(config, job, nodes, gpus_per_node, gpu_memory_gb, candidates)
+    rows, fitting, best = plan_layouts(config, job, nodes, gpus_per_node, node, gpu_memory_gb, candidates)
     if best is not None:
         return best[0]
     layout, _, least = min(rows, key=lambda row: row[2].memory_total_gb)
@@ -66,9 +69,9 @@ def choose_trainer(job, config: Qwen3MoeConfig, model: str, nodes: int, gpus_per
         + ("leave the sizes auto, or " if len(rows) == 1 else "") + "add train nodes")
 
 
-def choose_servers(job, config: Qwen3MoeConfig, model: str, gpus_per_node: int, gpu_memory_gb: float,
-                   instance_type: str) -> tuple[int, int]:
-    """(tensor parallel, expert parallel) of one rollout replica."""
+def choose_servers(job, config: Qwen3MoeConfig, model: str, node: InstanceSpec, instance_type: str) -> tuple[int, int]:
+    """(tensor parallel, expert parallel) of one rollout replica on `node`'s GPUs."""
+    gpus_per_node, gpu_memory_gb = node.gpus, node.gpu_memory_gb
     from estimate.engine_fit import engine_fit
     from estimate.throughput import Assumptions, engine_layouts
 
@@ -78,7 +81,7 @@ def choose_servers(job, config: Qwen3MoeConfig, model: str, gpus_per_node: int, 
         b = job.batch
         layouts = engine_layouts(config, gpus_per_node=gpus_per_node, gpu_memory_gb=gpu_memory_gb,
                                  prompt_tokens=b.max_prompt_tokens / 4, response_mean=b.max_response_tokens / 2,
-                                 response_sigma=0.8, group_size=job.algorithm.group_size, a=Assumptions(),
+                                 response_sigma=0.8, group_size=job.algorithm.group_size, a=Assumptions().on(node.gpu_spec),
                                  precision=job.rollout.precision, max_prompt_tokens=b.max_prompt_tokens,
                                  max_response_tokens=b.max_response_tokens)
         if not layouts:
@@ -111,8 +114,8 @@ def resolve(environment):
     job, train, rollout = environment.job, environment.pools.train, environment.pools.rollout
     name, config = shape_of(job.model)
     nodes = train.desired_size or train.max_size
-    trainer = choose_trainer(job, config, name, nodes, train.spec.gpus, train.spec.gpu_memory_gb)
-    tp, ep = choose_servers(job, config, name, rollout.spec.gpus, rollout.spec.gpu_memory_gb, rollout.instance_type)
+    trainer = choose_trainer(job, config, name, nodes, train.spec.gpus, train.spec)
+    tp, ep = choose_servers(job, config, name, rollout.spec, rollout.instance_type)
     parallel = job.parallel.model_copy(update=trainer.parallel_sizes() | {
         "rollout_tensor_parallel_size": tp, "rollout_expert_parallel_size": ep})
     return environment.model_copy(update={"job": job.model_copy(update={"parallel": parallel})})

@@ -7,8 +7,8 @@ environment, fed to the loop model (planner and simulator), counted as NeMo-RL c
 Trainer. FLOPs per token are the forward's (estimate.stages.layer_costs: 2 per active
 matmul parameter, K of E experts, the LM head, causal attention scores at the job's mean
 sample length) × 3 for forward + backward, i.e. 6 × active parameters + attention. They run at
-`train_mfu` of `peak_tflops` (bench/README.md, train_step.py: 35.7 % of the 775 TFLOP/s bf16
-matmul peak measured on one H200 with activation checkpointing, which counts model FLOPs only,
+`train_mfu` of `peak_tflops`, the train pool's GPU's unless given (spec.hardware; bench/README.md,
+train_step.py: 35.7 % of the 775 TFLOP/s bf16 matmul peak measured on one H200 with activation checkpointing, which counts model FLOPs only,
 so the recomputed forward is in the rate). Pipelined layouts add 1F1B's bubble. To that comes
 the communication the layout cannot hide (estimate.footprint's bytes per link):
   - EP all-to-all: DeepEP's dispatch and combine sit between the router and the experts and the
@@ -46,11 +46,12 @@ trained batch, prompts and responses, / step time / every GPU of the job).
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from estimate.engine_fit import engine_fit, kv_bytes_per_token
 from estimate.footprint import Footprint, footprint_as_set, step_shape
 from estimate.stages import layer_costs
+from spec.hardware import GpuSpec
 from spec.layout import TrainerLayout
 from spec.model_shape import shape_of
 
@@ -68,9 +69,10 @@ ENGINE_TENSOR_PARALLEL = (1, 2, 4, 8)
 class Assumptions:
     """Every number the estimate rests on that is not read from the model or the job."""
 
-    train_mfu: float = 0.357  # bench/README.md train_step.py, act. ckpt on, compiled layers
-    peak_tflops: float = 775.0  # bf16 8192³ matmul measured on an H200 (bench/README.md)
-    hbm_gb_s: float = 4800.0  # H200 HBM3e, NVIDIA's figure
+    # None: the pool's own GPU's figures (spec/hardware.py GPUS: measured where we had the GPU).
+    train_mfu: float | None = None
+    peak_tflops: float | None = None  # bf16 dense matmul
+    hbm_gb_s: float | None = None
     # Decode's share of it. On an H200 (bench/decode_bandwidth.py) KV reads reach 0.88 and small-M
     # expert GEMMs 0.38; over a 30B TP4 step's bytes they blend to 0.75.
     hbm_efficiency: float = 0.75
@@ -82,6 +84,11 @@ class Assumptions:
     max_running_requests: int = 1024  # SGLang --max-running-requests cap on B
     prompt_tokens: int | None = None  # mean prompt; None: batch.max_prompt_tokens / 4
     pause_mode: str = "retract"  # payload.sync.publisher's pause_generation mode
+
+    def on(self, gpu: GpuSpec) -> "Assumptions":
+        """These assumptions with what they leave None taken from `gpu`."""
+        return replace(self, train_mfu=self.train_mfu or gpu.train_mfu, peak_tflops=self.peak_tflops or gpu.matmul_tflops,
+                       hbm_gb_s=self.hbm_gb_s or gpu.hbm_gb_s)
 
     def table(self) -> dict:
         return asdict(self)
@@ -205,12 +212,14 @@ def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_t
 
 def trainer_estimate(env, prompt_tokens: float, response_mean: float, a: Assumptions,
                      layout: TrainerLayout | None = None) -> TrainerEstimate:
-    """The job's model under `layout` (default the environment's resolved one)."""
+    """The job's model under `layout` (default the environment's resolved one), on the train
+    pool's GPUs (what `a` leaves None is theirs)."""
     job, train = env.job, env.pools.train
+    a = a.on(train.spec.gpu_spec)
     _, config = shape_of(job.model)
     layout = layout or env.layout.trainer
     shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
-    fp: Footprint = footprint_as_set(config, layout, shape, job.model.lm_head_keep_logits, train.spec.gpu_memory_gb)
+    fp: Footprint = footprint_as_set(config, layout, shape, job.model.lm_head_keep_logits, train.spec)
     samples = job.batch.prompts_per_step * job.algorithm.group_size
     mean_sample = prompt_tokens + response_mean
     embedding, layers, head = layer_costs(config, int(mean_sample))
@@ -226,7 +235,8 @@ def trainer_estimate(env, prompt_tokens: float, response_mean: float, a: Assumpt
     unhidden: dict[str, float] = {}
     fsdp = 0.0
     for name, (link, gb) in fp.traffic_gb.items():
-        seconds = gb * 1e9 * (scale if not name.startswith(("FSDP", "HSDP")) else 1.0) / _rate(link)
+        seconds = gb * 1e9 * (scale if not name.startswith(("FSDP", "HSDP")) else 1.0) / (
+            fp.nvlink_bytes_per_s if link == "NVLink" else fp.efa_bytes_per_s)
         if name.startswith("EP"):
             unhidden[name] = seconds
         elif name.startswith("HSDP"):
@@ -239,19 +249,13 @@ def trainer_estimate(env, prompt_tokens: float, response_mean: float, a: Assumpt
                            fp.memory_total_gb, fp.keeps_logits)
 
 
-def _rate(link: str) -> float:
-    from estimate.footprint import EFA_BYTES_PER_S_PER_GPU, NVLINK_BYTES_PER_S
-
-    return NVLINK_BYTES_PER_S if link == "NVLink" else EFA_BYTES_PER_S_PER_GPU
-
-
 def estimate_rates(env, *, response_mean: float | None = None, response_sigma: float = 0.8,
                    a: Assumptions = Assumptions()) -> Estimate:
     """The trainer's and one rollout node's rates and the publish pause of the job's model on
     `env` (its resolved layout; estimate.checks.load_environment(name, model=...) for another)."""
-    model, config = shape_of(env.job.model)
-    from estimate.costs import model_costs
+    from estimate.costs import Hardware, model_costs
 
+    model, config = shape_of(env.job.model)
     job = env.job
     prompt = a.prompt_tokens if a.prompt_tokens is not None else job.batch.max_prompt_tokens / 4
     mean = response_mean or job.batch.max_response_tokens / 2
@@ -259,7 +263,7 @@ def estimate_rates(env, *, response_mean: float | None = None, response_sigma: f
     rollout = env.pools.rollout
     engines = engine_layouts(config, gpus_per_node=rollout.spec.gpus, gpu_memory_gb=rollout.spec.gpu_memory_gb,
                              prompt_tokens=prompt, response_mean=mean, response_sigma=response_sigma,
-                             group_size=job.algorithm.group_size, a=a, precision=job.rollout.precision,
+                             group_size=job.algorithm.group_size, a=a.on(rollout.spec.gpu_spec), precision=job.rollout.precision,
                              max_prompt_tokens=job.batch.max_prompt_tokens,
                              max_response_tokens=job.batch.max_response_tokens)
     if not engines:
@@ -272,13 +276,13 @@ def estimate_rates(env, *, response_mean: float | None = None, response_sigma: f
                         servers=rollout.desired_size * engine.replicas_per_node, server_gpus=engine.tensor_parallel,
                         fsx_storage_gib=env.storage.fsx_storage_gib,
                         fsx_mb_s_per_tib=env.storage.fsx_throughput_mb_s_per_tib, keep_last=job.checkpoint.keep_last,
-                        rollout_precision=job.rollout.precision)
+                        rollout_precision=job.rollout.precision, hardware=Hardware.of(env.pools.train.spec))
     pause = costs.publish.pause_s + engine.reprefill_s
     return Estimate(
         model=model, trainer=trainer, engines=engines, engine=engine,
         trainer_tokens_per_s_per_node=trainer.response_tokens / trainer.step_s / env.pools.train.desired_size,
         publish_stall_s=costs.publish.stall_s, server_pause_s=pause, publish_s=max(costs.publish.stall_s, pause),
-        prompt_tokens=prompt, response_tokens_mean=mean, assumptions=a,
+        prompt_tokens=prompt, response_tokens_mean=mean, assumptions=a.on(env.pools.train.spec.gpu_spec),
     )
 
 

@@ -44,6 +44,7 @@ from payload import ep
 from estimate.footprint import device_memory_gb
 from estimate.layout import choose_trainer
 from payload.common.torchrun import local_world_size
+from spec.hardware import node_of_device
 from spec.layout import TRAINER_SIZES, TrainerLayout, auto_sizes, trainer_layout_of
 from spec.model_shape import Qwen3MoeConfig
 from payload.model import Qwen3MoeForCausalLM
@@ -110,8 +111,11 @@ def job_layout(job) -> TrainerLayout:
     nodes, gpus_per_node = max(world_size // node_ranks, 1), min(node_ranks, world_size)
     if not auto_sizes(job.parallel, TRAINER_SIZES):
         return trainer_layout_of(job.parallel, nodes, gpus_per_node, job.model.activation_checkpointing)
-    memory = device_memory_gb(torch.cuda.get_device_properties(0).total_memory) if torch.cuda.is_available() else float("inf")
-    return choose_trainer(job, Qwen3MoeConfig.from_pretrained(job.model.path), job.model.path, nodes, gpus_per_node, memory)
+    on_gpu = torch.cuda.is_available()
+    node = node_of_device(torch.cuda.get_device_name(0) if on_gpu else None)
+    memory = device_memory_gb(torch.cuda.get_device_properties(0).total_memory) if on_gpu else float("inf")
+    return choose_trainer(job, Qwen3MoeConfig.from_pretrained(job.model.path), job.model.path, nodes, gpus_per_node, node,
+                          memory)
 
 
 def init_world(layout: TrainerLayout, timeout: timedelta | None = None) -> World:

@@ -43,6 +43,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge
 from payload import ep
 from spec import signals
 from payload.common.service import Service
+from spec.hardware import node_of_device
 from spec.job import JobConfig
 from payload.model import Qwen3MoeConfig
 from payload.queue.base import PolicyPointer, RolloutQueue
@@ -196,6 +197,7 @@ class Trainer:
         on_gpu = world.device.type == "cuda"
         keep_logits, why = trainer_keeps_logits(
             job, Qwen3MoeConfig.from_pretrained(job.model.path), layout,
+            node_of_device(torch.cuda.get_device_name(world.device) if on_gpu else None),
             device_memory_gb(torch.cuda.get_device_properties(world.device).total_memory) if on_gpu else None)
         if world.is_main:
             log.info("%s", why)

@@ -7,6 +7,10 @@ from estimate.checks import load_environment
 from payload.model import Qwen3MoeForCausalLM, iter_hf_tensors, tiny_config
 from estimate.costs import Timeouts, model_costs
 from spec.model_shape import ARCHITECTURES, Qwen3MoeConfig
+from estimate.costs import Hardware
+from spec.hardware import INSTANCE_TYPES
+
+P5EN = Hardware.of(INSTANCE_TYPES["p5en.48xlarge"])  # the node p5en-48 trains on
 
 
 def test_parameter_and_tensor_counts_match_the_model():
@@ -25,11 +29,11 @@ def test_released_models_have_their_published_sizes():
 
 def test_timeouts_follow_the_checkpoint_write():
     arch = ARCHITECTURES["Qwen3-30B-A3B"]
-    fast = Timeouts.from_costs(model_costs(arch, train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000, keep_last=3,
+    fast = Timeouts.from_costs(model_costs(arch, hardware=P5EN, train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000, keep_last=3,
                                                 shard_gpus=128))
     # 366 GB at 4.69 GB/s = 78 s: a SIGTERM save fits the default grace; floors elsewhere.
     assert (fast.stall_s, fast.collective_s, fast.startup_s, fast.grace_s) == (900, 1200, 900, 120)
-    slow = model_costs(arch, train_nodes=16, fsx_storage_gib=2400, fsx_mb_s_per_tib=250, keep_last=3, shard_gpus=128)
+    slow = model_costs(arch, hardware=P5EN, train_nodes=16, fsx_storage_gib=2400, fsx_mb_s_per_tib=250, keep_last=3, shard_gpus=128)
     t = Timeouts.from_costs(slow)
     # 625 s a write: the watchdog allows twice the slowest phase, a resume reads one checkpoint.
     assert round(slow.checkpoint.write_s) == 625
@@ -41,7 +45,7 @@ def p5en_48(name: str, shard_gpus: int | None = None, pipeline: int | None = Non
             server_gpus: int = 8):
     """Under the layout p5en-48 resolves for the model, or the one given."""
     layout = load_environment("p5en-48", model=name).layout.trainer
-    return model_costs(ARCHITECTURES[name], train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000, keep_last=3,
+    return model_costs(ARCHITECTURES[name], hardware=P5EN, train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000, keep_last=3,
                        servers=servers, server_gpus=server_gpus, shard_gpus=shard_gpus or layout.shard,
                        pipeline=pipeline or layout.pipeline)
 
@@ -100,7 +104,7 @@ def test_fp8_rollout_halves_every_publish_byte_after_the_gather():
     assert arch.publish_bytes("fp8") == sum(wire.nbytes(n, t) for n, t in iter_hf_tensors(model))
     assert arch.publish_bytes("bf16") == 2 * arch.parameters
     for name in ("Qwen3-30B-A3B", "Qwen3-235B-A22B"):
-        bf16, fp8 = (model_costs(ARCHITECTURES[name], train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000,
+        bf16, fp8 = (model_costs(ARCHITECTURES[name], hardware=P5EN, train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000,
                                  keep_last=3, servers=32, shard_gpus=128, rollout_precision=p) for p in ("bf16", "fp8"))
         assert 0.5 < fp8.publish.bytes / bf16.publish.bytes < 0.52  # the bf16 embeddings, norms and router
         assert fp8.export_bytes == fp8.publish.bytes
@@ -109,7 +113,7 @@ def test_fp8_rollout_halves_every_publish_byte_after_the_gather():
         # quantizer bind the round, not a server's ingress: fp8 saves bytes, not pause.
         assert bf16.publish.pause_s <= fp8.publish.pause_s < 1.05 * bf16.publish.pause_s
         # Where a server's own NICs bind (2-GPU servers fed by a one-node trainer), fp8 halves it.
-        small = [model_costs(ARCHITECTURES[name], train_nodes=1, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000,
+        small = [model_costs(ARCHITECTURES[name], hardware=P5EN, train_nodes=1, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000,
                              keep_last=3, servers=1, shard_gpus=8, server_gpus=2, rollout_precision=p)
                  for p in ("bf16", "fp8")]
         assert small[1].publish.transfer_s / small[0].publish.transfer_s < 0.52

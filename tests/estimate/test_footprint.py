@@ -8,10 +8,14 @@ from payload.__main__ import main
 from spec.job import parse_job_config
 from payload.model import Qwen3MoeConfig, Qwen3MoeForCausalLM, tiny_config
 from spec.model_shape import ARCHITECTURE_CONFIGS, ARCHITECTURES
-from estimate.footprint import (ACHIEVED_FLOP_S, FIT_FRACTION, StepShape, device_memory_gb, footprint,
+from estimate.footprint import (FIT_FRACTION, StepShape, device_memory_gb, footprint,
                                      job_footprint, keeps_logits, packed_micro_batches, parameter_counts,
                                      plan_layouts, remote_destinations, step_shape, trainer_keeps_logits)
 from spec.layout import TrainerLayout
+from spec.hardware import INSTANCE_TYPES
+
+P5EN = INSTANCE_TYPES["p5en.48xlarge"]
+
 
 def released(name):
     return Qwen3MoeConfig.from_pretrained(ARCHITECTURE_CONFIGS[name])
@@ -36,8 +40,8 @@ def test_the_cost_model_reads_the_same_released_config(name):
 
 def test_sharded_state_and_links_follow_the_layout():
     config, shape = released("Qwen3-235B-A22B"), StepShape(tokens=8 << 20, largest_micro_batch=16384, micro_batches=40)
-    node = footprint(config, TrainerLayout(16, 8, expert_parallel=8, shard=8), shape)
-    wide = footprint(config, TrainerLayout(16, 8, expert_parallel=8, shard=64, per_step_sync=False), shape)
+    node = footprint(config, TrainerLayout(16, 8, expert_parallel=8, shard=8), shape, P5EN)
+    wide = footprint(config, TrainerLayout(16, 8, expert_parallel=8, shard=64, per_step_sync=False), shape, P5EN)
     # 16 B of fp32 state per parameter, over the shard group.
     assert node.memory_gb["AdamW moments fp32 (sharded)"] == pytest.approx(8 * node.params / 8 / 1e9)
     assert wide.memory_total_gb < 141 < node.memory_total_gb  # without PP, 235B fits only sharded over 8 nodes
@@ -50,26 +54,26 @@ def test_sharded_state_and_links_follow_the_layout():
     local = (wide.params - wide.expert_params) + wide.expert_params / 8
     across = wide.traffic_gb["FSDP gather + reduce-scatter (across nodes)"]
     assert across == ("EFA", pytest.approx(40 * (2 * 2 + 4) * local * 7 / 8 / 8 / 1e9))
-    cross = footprint(config, TrainerLayout(16, 8, expert_parallel=16, shard=16), shape)
+    cross = footprint(config, TrainerLayout(16, 8, expert_parallel=16, shard=16), shape, P5EN)
     assert cross.traffic_gb["EP all-to-all (across nodes)"][1] > 0
 
 
 def test_kept_logits_are_counted():
     config, shape = released("Qwen3-30B-A3B"), StepShape(tokens=1 << 20, largest_micro_batch=32768, micro_batches=4)
     layout = TrainerLayout(2, 8, expert_parallel=8, shard=8)
-    recompute = footprint(config, layout, shape)
-    keep = footprint(config.replace(lm_head_keep_logits=True), layout, shape)
+    recompute = footprint(config, layout, shape, P5EN)
+    keep = footprint(config.replace(lm_head_keep_logits=True), layout, shape, P5EN)
     added = keep.memory_total_gb - recompute.memory_total_gb
     assert added == pytest.approx(32768 * config.vocab_size * 2 / 1e9)  # one micro-batch's bf16 logits: 10 GB
     assert recompute.logits_gb == keep.logits_gb == pytest.approx(added)
     # One LM-head forward per token (2 · D · vocab FLOPs) comes off the step's compute.
-    saved = (1 << 20) / layout.data_parallel * 2 * config.hidden_size * config.vocab_size / ACHIEVED_FLOP_S
+    saved = (1 << 20) / layout.data_parallel * 2 * config.hidden_size * config.vocab_size / P5EN.gpu_spec.train_flop_s
     assert recompute.compute_s - keep.compute_s == pytest.approx(saved) == pytest.approx(keep.logits_recompute_s)
 
 
 def test_auto_keeps_logits_exactly_where_they_fit():
     config, shape = released("Qwen3-30B-A3B"), StepShape(tokens=1 << 20, largest_micro_batch=32768, micro_batches=4)
-    recomputing = footprint(config, TrainerLayout(2, 8, expert_parallel=8, shard=8), shape)
+    recomputing = footprint(config, TrainerLayout(2, 8, expert_parallel=8, shard=8), shape, P5EN)
     needed = (recomputing.memory_total_gb + recomputing.logits_gb) / FIT_FRACTION  # GB of GPU memory
     assert keeps_logits("auto", recomputing, needed) and not keeps_logits("auto", recomputing, needed * 0.999)
     assert keeps_logits(True, recomputing, 1.0) and not keeps_logits(False, recomputing, 1e6)  # as set
@@ -80,15 +84,15 @@ def test_trainer_resolves_auto_on_its_own_world():
     job = parse_job_config({}, "test")
     config = released("Qwen3-30B-A3B")
     layout = TrainerLayout(48, 8, expert_parallel=8, shard=8)
-    keep, why = trainer_keeps_logits(job, config, layout, 141.0)
+    keep, why = trainer_keeps_logits(job, config, layout, P5EN, 141.0)
     assert keep and "auto: kept" in why, why
-    recomputing = footprint(config, layout, step_shape(job, layout.data_parallel))
+    recomputing = footprint(config, layout, step_shape(job, layout.data_parallel), P5EN)
     needed = (recomputing.memory_total_gb + recomputing.logits_gb) / FIT_FRACTION
     assert f"{recomputing.memory_total_gb:.1f} GB + {recomputing.logits_gb:.1f} GB" in why
-    assert not trainer_keeps_logits(job, config, layout, needed * 0.99)[0]  # a GPU just too small
-    assert trainer_keeps_logits(job, config, TrainerLayout(1, 2, 2, 2), None) == (False, "model.lm_head_keep_logits auto: recomputed (not on a GPU)")
+    assert not trainer_keeps_logits(job, config, layout, P5EN, needed * 0.99)[0]  # a GPU just too small
+    assert trainer_keeps_logits(job, config, TrainerLayout(1, 2, 2, 2), P5EN, None) == (False, "model.lm_head_keep_logits auto: recomputed (not on a GPU)")
     off = parse_job_config({"model": {"lm_head_keep_logits": False}}, "test")
-    assert trainer_keeps_logits(off, config, layout, 141.0)[0] is False
+    assert trainer_keeps_logits(off, config, layout, P5EN, 141.0)[0] is False
 
 
 @pytest.mark.parametrize("model", ["Qwen3-30B-A3B", "Qwen3-235B-A22B"])
@@ -101,7 +105,7 @@ def test_the_trainer_decides_as_the_plan_on_an_h200(model):
     train = env.pools.train
     h200 = device_memory_gb(150_011_805_696)
     assert 139 < h200 <= train.spec.gpu_memory_gb
-    assert trainer_keeps_logits(env.job, config, layout, h200)[0] == planned.keeps_logits
+    assert trainer_keeps_logits(env.job, config, layout, train.spec, h200)[0] == planned.keeps_logits
 
 
 @pytest.mark.parametrize("model,kept", [("Qwen3-30B-A3B", True), ("Qwen3-235B-A22B", False)])
@@ -147,7 +151,7 @@ def test_p5en_48_ships_the_layout_plan_picks(name, gb, efa_gb):
     env = load_environment("p5en-48", model=name)
     train = env.pools.train
     config = released(name)
-    rows, fitting, (best, _, fp) = plan_layouts(config, env.job, train.desired_size, train.spec.gpus, train.spec.gpu_memory_gb)
+    rows, fitting, (best, _, fp) = plan_layouts(config, env.job, train.desired_size, train.spec.gpus, train.spec)
     assert best == env.layout.trainer
     assert fp.memory_total_gb < gb and fp.link_gb("EFA") < efa_gb
     assert all(row[2].step_s >= fp.step_s for row in fitting)

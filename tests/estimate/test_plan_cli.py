@@ -11,6 +11,10 @@ from payload.__main__ import main
 from spec import signals
 from estimate.loop import LoopSpec, Rates
 from estimate.planner import predict
+from estimate.costs import Hardware
+from spec.hardware import INSTANCE_TYPES
+
+P5EN = Hardware.of(INSTANCE_TYPES["p5en.48xlarge"])  # the node p5en-48 trains on
 
 RATES = ["--rollout-tokens-per-s", "20000", "--trainer-tokens-per-s", "50000", "--publish-s", "15"]
 
@@ -150,7 +154,7 @@ def test_plan_models_publish_checkpoint_and_export_when_not_measured(capsys):
     code, out, _ = run(capsys, "plan", "--env", "p5en-48", *rates, "--response-tokens-mean", "4000",
                        "--architecture", "Qwen3-235B-A22B")
     assert code == 0
-    big = model_costs(ARCHITECTURES["Qwen3-235B-A22B"], train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000,
+    big = model_costs(ARCHITECTURES["Qwen3-235B-A22B"], hardware=P5EN, train_nodes=16, fsx_storage_gib=4800, fsx_mb_s_per_tib=1000,
                       keep_last=3, servers=32, server_gpus=8, shard_gpus=32, pipeline=4)  # p5en-48: its layout, 32 TP8 servers
     assert "modeled for Qwen3-235B-A22B (235.1 B parameters) on 16 training nodes" in out
     assert f"publish: 470 GB bf16 in {big.publish.buckets} buckets; trainer stall {big.publish.stall_s:.2f} s" in out

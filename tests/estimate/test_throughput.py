@@ -16,6 +16,7 @@ from estimate.throughput import (
     loop_spec,
 )
 from spec.model_shape import Qwen3MoeConfig
+from spec.hardware import GPUS
 from spec.model_shape import ARCHITECTURE_CONFIGS
 
 
@@ -73,7 +74,7 @@ def test_kv_heads_split_over_tensor_parallel_then_replicate():
 
 def test_engine_layouts_fit_the_weights_and_pick_the_fastest():
     kwargs = dict(gpus_per_node=8, gpu_memory_gb=141, prompt_tokens=512, response_mean=8192, response_sigma=0.8,
-                  group_size=16, a=Assumptions())
+                  group_size=16, a=Assumptions().on(GPUS["NVIDIA H200"]))
     big = engine_layouts(config_of("Qwen3-235B-A22B"), **kwargs)
     # 470 GB of bf16 weights: TP 1 and 2 cannot hold them on a 141 GB GPU.
     assert {e.tensor_parallel for e in big} <= {4, 8} and big[0].tensor_parallel == 8
