@@ -66,6 +66,7 @@ import functools
 import math
 import random
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from estimate.partition import balanced_partition, first_fit_bins
 from estimate.stages import layer_costs, split_layers
@@ -76,6 +77,17 @@ LM_HEAD_CHUNK_ROWS = 4096
 # A layout fits when its modeled memory leaves this much of the GPU free (allocator
 # fragmentation, NCCL and DeepEP buffers, the CUDA context; the activation model is an estimate).
 FIT_FRACTION = 0.8
+
+
+class Traffic(NamedTuple):
+    """One kind of bytes a GPU moves in a step."""
+
+    link: str  # "NVLink" or "EFA"
+    gb: float  # per GPU per step
+    # What moves: "ep" (all-to-all, per token), "fsdp" (gathers and reduce-scatters, per
+    # parameter), "hsdp" (the replicas' all-reduce) or "pp" (stage activations): what overlaps what
+    # in the throughput model (estimate.throughput.trainer_estimate), whatever the label says.
+    kind: str
 
 
 @dataclass(frozen=True)
@@ -91,7 +103,7 @@ class Footprint:
     params: float
     expert_params: float
     memory_gb: dict[str, float]
-    traffic_gb: dict[str, tuple[str, float]]  # name -> (link, GB per GPU per step)
+    traffic_gb: dict[str, Traffic]  # label -> what it moves
     compute_s: float = 0.0
     bubble: float = 0.0
     micro_batches: int = 0
@@ -109,7 +121,7 @@ class Footprint:
         return sum(self.memory_gb.values())
 
     def link_gb(self, link: str) -> float:
-        return sum(gb for l, gb in self.traffic_gb.values() if l == link)
+        return sum(t.gb for t in self.traffic_gb.values() if t.link == link)
 
     def link_seconds(self, link: str) -> float:
         return self.link_gb(link) * 1e9 / (self.nvlink_bytes_per_s if link == "NVLink" else self.efa_bytes_per_s)
@@ -212,25 +224,25 @@ def footprint(config, layout: TrainerLayout, shape: StepShape, node: InstanceSpe
     gathers = 1 if per_step else 2 * m
     passes = 6 if layout.activation_checkpointing else 4
     row_pass = tokens_per_gpu * d * 2 * passes * moe_layers  # one D-wide bf16 row per token, every pass and layer
-    traffic: dict[str, tuple[str, float]] = {}
+    traffic: dict[str, Traffic] = {}
     e = config.num_experts
     if p > g:  # explicit cross-node EP: one copy per other node over EFA, then per rank inside nodes
-        traffic["EP all-to-all (in node)"] = ("NVLink", row_pass * remote_destinations(e // (p // g), k, g) / 1e9)
-        traffic["EP all-to-all (across nodes)"] = ("EFA", row_pass * remote_destinations(e, k, p // g) / 1e9)
+        traffic["EP all-to-all (in node)"] = Traffic("NVLink", row_pass * remote_destinations(e // (p // g), k, g) / 1e9, "ep")
+        traffic["EP all-to-all (across nodes)"] = Traffic("EFA", row_pass * remote_destinations(e, k, p // g) / 1e9, "ep")
     elif p > 1:
-        traffic["EP all-to-all"] = ("NVLink", row_pass * remote_destinations(e, k, p) / 1e9)
+        traffic["EP all-to-all"] = Traffic("NVLink", row_pass * remote_destinations(e, k, p) / 1e9, "ep")
     fsdp = (gathers * 2 + syncs * 4) * local * (s - 1) / s
     if s > g:
         n = s // g
         across = (gathers * 2 + syncs * 4) * local * (n - 1) / n / g
-        traffic["FSDP gather + reduce-scatter (in node)"] = ("NVLink", (fsdp - across) / 1e9)
-        traffic["FSDP gather + reduce-scatter (across nodes)"] = ("EFA", across / 1e9)
+        traffic["FSDP gather + reduce-scatter (in node)"] = Traffic("NVLink", (fsdp - across) / 1e9, "fsdp")
+        traffic["FSDP gather + reduce-scatter (across nodes)"] = Traffic("EFA", across / 1e9, "fsdp")
     elif s > 1:
-        traffic["FSDP gather + reduce-scatter"] = ("NVLink", fsdp / 1e9)
+        traffic["FSDP gather + reduce-scatter"] = Traffic("NVLink", fsdp / 1e9, "fsdp")
     if r > 1:
-        traffic["HSDP gradient all-reduce (once a step)"] = ("EFA", 4 * stage_params / s * 2 * (r - 1) / r / 1e9)
+        traffic["HSDP gradient all-reduce (once a step)"] = Traffic("EFA", 4 * stage_params / s * 2 * (r - 1) / r / 1e9, "hsdp")
     if pp > 1:
-        traffic["PP activations + their gradients"] = ("EFA", 2 * tokens_per_gpu * d * 2 / 1e9)
+        traffic["PP activations + their gradients"] = Traffic("EFA", 2 * tokens_per_gpu * d * 2 / 1e9, "pp")
 
     embedding, layer_flops, head = layer_costs(config, shape.mean_sample_tokens)
     # Forward + backward = 3 forwards; the measured rate already pays for the recomputed ones,
@@ -400,14 +412,14 @@ def print_footprint(name: str, environment, layout: TrainerLayout, shape: StepSh
         print(f"    {what:<48} {gb:8.1f} GB", file=out)
     print(f"    {'total':<48} {fp.memory_total_gb:8.1f} GB", file=out)
     print(f"  bytes per GPU per step ({shape.tokens:,} tokens a step, {fp.micro_batches} micro-batches a rank)", file=out)
-    for what, (link, gb) in fp.traffic_gb.items():
+    for what, (link, gb, _) in fp.traffic_gb.items():
         print(f"    {what:<48} {gb:8.1f} GB  {link}", file=out)
     for link in ("NVLink", "EFA"):
         print(f"    {link + ' total':<48} {fp.link_gb(link):8.1f} GB  >= {fp.link_seconds(link):.1f} s", file=out)
     gpu = environment.pools.train.spec.gpu_spec
     print(f"  compute {fp.compute_s:.0f} s at {gpu.train_flop_s / 1e12:.0f} TFLOP/s ({gpu.train_mfu:.1%} MFU of "
           f"{gpu.matmul_tflops:.0f}), 1F1B bubble {100 * fp.bubble:.1f} %, "
-          f"step >= {fp.step_s:.0f} s", file=out)
+          f"ranking cost {fp.step_s:.0f} s (no overlap counted: it orders layouts; the step to budget is above)", file=out)
     limit = FIT_FRACTION * environment.pools.train.spec.gpu_memory_gb
     setting = environment.job.model.lm_head_keep_logits
     name = f"model.lm_head_keep_logits {str(setting).lower()}:"

@@ -234,14 +234,14 @@ def trainer_estimate(env, prompt_tokens: float, response_mean: float, a: Assumpt
     scale = tokens / shape.tokens
     unhidden: dict[str, float] = {}
     fsdp = 0.0
-    for name, (link, gb) in fp.traffic_gb.items():
-        seconds = gb * 1e9 * (scale if not name.startswith(("FSDP", "HSDP")) else 1.0) / (
-            fp.nvlink_bytes_per_s if link == "NVLink" else fp.efa_bytes_per_s)
-        if name.startswith("EP"):
+    for name, traffic in fp.traffic_gb.items():
+        # Per-token bytes grow with the step's tokens; per-parameter ones (FSDP, HSDP) do not.
+        per_step = traffic.kind in ("fsdp", "hsdp")
+        seconds = traffic.gb * 1e9 * (1.0 if per_step else scale) / (
+            fp.nvlink_bytes_per_s if traffic.link == "NVLink" else fp.efa_bytes_per_s)
+        if traffic.kind in ("ep", "hsdp"):  # on the critical path
             unhidden[name] = seconds
-        elif name.startswith("HSDP"):
-            unhidden[name] = seconds
-        elif name.startswith("FSDP"):
+        elif traffic.kind == "fsdp":  # prefetched behind compute, up to the compute's length
             fsdp += seconds
     if fsdp > compute_s:
         unhidden["FSDP gather + reduce-scatter beyond compute"] = fsdp - compute_s
@@ -339,7 +339,8 @@ def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None =
           + (" (LM-head logits kept: one LM-head forward a token less); " if t.keeps_logits else "; ")
           + f"1F1B bubble {t.bubble:.1%}; unhidden "
           + (", ".join(f"{k} {v:.1f} s" for k, v in t.unhidden.items()) or "nothing")
-          + f"; {t.step_s:.0f} s a step = {estimate.trainer_tokens_per_s_per_node:,.0f} response tokens/s a node", file=out)
+          + f"; {t.step_s:.0f} s of training a step = {estimate.trainer_tokens_per_s_per_node:,.0f} response tokens/s a node",
+          file=out)
     print("  rollout engine layouts (decode roofline per node; best first):", file=out)
     for layout in estimate.engines:
         print(f"    {layout.describe()}; weights {layout.weights_gb_per_gpu:.0f} GB/GPU, KV for "
@@ -366,6 +367,10 @@ def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None =
         print(f"    NeMo-RL v0.6 {label}: {value:,} tokens/s/GPU on {gpus_} H100 (generation TP {tp}, mean sequence "
               f"{seq:,} tokens)", file=out)
     print("  assumptions: " + ", ".join(f"{k} {v}" for k, v in a.table().items()), file=out)
+    p = pick.prediction
+    print(f"  budget: {p.step_time_s:,.0f} s a step (bound: {p.bound}; the trainer's own work {t.step_s:.0f} s of it) "
+          f"and {estimate.server_pause_s:.1f} s a publish pauses each server ({estimate.server_pause_s - e.reprefill_s:.1f} s "
+          f"transfer and load + {e.reprefill_s:.1f} s re-prefill, pause mode {a.pause_mode})", file=out)
 
 
 def scaled_case(env, nodes: int, train_nodes: int, a: Assumptions = Assumptions()):

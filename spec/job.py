@@ -72,7 +72,7 @@ class ParallelSection(_Section):
     servers' (spec.layout). Every size left `auto` (the default) is chosen from the model's own
     config.json and the pools: the cheapest trainer layout whose modeled memory fits a GPU
     (estimate.footprint), the rollout TP that decodes most tokens a node (estimate.throughput),
-    at `make manifests`, `payload plan` and `payload local` alike (estimate.layout.resolve). A
+    at `make manifests`, `payload plan` and an unrendered trainer start alike (estimate.layout). A
     number sets that size; a layout that then does not fit is refused in one line.
 
     `pipeline_parallel_size` (PP) splits the layers into stages of whole nodes; inside a stage,

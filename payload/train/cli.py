@@ -77,7 +77,9 @@ def run(args: argparse.Namespace) -> int:
             raise TrainerConfigError(f"--publish-bucket-mb {args.publish_bucket_mb}: must be at least 1")
         job = load_job_config(args.job_config)
         # DeepEP's import checks the NCCL libraries mapped: before any communicator maps its plugin.
-        ep.preflight(ep.Config.for_job(job), job_layout(job).expert_parallel)
+        # It needs only the EP size: the job's, or (an unrendered job's auto) the trainer's own choice.
+        ep_size = job.parallel.expert_parallel_size
+        ep.preflight(ep.Config.for_job(job), job_layout(job).expert_parallel if ep_size == "auto" else ep_size)
         shared = None
         if args.queue_url.startswith("local://"):
             from payload.queue.url import open_queue

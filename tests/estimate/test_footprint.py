@@ -53,7 +53,7 @@ def test_sharded_state_and_links_follow_the_layout():
     # node, over its 8 GPUs' NICs; 2 bf16 gathers + 1 fp32 reduce-scatter per micro-batch.
     local = (wide.params - wide.expert_params) + wide.expert_params / 8
     across = wide.traffic_gb["FSDP gather + reduce-scatter (across nodes)"]
-    assert across == ("EFA", pytest.approx(40 * (2 * 2 + 4) * local * 7 / 8 / 8 / 1e9))
+    assert across[:2] == ("EFA", pytest.approx(40 * (2 * 2 + 4) * local * 7 / 8 / 8 / 1e9))
     cross = footprint(config, TrainerLayout(16, 8, expert_parallel=16, shard=16), shape, P5EN)
     assert cross.traffic_gb["EP all-to-all (across nodes)"][1] > 0
 

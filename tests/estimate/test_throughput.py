@@ -198,3 +198,26 @@ def test_closed_form_agrees_with_the_simulator(env, model, nodes, train):
     assert abs(plan.step_time_s / sim.step_time_s - 1) < 0.10
     assert abs(plan.stale_dropped_fraction - sim.stale_dropped_fraction) < 0.10
     assert pick.prediction.stale_dropped_fraction < 0.10
+
+
+def test_traffic_overlaps_by_its_kind_not_its_label(env, estimate_30b):
+    """The trainer estimate puts EP and HSDP traffic on the critical path and hides FSDP's behind
+    compute by what the footprint says each entry moves (Traffic.kind), not by its label."""
+    from estimate.footprint import job_footprint
+
+    _, _, fp = job_footprint(config_of("Qwen3-30B-A3B"), env)
+    assert {t.kind for t in fp.traffic_gb.values()} <= {"ep", "fsdp", "hsdp", "pp"}
+    critical = {name for name, t in fp.traffic_gb.items() if t.kind in ("ep", "hsdp")}
+    assert critical and set(estimate_30b.trainer.unhidden) - {"FSDP gather + reduce-scatter beyond compute"} == critical
+
+
+def test_plan_prints_one_step_and_one_pause_to_budget(capsys):
+    assert main(["plan", "--env", "p5en-48", "--model", "Qwen3-30B-A3B"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    (budget,) = [line for line in out if line.startswith("  budget:")]
+    (picked,) = [line for line in out if line.endswith("<- picked") and ": step " in line]
+    step = picked.split(": step ")[1].split(" s,")[0]
+    pause = next(line for line in out if line.startswith("  publish:")).split("server pause ")[1].split(" s ")[0]
+    assert budget.startswith(f"  budget: {step} s a step (bound: ") and f"and {pause} s a publish pauses each server" in budget
+    assert "re-prefill, pause mode retract)" in budget
+    assert not any("step >=" in line for line in out)  # the footprint's cost ranks layouts; it is not a step time
