@@ -57,10 +57,11 @@ class ParallelConfigError(ValueError):
 
 @dataclass
 class World:
+    """This rank's place in its layout (spec.layout.TrainerLayout: the sizes and their arithmetic)
+    and the process groups and meshes built for it."""
+
     rank: int
-    world_size: int
-    ep_size: int
-    shard_size: int
+    layout: TrainerLayout
     device: torch.device
     dense_mesh: DeviceMesh  # (dp_replicate, dp_shard), or (dp_shard,) when R = 1: this stage's ranks
     expert_dp_mesh: DeviceMesh  # (dp_replicate, edp_shard), or (edp_shard,) when R = 1
@@ -69,20 +70,39 @@ class World:
     # The ranks that together hold every gradient element once: this replica's S ranks of every
     # pipeline stage (the global gradient norm).
     replica_group: dist.ProcessGroup | None
-    pp_size: int = 1
     # Every replica's ranks (its S ranks of every stage): each list holds the model once.
     replica_ranks: list[list[int]] | None = None
     pp_group: dist.ProcessGroup | None = None  # this rank's pipeline: one rank of every stage
     stage_group: dist.ProcessGroup | None = None  # this stage's W / PP ranks (its data-parallel ranks)
 
     @property
-    def ep_rank(self) -> int:
-        return self.rank % self.ep_size
+    def world_size(self) -> int:
+        return self.layout.world
+
+    @property
+    def ep_size(self) -> int:
+        return self.layout.expert_parallel
+
+    @property
+    def shard_size(self) -> int:
+        return self.layout.shard
+
+    @property
+    def pp_size(self) -> int:
+        return self.layout.pipeline
 
     @property
     def stage_world_size(self) -> int:
         """Ranks of one pipeline stage: the data-parallel width (each holds its own samples)."""
-        return self.world_size // self.pp_size
+        return self.layout.data_parallel
+
+    @property
+    def replicas(self) -> int:
+        return self.layout.replicas
+
+    @property
+    def ep_rank(self) -> int:
+        return self.rank % self.ep_size
 
     @property
     def pp_rank(self) -> int:
@@ -92,10 +112,6 @@ class World:
     def dp_rank(self) -> int:
         """Which data-parallel share this rank trains on (every stage of a pipeline the same)."""
         return self.rank % self.stage_world_size
-
-    @property
-    def replicas(self) -> int:
-        return self.stage_world_size // self.shard_size
 
     @property
     def is_main(self) -> bool:
@@ -166,16 +182,13 @@ def init_world(layout: TrainerLayout, timeout: timedelta | None = None) -> World
                 stage_group = group
     return World(
         rank=rank,
-        world_size=world_size,
-        ep_size=ep_size,
-        shard_size=shard,
+        layout=layout,
         device=device,
         dense_mesh=dense_mesh,
         expert_dp_mesh=expert_dp_mesh,
         ep_group=grid["ep"].get_group() if ep_size > 1 else None,
         expert_mesh=expert_mesh,
         replica_group=replica_group,
-        pp_size=pp_size,
         replica_ranks=[ranks[:, r].flatten().tolist() for r in range(replicas)],
         pp_group=grid["pp"].get_group() if pp_size > 1 else None,
         stage_group=stage_group,
