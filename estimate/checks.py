@@ -36,12 +36,13 @@ def parse_environment(data: Any, source: str) -> Environment:
     return checked(validate_environment(data, source), source)
 
 
-def load_environment(name_or_path: str, model: str | None = None) -> Environment:
+def load_environment(name_or_path: str, model: str | None = None, gpu_figures: dict[str, float] | None = None) -> Environment:
     """`environments/<name>.yaml`, or a path to a YAML file: read, resolved and checked. `model`
     (a released model's name, a config.json or a checkpoint folder) plans the file for that model
     instead of its job's: its layout is chosen for it, FSx's and Redis's sizes are not checked
-    (`payload plan --model` prints what that model would need)."""
-    environment = read_environment(name_or_path)
+    (`payload plan --model` prints what that model would need). `gpu_figures` replaces the GPU
+    pools' figures (spec.environment.GpuFigures) before the layout is chosen."""
+    environment = read_environment(name_or_path).with_gpu_figures(**(gpu_figures or {}))
     if model is not None:
         job = environment.job
         environment = environment.model_copy(update={"job": job.model_copy(update={

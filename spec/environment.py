@@ -70,6 +70,18 @@ class Taint(_Strict):
     effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
 
 
+class GpuFigures(_Strict):
+    """A pool's GPU figures measured on the user's own nodes, replacing spec/hardware.py's for
+    planning: the layout chosen, the footprint and the throughput model all read them."""
+
+    matmul_tflops: float | None = Field(default=None, gt=0)
+    train_mfu: float | None = Field(default=None, gt=0, le=1)
+    hbm_gb_s: float | None = Field(default=None, gt=0)
+
+    def changes(self) -> dict[str, float]:
+        return {k: v for k, v in self.model_dump().items() if v is not None}
+
+
 class NodePool(_Strict):
     instance_type: str
     min_size: int = Field(ge=0)
@@ -87,6 +99,7 @@ class NodePool(_Strict):
     # The Cluster Autoscaler sizes the node group between min_size and max_size (infra/node_autoscaler.py);
     # only the rollout pool (AUTOSCALED_POOLS), and never a Capacity Block.
     autoscale: bool = False
+    gpu_figures: GpuFigures | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -112,6 +125,8 @@ class NodePool(_Strict):
             raise ValueError(
                 f"desired_size {self.desired_size} must lie between min_size {self.min_size} and max_size {self.max_size}"
             )
+        if self.gpu_figures is not None and not instance_spec(self.instance_type).gpus:
+            raise ValueError(f"gpu_figures: {self.instance_type} has no GPU")
         if self.efa and self.spec.efa_interfaces == 0:
             raise ValueError(f"efa is true but {self.instance_type} does not support EFA")
         if self.placement_group and not self.efa:
@@ -144,7 +159,8 @@ class NodePool(_Strict):
 
     @property
     def spec(self) -> InstanceSpec:
-        return instance_spec(self.instance_type)
+        spec = instance_spec(self.instance_type)
+        return spec.with_gpu_figures(**self.gpu_figures.changes()) if self.gpu_figures else spec
 
 
 class Pools(_Strict):
@@ -255,6 +271,18 @@ class Environment(_Strict):
             servers=server_layout_of(self.job.parallel, rollout.spec.gpus),
             ep_backend=self.job.parallel.ep_backend,
         )
+
+    def with_gpu_figures(self, **figures: float) -> "Environment":
+        """This environment planned with the GPU pools' figures replaced (GpuFigures' fields):
+        `payload plan --peak-tflops/--train-mfu`, before its layout is chosen."""
+        if not figures:
+            return self
+        pools = {
+            name: pool.model_copy(update={"gpu_figures": GpuFigures(**(pool.gpu_figures.changes() if pool.gpu_figures else {}),
+                                                                    **figures)})
+            for name, pool in (("train", self.pools.train), ("rollout", self.pools.rollout))
+        }
+        return self.model_copy(update={"pools": self.pools.model_copy(update=pools)})
 
     @property
     def stack_name(self) -> str:

@@ -10,7 +10,7 @@ each GPU figure says whether it was measured here (bench/README.md) or is NVIDIA
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -61,12 +61,21 @@ class InstanceSpec:
     # what a run's metrics must say they were measured on before the planner trusts them
     # for this type. "" for CPU-only types.
     gpu: str = ""
+    # The GPU's figures where a user measured their own (an environment's pools.<pool>.gpu_figures,
+    # `payload plan --peak-tflops`); None: the table's.
+    gpu_figures: GpuSpec | None = None
 
     @property
     def gpu_spec(self) -> GpuSpec:
+        if self.gpu_figures is not None:
+            return self.gpu_figures
         if self.gpu not in GPUS:
             raise ValueError(f"{self.gpu or 'a CPU-only instance'}: no GPU figures (spec/hardware.py GPUS)")
         return GPUS[self.gpu]
+
+    def with_gpu_figures(self, **figures: float) -> "InstanceSpec":
+        """This type with some of its GPU's figures replaced (GpuSpec's field names)."""
+        return replace(self, gpu_figures=replace(self.gpu_spec, **figures)) if figures else self
 
     @property
     def gpu_memory_gb(self) -> float:

@@ -89,8 +89,8 @@ def register(subparsers) -> None:
                       help="prompt + response tokens/s one reward model replica scores (/classify, measured): "
                       "size the job's reward tier (job.rewards.model.replicas) for the recommended split's rollout")
     model = plan.add_argument_group("first-principles rates for --model (estimate/throughput.py)")
-    model.add_argument("--train-mfu", type=_fraction, help="trainer model-FLOPs utilisation (default 0.357, bench/README.md)")
-    model.add_argument("--peak-tflops", type=_positive, help="bf16 matmul peak a GPU (default 775, measured on an H200)")
+    model.add_argument("--train-mfu", type=_fraction, help="trainer model-FLOPs utilisation (default 0.357, bench/README.md); ranks the layouts too")
+    model.add_argument("--peak-tflops", type=_positive, help="bf16 matmul peak a GPU (default: the pool's GPU's, spec/hardware.py); ranks the layouts too")
     model.add_argument("--hbm-efficiency", type=_fraction, help="share of HBM bandwidth decode reaches (default 0.75: bench/decode_bandwidth.py)")
     model.add_argument("--prompt-tokens", type=int, help="mean prompt tokens (default batch.max_prompt_tokens / 4)")
     model.add_argument("--search-splits", action="store_true",
@@ -163,7 +163,8 @@ def _environment(args: argparse.Namespace):
     if args.model and args.model not in ARCHITECTURES and not Path(args.model).exists():
         raise BalanceError(f"--model {args.model!r}: neither a released model ({', '.join(ARCHITECTURES)}) nor a "
                            "config.json or checkpoint folder here")
-    return load_environment(args.env, model=args.model)
+    figures = {"matmul_tflops": getattr(args, "peak_tflops", None), "train_mfu": getattr(args, "train_mfu", None)}
+    return load_environment(args.env, model=args.model, gpu_figures={k: v for k, v in figures.items() if v is not None})
 
 
 def _user_errors():
@@ -207,7 +208,8 @@ def _print_throughput(args: argparse.Namespace, env) -> bool:
     from estimate.throughput import Assumptions, choose_staleness, estimate_rates, loop_spec, print_estimate
 
     assumptions = Assumptions()
-    for flag in ("train_mfu", "peak_tflops", "hbm_efficiency", "prompt_tokens", "pause_mode"):
+    # --peak-tflops and --train-mfu are the GPU pools' figures (_environment): the layout's too.
+    for flag in ("hbm_efficiency", "prompt_tokens", "pause_mode"):
         if getattr(args, flag, None) is not None:
             assumptions = replace(assumptions, **{flag: getattr(args, flag)})
     try:

@@ -75,3 +75,33 @@ def test_plan_prints_the_h100_rate(tmp_path, capsys):
     assert main(["plan", "--env", str(path), "--model", "Qwen3-30B-A3B"]) == 0
     out = capsys.readouterr().out
     assert f"at {731 * 0.357:.0f} TFLOP/s (35.7% MFU of 731)" in out and "of 80 GB" in out
+
+
+def test_measured_gpu_figures_rank_the_layouts_everywhere(tmp_path, capsys):
+    """A GPU a fifth as fast makes compute, not links, the 235B step's cost: the pipeline's
+    layout gives way to one without stages, and `plan --peak-tflops`, the environment's own
+    pools.train.gpu_figures and the layout the manifests render all pick the same one."""
+    data = yaml.safe_load((ENVIRONMENTS_DIR / "p5en-48.yaml").read_text())
+    data["job"]["model"]["path"] = "/fsx/models/Qwen3-235B-A22B"
+    data["storage"] = {"fsx_storage_gib": 14400, "fsx_throughput_mb_s_per_tib": 1000}
+    as_shipped = parse_environment(data, "p5en-48.yaml").layout.trainer
+    data["pools"]["train"]["gpu_figures"] = {"matmul_tflops": 150}
+    slow = parse_environment(data, "p5en-48.yaml").layout.trainer
+    assert as_shipped.pipeline == 4 and slow.pipeline == 1
+
+    assert main(["plan", "--env", "p5en-48", "--model", "Qwen3-235B-A22B", "--peak-tflops", "150"]) == 0
+    out = capsys.readouterr().out
+    assert f"{slow.describe()}" in out and "35.7% MFU of 150)" in out
+    picked = next(line for line in out.splitlines() if line.endswith("<- picked") and " x EP " in line)
+    assert picked.lstrip().startswith(slow.describe()) and "the job's layout for Qwen3-235B-A22B is the one picked" in out
+
+
+def test_gpu_figures_need_a_gpu_pool():
+    data = yaml.safe_load((ENVIRONMENTS_DIR / "p5en-48.yaml").read_text())
+    data["pools"]["cpu"]["gpu_figures"] = {"matmul_tflops": 100}
+    with pytest.raises(EnvironmentFileError, match="pools.cpu: gpu_figures: c7i.* has no GPU"):
+        parse_environment(data, "p5en-48.yaml")
+    data = yaml.safe_load((ENVIRONMENTS_DIR / "p5en-48.yaml").read_text())
+    data["pools"]["train"]["gpu_figures"] = {"train_mfu": 1.5}
+    with pytest.raises(EnvironmentFileError, match="pools.train.gpu_figures.train_mfu"):
+        parse_environment(data, "p5en-48.yaml")
