@@ -23,6 +23,15 @@ from dataclasses import dataclass
 DEEPEP_V2_MULTI_NODE_MODE = "hybrid"
 
 
+def deepep_needs_gin(expert_parallel: int, gpus_per_node: int) -> bool:
+    """Whether DeepEP's expert group reaches past one node. Only then does it need NCCL's GIN
+    (GPU-initiated networking over EFA), and the host GDRCopy's gdrdrv and an EFA driver that
+    serves GIN; inside a node it moves tokens over NVLink with GIN off (EP_DISABLE_GIN, DeepEP's
+    README; csrc/kernels/backend/nccl.cu asks NCCL for GIN contexts only when it is not set).
+    Expert groups are consecutive ranks, so a group of at most one node's GPUs stays in it."""
+    return expert_parallel > gpus_per_node
+
+
 class LayoutError(ValueError):
     """A layout that cannot run: one line naming the job field and what is allowed."""
 
@@ -177,9 +186,15 @@ class RunLayout:
 
     @property
     def trainer_uses_deepep(self) -> bool:
-        """Whether the trainer's pods need DeepEP's host (GDRCopy, EFA for GIN) and its preflight
-        import: EP over more than one rank with the deepep backend asked for."""
+        """Whether the trainer's preflight must find DeepEP: EP over more than one rank with the
+        deepep backend asked for."""
         return self.ep_backend == "deepep" and self.trainer.expert_parallel > 1
+
+    @property
+    def trainer_deepep_needs_gin(self) -> bool:
+        """Whether the trainer's pods need DeepEP's host (GDRCopy's gdrdrv, an EFA driver that
+        serves GIN): DeepEP asked for over expert groups that cross nodes (deepep_needs_gin)."""
+        return self.trainer_uses_deepep and deepep_needs_gin(self.trainer.expert_parallel, self.trainer.gpus_per_node)
 
 
 def trainer_layout_of(parallel, nodes: int, gpus_per_node: int, activation_checkpointing: bool = True) -> TrainerLayout:

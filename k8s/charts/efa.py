@@ -48,8 +48,9 @@ GIN_ENV: tuple[tuple[str, str, str], ...] = (
 
 
 def efa_env(deepep: bool = False) -> list[k8s.EnvVar]:
-    """EFA_ENV and GIN_ENV; with `deepep` (the pod asks for DeepEP), also the check of what
-    DeepEP v2's GIN needs from the host (EFA driver >= 3.3.0, GDRCopy's gdrdrv)."""
+    """EFA_ENV and GIN_ENV; with `deepep` (the pod's DeepEP groups cross nodes:
+    spec.layout.deepep_needs_gin), also the check of what DeepEP v2's GIN needs from the host
+    (EFA driver >= 3.3.0, GDRCopy's gdrdrv)."""
     extra = [env(DEEPEP_EFA_ENV, "1")] if deepep else []
     return [*(env(name, value) for name, value, _ in (*EFA_ENV, *GIN_ENV)), *extra]
 

@@ -96,7 +96,7 @@ class TrainerChart(cdk8s.Chart):
             env=[
                 *payload_env(),
                 *queue_env("trainer"),
-                *efa_env(deepep=ctx.environment.layout.trainer_uses_deepep),
+                *efa_env(deepep=ctx.environment.layout.trainer_deepep_needs_gin),
                 env("RL_WORLD_SIZE", str(layout.world_size)),
                 # Where the trainer publishes weights (payload/train/cli.py reads it).
                 env("RL_ROLLOUT_SERVERS", ",".join(server_urls(ctx.rollout.replicas))),

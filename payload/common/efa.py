@@ -6,10 +6,10 @@ exists (the trainer's process groups, SGLang's TP groups and the weight-update g
 that the chart marks with RL_REQUIRE_EFA=1:
 
 1. finds the EFA devices the device plugin gave it (/sys/class/infiniband/*) and the host's
-   efa kernel module; where the job asks for DeepEP (RL_REQUIRE_DEEPEP_EFA=1), that driver at
-   the version DeepEP v2's GIN path needs (3.3.0, EFA installer 1.50.0) and GDRCopy's gdrdrv:
-   DeepEP v2 asks NCCL for GIN contexts whenever its group has more than one rank, inside a
-   node too, and aws-ofi-nccl 1.21.1 provides GIN only with GDRCopy >= 2.5;
+   efa kernel module; where DeepEP's expert groups cross nodes (RL_REQUIRE_DEEPEP_EFA=1,
+   spec.layout.deepep_needs_gin), that driver at the version DeepEP v2's GIN path needs
+   (3.3.0, EFA installer 1.50.0) and GDRCopy's gdrdrv: aws-ofi-nccl 1.21.1 provides GIN only
+   with GDRCopy >= 2.5. Inside a node DeepEP runs with GIN off and needs neither;
 2. loads aws-ofi-nccl's plugin library in a child process and reads the network name it
    registers with NCCL (the first field, `const char* name`, of its exported `ncclNetPlugin_vN`
    struct). A child, because a library whose path contains "libnccl" mapped into this process
@@ -19,7 +19,8 @@ that the chart marks with RL_REQUIRE_EFA=1:
    network and never fall back to the internal IB or Socket ones, so every communicator the
    process (and SGLang, its child) creates either rides EFA or fails at init.
 
-Any failure is one line naming the pod and what is missing, and a non-zero exit.
+Any failure is one line naming the pod and what is missing, and a non-zero exit; success is
+one line saying what was verified, DeepEP's GIN prerequisites included or not.
 """
 
 from __future__ import annotations
@@ -32,9 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REQUIRE_ENV = "RL_REQUIRE_EFA"
-# Set where the job asks for DeepEP (not `auto`, which falls back to all_to_all instead): its
-# v2 buffers use NCCL GIN through aws-ofi-nccl, which needs the host's EFA driver >= 3.3.0 and
-# GDRCopy's gdrdrv; other EFA pods do not.
+# Set where DeepEP's expert groups cross nodes (the trainer with ep_backend deepep over more than
+# a node's GPUs, SGLang's deepep_v2 replicas): its v2 buffers then use NCCL GIN through
+# aws-ofi-nccl, which needs the host's EFA driver >= 3.3.0 and GDRCopy's gdrdrv; other pods do not.
 DEEPEP_EFA_ENV = "RL_REQUIRE_DEEPEP_EFA"
 # aws-ofi-nccl's library names: NCCL >= 2.20 loads libnccl-net-<NCCL_NET_PLUGIN>.so, older ones libnccl-net.so.
 PLUGIN_LIBRARIES = ("libnccl-net-ofi.so", "libnccl-net-aws-ofi.so", "libnccl-net.so")
@@ -103,11 +104,15 @@ class EfaCheck:
 
     def enforce(self) -> str:
         """Run every check and pin NCCL_NET to the plugin's network; returns its name."""
-        self.devices()
-        self.driver_version()
+        devices = self.devices()
+        driver = self.driver_version()
         self.gdrcopy()
         _, network = self.plugin()
         os.environ["NCCL_NET"] = network
+        gin = (f"DeepEP across nodes: GIN prerequisites verified (efa driver >= {self.config.min_driver_version}, "
+               "/dev/gdrdrv)" if self.config.deepep else f"GIN prerequisites not required ({DEEPEP_EFA_ENV} unset: "
+               "no DeepEP group crosses nodes here)")
+        print(f"EFA check: {len(devices)} EFA devices, efa driver {driver}, NCCL_NET={network}; {gin}", file=sys.stderr)
         return network
 
 

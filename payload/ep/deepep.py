@@ -16,25 +16,39 @@ Imported only when chosen; `deepep_unavailable_reason()` says why it cannot be.
 from __future__ import annotations
 
 import functools
+import logging
+import os
 from dataclasses import dataclass
 
 import torch
 import torch.distributed as dist
 
+from payload.common.torchrun import local_world_size
+from spec.layout import deepep_needs_gin
 from payload.ep.dispatcher import Dispatcher, expand_received, unpermute_and_weigh
+
+log = logging.getLogger(__name__)
 
 
 @functools.lru_cache(maxsize=1)
 def deepep_unavailable_reason() -> str | None:
-    """Why DeepEP v2 cannot run in this process, or None. Importing deep_ep runs its own checks
+    """Why DeepEP v2 cannot run in this process, or None. First DeepEP's native set-up is tried
+    in a child on this process's GPU (payload.ep.probe: a crash there is a signal, which no
+    `except` here could catch); then deep_ep is imported here, which runs its own checks
     (sgl-deep-ep's prerequisites: ImportError; check_nccl_so: AssertionError when a second
     libnccl* file is mapped or the loaded NCCL is not the one DeepEP was built against; its JIT
     init: RuntimeError), so every exception counts. Call it before the first NCCL communicator
     exists (payload.ep.preflight): NCCL's own load of its net plugin (libnccl-net-*.so) is a
-    second libnccl* mapping, and DeepEP's check would refuse it. Cached: the import runs once."""
+    second libnccl* mapping, and DeepEP's check would refuse it. Cached: this runs once."""
     problems = []
     if not torch.cuda.is_available():
         problems.append("needs a CUDA GPU (torch.cuda.is_available() is False)")
+    else:
+        from payload.ep.probe import probe_command, reason_from_child
+
+        device = int(os.environ.get("LOCAL_RANK", "0"))
+        if reason := reason_from_child(probe_command(device), f"DeepEP's buffer set-up on cuda:{device} (payload.ep.probe)"):
+            return f"the deepep backend cannot run: {reason}"
     try:
         import deep_ep
     except Exception as exc:  # noqa: BLE001 - DeepEP signals every unmet prerequisite differently
@@ -44,6 +58,22 @@ def deepep_unavailable_reason() -> str | None:
         if not hasattr(deep_ep, "ElasticBuffer"):
             problems.append("needs DeepEP v2 (deep_ep has no ElasticBuffer; v1 is installed)")
     return "the deepep backend " + " and ".join(problems) if problems else None
+
+
+def bind_communicator(group: dist.ProcessGroup) -> int:
+    """The address of `group`'s NCCL communicator, created now if torch has not yet. DeepEP reuses
+    it (EP_REUSE_NCCL_COMM, on by default: deep_ep/utils/comm.py takes backend._comm_ptr()) and
+    hands it to NCCL's device API; torch creates communicators lazily unless the default group is
+    bound to its device (payload.train.parallel.init_world passes device_id), and a 0 there is a
+    segfault in DeepEP's ncclTeamWorld(NULL), not an error. One collective creates it."""
+    backend = group._get_backend(torch.device("cuda"))
+    if not backend._comm_ptr():
+        dist.all_reduce(torch.zeros(1, device="cuda"), group=group)
+        torch.cuda.synchronize()
+    pointer = backend._comm_ptr()
+    if not pointer:
+        raise RuntimeError("torch has no NCCL communicator for the expert-parallel group after a collective on it")
+    return pointer
 
 
 _buffers: dict[tuple, object] = {}
@@ -57,7 +87,13 @@ def _buffer(group: dist.ProcessGroup, max_tokens: int, hidden: int, top_k: int):
 
     key = (id(group), max_tokens, hidden, top_k)
     if key not in _buffers:
+        ranks = dist.get_world_size(group)
+        gin = deepep_needs_gin(ranks, local_world_size())
+        if not gin:
+            os.environ.setdefault("EP_DISABLE_GIN", "1")  # read by DeepEP's C++ as it builds the buffer
         try:
+            bind_communicator(group)
+            log.info("DeepEP buffer for %d ranks, %s", ranks, "across nodes (GIN over EFA)" if gin else "inside a node (GIN off)")
             _buffers[key] = deep_ep.ElasticBuffer(
                 group, num_max_tokens_per_rank=max_tokens, hidden=hidden, num_topk=top_k
             )

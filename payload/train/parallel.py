@@ -148,8 +148,14 @@ def init_world(layout: TrainerLayout, timeout: timedelta | None = None) -> World
                 port = s.getsockname()[1]
             os.environ.update(RANK="0", WORLD_SIZE="1", LOCAL_RANK="0", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
         if torch.cuda.is_available():
-            torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
-        dist.init_process_group("nccl" if torch.cuda.is_available() else "gloo", timeout=timeout)
+            device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")))
+            torch.cuda.set_device(device)
+            # Bound to its device, the default group creates its NCCL communicator now and every
+            # group made from it its own at creation: DeepEP reuses those communicators natively
+            # (payload.ep.deepep.bind_communicator), and a lazily created one is not there yet.
+            dist.init_process_group("nccl", timeout=timeout, device_id=device)
+        else:
+            dist.init_process_group("gloo", timeout=timeout)
     rank, world_size = dist.get_rank(), dist.get_world_size()
     if world_size != layout.world:
         raise ParallelConfigError(f"the layout ({layout.describe()}) is for {layout.nodes} nodes x {layout.gpus_per_node} "

@@ -1,5 +1,6 @@
 """The layout the charts render is the one the trainer runs: EP resolved for the model decides
-DeepEP's host check on the trainer pod and DeepEP's import in the trainer's preflight."""
+DeepEP's import in the trainer's preflight, and whether its groups cross nodes decides DeepEP's
+GIN host check (GDRCopy, the EFA driver) on the trainer pod."""
 
 import pytest
 import yaml
@@ -12,13 +13,11 @@ from spec.job import parse_job_config
 from spec.layout import trainer_layout_of
 
 
-@pytest.fixture(scope="module")
-def deepep_dist(tmp_path_factory):
-    """p5en-48 with ep_backend deepep and every size auto (EP resolves to 8 for Qwen3-30B-A3B)."""
+def rendered(tmp_path_factory, parallel: dict) -> list[dict]:
     tmp = tmp_path_factory.mktemp("deepep")
     data = yaml.safe_load((ENVIRONMENTS_DIR / "p5en-48.yaml").read_text())
     data["name"] = "deepep"
-    data["job"]["parallel"] = {"ep_backend": "deepep"}
+    data["job"]["parallel"] = parallel
     path = tmp / "deepep.yaml"
     path.write_text(yaml.safe_dump(data))
     dist = tmp / "dist"
@@ -26,11 +25,27 @@ def deepep_dist(tmp_path_factory):
     return [doc for file in sorted(dist.glob("*.k8s.yaml")) for doc in yaml.safe_load_all(file.read_text()) if doc]
 
 
-def test_the_trainer_pod_checks_deepeps_host_when_the_resolved_ep_uses_it(deepep_dist):
-    (jobset,) = [d for d in deepep_dist if d["kind"] == "JobSet"]
+@pytest.fixture(scope="module")
+def deepep_dist(tmp_path_factory):
+    """p5en-48 with ep_backend deepep and every size auto (EP resolves to 8 for Qwen3-30B-A3B)."""
+    return rendered(tmp_path_factory, {"ep_backend": "deepep"})
+
+
+def trainer_env(docs: list[dict]) -> list[dict]:
+    (jobset,) = [d for d in docs if d["kind"] == "JobSet"]
     pod = jobset["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]
     (trainer,) = [c for c in pod["containers"] if c["name"] == "trainer"]
-    assert {"name": DEEPEP_EFA_ENV, "value": "1"} in trainer["env"]
+    return trainer["env"]
+
+
+def test_deepep_inside_a_node_does_not_ask_the_host_for_gin(deepep_dist):
+    assert DEEPEP_EFA_ENV not in {e["name"] for e in trainer_env(deepep_dist)}
+
+
+def test_deepep_across_nodes_checks_the_gin_host(tmp_path_factory):
+    docs = rendered(tmp_path_factory, {"ep_backend": "deepep", "expert_parallel_size": 16,
+                                       "expert_parallel_across_nodes": True})
+    assert {"name": DEEPEP_EFA_ENV, "value": "1"} in trainer_env(docs)
 
 
 def test_the_rendered_job_makes_the_preflight_import_deepep(deepep_dist):
