@@ -20,7 +20,7 @@ from __future__ import annotations
 from cdk8s_plus_33 import k8s
 
 from k8s.pods import env
-from payload.common.efa import DEEPEP_EFA_ENV
+from payload.common.efa import DEEPEP_EFA_ENV, SGLANG_DEEPEP_V2_NUM_SMS
 
 # (name, value, why): rendered as container env vars; tests assert the socket exclusion.
 EFA_ENV: tuple[tuple[str, str, str], ...] = (
@@ -65,6 +65,9 @@ def efa_env(deepep: bool = False) -> list[k8s.EnvVar]:
 # before any communicator (payload.ep.preflight).
 SGLANG_DEEPEP_ENV: tuple[tuple[str, str, str], ...] = (
     ("EP_SUPPRESS_NCCL_CHECK", "1", "DeepEP's import-time NCCL check misreads NCCL's own net plugin in SGLang's processes"),
+    ("SGLANG_DEEPEP_V2_NUM_SMS", str(SGLANG_DEEPEP_V2_NUM_SMS),
+     "DeepEP's dispatch SMs set, not estimated: its estimate needs the RDMA rate, which it reads with ibstat, "
+     "and gets 0 on EFA (a ZeroDivisionError at the first dispatch; payload/ep/deepep_efa.py)"),
 )
 
 

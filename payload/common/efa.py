@@ -37,6 +37,12 @@ REQUIRE_ENV = "RL_REQUIRE_EFA"
 # a node's GPUs, SGLang's deepep_v2 replicas): its v2 buffers then use NCCL GIN through
 # aws-ofi-nccl, which needs the host's EFA driver >= 3.3.0 and GDRCopy's gdrdrv; other pods do not.
 DEEPEP_EFA_ENV = "RL_REQUIRE_DEEPEP_EFA"
+# SMs an SGLang deepep_v2 replica's DeepEP dispatch uses (SGLANG_DEEPEP_V2_NUM_SMS). SGLang
+# 0.5.23 passes 0 by default, DeepEP's own estimate, which needs the RDMA rate it cannot read on
+# EFA (ZeroDivisionError); with the EFA rate supplied, that estimate for a buffer built with
+# prefer_overlap_with_compute=False (SGLang's) is 64 for every MoE shape served here
+# (payload/ep/deepep_efa.py, tests/payload/ep/test_deepep_efa.py runs DeepEP's own function).
+SGLANG_DEEPEP_V2_NUM_SMS = 64
 # aws-ofi-nccl's library names: NCCL >= 2.20 loads libnccl-net-<NCCL_NET_PLUGIN>.so, older ones libnccl-net.so.
 PLUGIN_LIBRARIES = ("libnccl-net-ofi.so", "libnccl-net-aws-ofi.so", "libnccl-net.so")
 # Newest first: the plugin exports one struct per NCCL net API version it supports.

@@ -24,6 +24,7 @@ import torch
 import torch.distributed as dist
 
 from payload.common.torchrun import local_world_size
+from payload.ep import deepep_efa
 from spec.layout import deepep_needs_gin
 from payload.ep.dispatcher import Dispatcher, expand_received, unpermute_and_weigh
 
@@ -95,7 +96,9 @@ def _buffer(group: dist.ProcessGroup, max_tokens: int, hidden: int, top_k: int):
             bind_communicator(group)
             log.info("DeepEP buffer for %d ranks, %s", ranks, "across nodes (GIN over EFA)" if gin else "inside a node (GIN off)")
             _buffers[key] = deep_ep.ElasticBuffer(
-                group, num_max_tokens_per_rank=max_tokens, hidden=hidden, num_topk=top_k
+                group, num_max_tokens_per_rank=max_tokens, hidden=hidden, num_topk=top_k,
+                # On EFA, checked against aws-ofi-nccl's GIN limits (payload.ep.deepep_efa).
+                num_allocated_qps=deepep_efa.gin_contexts(True, ranks),
             )
         except Exception as exc:
             _buffers[key] = exc
@@ -106,9 +109,9 @@ def _buffer(group: dist.ProcessGroup, max_tokens: int, hidden: int, top_k: int):
 
 class _Dispatch(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, x_TD, topk_weight_TK, topk_idx_TK, buffer, num_experts):
+    def forward(ctx, x_TD, topk_weight_TK, topk_idx_TK, buffer, num_experts, num_sms):
         recv_x, recv_idx, recv_weight, handle, _ = buffer.dispatch(
-            x_TD, topk_idx=topk_idx_TK, topk_weights=topk_weight_TK.float(), num_experts=num_experts
+            x_TD, topk_idx=topk_idx_TK, topk_weights=topk_weight_TK.float(), num_experts=num_experts, num_sms=num_sms
         )
         ctx.buffer, ctx.handle, ctx.weight_dtype = buffer, handle, topk_weight_TK.dtype
         ctx.mark_non_differentiable(recv_idx)
@@ -122,7 +125,7 @@ class _Dispatch(torch.autograd.Function):
             topk_weights=None if grad_recv_weight is None else grad_recv_weight.float().contiguous(),
         )
         grad_weight = None if grad_weight is None else grad_weight.to(ctx.weight_dtype)
-        return grad_x, grad_weight, None, None, None
+        return grad_x, grad_weight, None, None, None, None
 
 
 class _Combine(torch.autograd.Function):
@@ -134,7 +137,9 @@ class _Combine(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, grad_TD):
-        grad_recv, _, _, _, _ = ctx.buffer.dispatch(grad_TD.contiguous(), handle=ctx.handle)
+        # num_sms given: DeepEP estimates SMs before it reads the expert count from a handle
+        # (elastic.py dispatch), and with 0 it fails on the handle's None.
+        grad_recv, _, _, _, _ = ctx.buffer.dispatch(grad_TD.contiguous(), handle=ctx.handle, num_sms=ctx.handle.num_sms)
         return grad_recv, None, None
 
 
@@ -156,10 +161,12 @@ class DeepEPDispatcher(Dispatcher):
         super().__init__(num_experts, dist.get_rank(group), dist.get_world_size(group))
         self.group = group
         self.buffer = _buffer(group, max_tokens_per_rank, hidden_size, top_k)
+        # DeepEP's own SM estimate, with the EFA link rate it cannot read for itself across nodes.
+        self.num_sms = deepep_efa.num_sms(self.buffer, num_experts, top_k, gpus_per_node=local_world_size())
 
     def dispatch(self, x_TD, topk_idx_TK, topk_weight_TK):
         recv_x_RD, recv_weight_RK, recv_idx_RK, handle = _Dispatch.apply(
-            x_TD, topk_weight_TK, topk_idx_TK, self.buffer, self.num_experts
+            x_TD, topk_weight_TK, topk_idx_TK, self.buffer, self.num_experts, self.num_sms
         )
         x_ND, tokens_per_expert_L, order_N, inv_order_N = expand_received(recv_x_RD, recv_idx_RK, self.num_local_experts)
         return x_ND, tokens_per_expert_L, DeepEPHandle(handle, order_N, inv_order_N, recv_weight_RK)

@@ -58,6 +58,10 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+# SGLANG_DEEPEP_V2_NUM_SMS for SGLang deepep_v2 replicas spanning nodes (its home is torch-free:
+# the charts render it).
+from payload.common.efa import SGLANG_DEEPEP_V2_NUM_SMS as SGLANG_NUM_SMS
+
 # GB/s of scale-out bandwidth per GPU, instead of the sysfs probe.
 RDMA_GBS_ENV = "RL_DEEPEP_RDMA_GBS"
 SYSFS_INFINIBAND = Path("sys/class/infiniband")
@@ -70,8 +74,6 @@ PROXY_MAX_GIN_CONTEXTS = (1 << 13) // 32
 EFA_GDA_GIN_TYPE = "5"
 # aws-ofi-nccl v1.21.1 EFA-GDA: signals + counters per EFA device.
 EFA_GDA_COUNTERS_PER_DEVICE = 512
-# SGLANG_DEEPEP_V2_NUM_SMS for SGLang deepep_v2 replicas spanning nodes.
-SGLANG_NUM_SMS = 64
 
 _RATE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*Gb/sec")
 
