@@ -19,7 +19,7 @@ export AWS_EC2_METADATA_DISABLED := true
 export CDK_DISABLE_VERSION_CHECK := true
 export CDK_DISABLE_CLI_TELEMETRY := true
 
-.PHONY: setup redis-server synth infra deploy manifests image scale test demo demo-plot clean
+.PHONY: setup redis-server synth infra deploy manifests image node-sources scale test demo demo-plot clean
 
 setup: $(STAMPS)/python $(STAMPS)/node redis-server
 
@@ -80,6 +80,21 @@ image: setup
 	aws ecr get-login-password --region "$$region" | docker login --username AWS --password-stdin "$$registry"; \
 	docker buildx build --platform linux/amd64 --tag "$$ref" --push .; \
 	echo "pushed $$ref"
+
+## make node-sources ENV=name: stage GDRCopy's release source in the environment's bucket, checked against the
+## sha256 pinned in infra/gpu_node_group.py; the EFA GPU nodes build gdrdrv from it at boot (no internet at boot).
+## Once per deployed environment and GDRCopy version, before `make scale`. Needs AWS credentials and curl.
+node-sources: setup
+	@set -euo pipefail; \
+	read -r bucket region key sha version < <($(PYTHON) -c 'import json; \
+	from infra.gpu_node_group import GDRCOPY_SOURCE_SHA256, GDRCOPY_VERSION, gdrcopy_source_key; \
+	o = json.load(open("cdk-outputs.json"))["MoeRl-$(ENV)"]; \
+	print(o["BucketName"], o["Region"], gdrcopy_source_key(), GDRCOPY_SOURCE_SHA256, GDRCOPY_VERSION)'); \
+	tar=$$(mktemp); trap 'rm -f "$$tar"' EXIT; \
+	curl -fsSL "https://github.com/NVIDIA/gdrcopy/archive/refs/tags/v$$version.tar.gz" | gzip -d > "$$tar"; \
+	echo "$$sha  $$tar" | sha256sum --check --quiet -; \
+	aws s3 cp --only-show-errors --region "$$region" "$$tar" "s3://$$bucket/$$key"; \
+	echo "staged GDRCopy $$version at s3://$$bucket/$$key"
 
 ## make scale ENV=name POOL=train|rollout [NODES=n] [TIMEOUT_MINUTES=m]: size a GPU pool (created empty by cdk deploy)
 ## and wait until its nodes are Ready (30 minutes at most by default), or fail with the reason AWS recorded

@@ -24,6 +24,13 @@ NODE_SHARE = 0.85
 EFA_HUGEPAGES_2MI = "5120Mi"
 EFA_HUGEPAGES_GIB = 5
 
+# The label a GPU node carries only once GDRCopy's gdrdrv is built for its kernel and
+# /dev/gdrdrv exists (infra/gpu_node_group.py writes it, from the boot script, as a kubelet
+# --node-labels flag in a nodeadm drop-in). A node whose build failed stays Ready for the pods
+# that do not need gdrdrv; a pod that does (DeepEP v2 across nodes: NCCL GIN over EFA) selects
+# it in its nodeSelector (or a required node affinity `In ["ready"]`).
+GDRDRV_READY_LABEL = {"rl.aws/gdrdrv": "ready"}
+
 # On a pod, cluster-autoscaler 1.33 (utils/drain/drain.go PodSafeToEvictKey) never scales its
 # node down while it runs: the SGLang servers carry it, so the rollout pool's autoscaler
 # (infra/node_autoscaler.py) removes only nodes that KEDA's scale-down has emptied.

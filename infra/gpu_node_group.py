@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import textwrap
 
-from aws_cdk import Fn, aws_ec2 as ec2, aws_eks_v2 as eks, aws_iam as iam
+from aws_cdk import Fn, Stack, aws_ec2 as ec2, aws_eks_v2 as eks, aws_iam as iam, aws_s3 as s3
 from constructs import Construct
 
 from spec.environment import POOL_LABEL, CapacityType, NodePool
 from infra.node_autoscaler import GPU_LABEL, NODE_TEMPLATE_RESOURCE_TAG
 from infra.node_group import pool_props
-from cluster.placement import EFA_HUGEPAGES_GIB
+from infra.storage import NODE_SOURCES_PREFIX
+from cluster.placement import EFA_HUGEPAGES_GIB, GDRDRV_READY_LABEL
 
 # Labels the device plugins select on: the NVIDIA device plugin chart's own affinity accepts
 # nodes labelled nvidia.com/gpu.present=true (there is no node-feature-discovery here), and the
@@ -79,33 +80,97 @@ def hugepages_script(pages: int) -> str:
 # GDRCOPY_VERSION; tests/image/test_pins.py holds them equal). aws-ofi-nccl 1.21.1's GIN (DeepEP
 # v2 over EFA) needs GDRCopy >= 2.5, and the EKS AL2023 NVIDIA AMI installs no gdrdrv.
 GDRCOPY_VERSION = "2.5.2"
+# Nodes fetch nothing from the internet at boot, and neither the AMI's Amazon Linux repository
+# nor any other repository reachable without internet egress ships gdrdrv (NVIDIA's CUDA
+# repository, which the AMI configures, is on the internet). So GDRCopy's release source is
+# staged once in the environment's bucket (`make node-sources`, README "GDRCopy on the GPU
+# nodes"), read at boot through the VPC's S3 gateway endpoint and checked against this digest:
+# the sha256 of the release's tar (github.com/NVIDIA/gdrcopy/archive/refs/tags/v2.5.2.tar.gz,
+# decompressed; it is `git archive --prefix=gdrcopy-2.5.2/ v2.5.2` of the tag, commit c91ad9f1).
+# The tar, not the .tar.gz: GitHub's gzip bytes are not promised to stay the same.
+GDRCOPY_SOURCE_SHA256 = "6f40145575c975559d9d5a2ebf5d90cc654b87bb43715e911bad22607dc51ed9"
+# Environment variable naming a root directory the boot script works under instead of /
+# (tests run the shipped script against a fake root; on a node it is unset).
+GDRDRV_ROOT_VARIABLE = "GDRDRV_ROOT"
 
 
-def gdrdrv_script(version: str = GDRCOPY_VERSION) -> str:
-    """Build gdrdrv and load it with /dev/gdrdrv, as GDRCopy's README and insmod.sh do (and
-    awsome-distributed-training's nvidia_gdrcopy role on its AMIs), now and at every boot (a
-    systemd unit after the AMI's nvidia-kmod-load.service: gdrdrv creates no udev node, so
-    insmod.sh's mknod must run again). gdrdrv compiles against the NVIDIA driver's nv-p2p.h;
-    the AMI deletes /usr/src/nvidia* after building its kmods, so the open kernel module source
-    of the loaded driver's exact version is fetched (p5en's H200 run the open module). User data
-    runs before nodeadm starts kubelet, so no GPU pod starts without /dev/gdrdrv."""
+def gdrcopy_source_key(version: str = GDRCOPY_VERSION) -> str:
+    return f"{NODE_SOURCES_PREFIX}gdrcopy-{version}.tar"
+
+
+def gdrdrv_script(bucket: str, region: str, version: str = GDRCOPY_VERSION) -> str:
+    """Build gdrdrv for the running kernel and load it with /dev/gdrdrv, as GDRCopy's README and
+    insmod.sh do, now and at every boot (a systemd unit after the AMI's nvidia-kmod-load.service:
+    gdrdrv creates no udev node, so insmod.sh's mknod must run again). Only then does the node get
+    GDRDRV_READY_LABEL: the script writes it as a kubelet flag in a nodeadm drop-in, which
+    nodeadm-run.service (after cloud-final, where user data scripts run) merges into the node's
+    configuration (amazon-eks-ami nodeadm/README.md; drop-ins since AMI release v20251023). Any
+    failure is printed with the failing command to cloud-final's output (the journal, the console
+    and /var/log/cloud-init-output.log) and leaves the node unlabelled; nodeadm still starts
+    kubelet, so the node runs the pods that do not need gdrdrv.
+
+    What the AMI leaves on the node (amazon-eks-ami templates/al2023/provisioners):
+    - install-worker.sh installs the headers of the kernel it runs, `kernel-devel` on 6.1 (the
+      Kubernetes 1.32 AMIs) and `kernel6.12-devel` on 6.12 (1.33, 1.34; 6.18: `kernel6.18`), and
+      versionlocks `kernel*`. Only where /lib/modules/$(uname -r)/build is missing are they
+      installed, at exactly the running kernel's release, from the Amazon Linux repository (in S3,
+      reached through the gateway endpoint; the CUDA repository is left out).
+    - install-nvidia-driver.sh deletes /usr/src/nvidia* after archiving each kmod with
+      `dkms mktarball` (source included), and nvidia-kmod-load.sh restores the one it loads with
+      `dkms ldtarball`: /usr/src/nvidia-open-<driver>/ on p5en (the open module), whose nvidia/
+      holds the nv-p2p.h gdrdrv compiles against, at the loaded driver's exact version.
+    - gcc and make come with dkms, which builds the EFA and NVIDIA modules."""
+    label = ",".join(f"{key}={value}" for key, value in GDRDRV_READY_LABEL.items())
     return textwrap.dedent(
         f"""\
         #!/bin/bash
         set -euo pipefail
+        root=${{{GDRDRV_ROOT_VARIABLE}:-}}
+        version={version}
+        source=s3://{bucket}/{gdrcopy_source_key(version)}
+        sha256={GDRCOPY_SOURCE_SHA256}
+        dropin=$root/etc/eks/nodeadm.d/90-gdrdrv.yaml
+        fail() {{
+          echo "gdrdrv: FAILED: $1. This node is not labelled {label}: no pod that needs /dev/gdrdrv (DeepEP across nodes) is scheduled here." >&2
+          exit 1
+        }}
+        trap 'fail "line $LINENO: $BASH_COMMAND"' ERR
+        rm -f "$dropin"
         systemctl start nvidia-kmod-load.service
-        driver=$(cat /sys/module/nvidia/version)
-        dnf install -y "kernel-devel-$(uname -r)" gcc make
+        driver=$(cat "$root/sys/module/nvidia/version")
+        kernel=$(uname -r)
+        # install-worker.sh's naming: 6.1 is AL2023's default `kernel`, newer ones `kernel<major.minor>`.
+        IFS=. read -r major minor _ <<< "$kernel"
+        case $major.$minor in
+          6.1) headers=kernel-devel ;;
+          *) headers=kernel$major.$minor-devel ;;
+        esac
+        if [ ! -d "$root/lib/modules/$kernel/build" ]; then
+          echo "gdrdrv: no headers for kernel $kernel on the AMI: installing $headers-$kernel" >&2
+          dnf install -y --disablerepo='*' --enablerepo=amazonlinux "$headers-$kernel"
+        fi
+        [ -d "$root/lib/modules/$kernel/build" ] || fail "no kernel headers at /lib/modules/$kernel/build"
+        command -v make >/dev/null && command -v gcc >/dev/null || fail "make and gcc are not installed"
+        nvidia=
+        for dir in "$root/usr/src/nvidia-open-$driver/nvidia" "$root/usr/src/nvidia-$driver/nvidia"; do
+          if [ -f "$dir/nv-p2p.h" ]; then nvidia=$dir; break; fi
+        done
+        [ -n "$nvidia" ] || fail "no nv-p2p.h of NVIDIA driver $driver under /usr/src"
         work=$(mktemp -d)
-        curl -fsSL "https://github.com/NVIDIA/open-gpu-kernel-modules/archive/refs/tags/$driver.tar.gz" | tar -xz -C "$work"
-        curl -fsSL "https://github.com/NVIDIA/gdrcopy/archive/refs/tags/v{version}.tar.gz" | tar -xz -C /opt
-        make -C /opt/gdrcopy-{version} driver NVIDIA_SRC_DIR="$work/open-gpu-kernel-modules-$driver/kernel-open/nvidia"
+        aws s3 cp --only-show-errors --region {region} "$source" "$work/gdrcopy.tar"
+        echo "$sha256  $work/gdrcopy.tar" | sha256sum --check --quiet - || fail "$source is not GDRCopy $version's release source"
+        rm -rf "$root/opt/gdrcopy-$version"
+        mkdir -p "$root/opt"
+        tar -xf "$work/gdrcopy.tar" -C "$root/opt"
         rm -rf "$work"
-        cat > /etc/systemd/system/gdrdrv.service <<'UNIT'
+        make -C "$root/opt/gdrcopy-$version" driver KVER="$kernel" NVIDIA_SRC_DIR="$nvidia"
+        mkdir -p "$root/etc/systemd/system"
+        cat > "$root/etc/systemd/system/gdrdrv.service" <<'UNIT'
         [Unit]
         Description=GDRCopy gdrdrv and /dev/gdrdrv (NCCL GIN over EFA for DeepEP v2)
         After=nvidia-kmod-load.service
         Requires=nvidia-kmod-load.service
+        Before=kubelet.service
 
         [Service]
         Type=oneshot
@@ -118,18 +183,28 @@ def gdrdrv_script(version: str = GDRCOPY_VERSION) -> str:
         UNIT
         systemctl daemon-reload
         systemctl enable --now gdrdrv.service
-        test -c /dev/gdrdrv
+        [ -c "$root/dev/gdrdrv" ] || fail "/dev/gdrdrv was not created"
+        mkdir -p "$(dirname "$dropin")"
+        cat > "$dropin" <<'NODECONFIG'
+        apiVersion: node.eks.aws/v1alpha1
+        kind: NodeConfig
+        spec:
+          kubelet:
+            flags:
+              - --node-labels={label}
+        NODECONFIG
+        echo "gdrdrv: loaded for kernel $kernel and NVIDIA driver $driver; kubelet labels this node {label}"
         """
     )
 
 
-def user_data(hugepages: int, gdrdrv: bool = False) -> str:
-    """MIME multi-part user data as AL2023 nodeadm expects it."""
+def user_data(hugepages: int, gdrdrv: str = "") -> str:
+    """MIME multi-part user data as AL2023 nodeadm expects it; `gdrdrv` is gdrdrv_script()'s text."""
     parts = [("application/node.eks.aws", NODE_CONFIG)]
     if hugepages:
         parts.append(('text/x-shellscript; charset="us-ascii"', hugepages_script(hugepages)))
     if gdrdrv:
-        parts.append(('text/x-shellscript; charset="us-ascii"', gdrdrv_script()))
+        parts.append(('text/x-shellscript; charset="us-ascii"', gdrdrv))
     body = "".join(f"--{BOUNDARY}\nContent-Type: {kind}\n\n{content}\n" for kind, content in parts)
     return f'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="{BOUNDARY}"\n\n{body}--{BOUNDARY}--\n'
 
@@ -164,6 +239,7 @@ class GpuNodeGroup(Construct):
         node_role: iam.IRole,
         efa_security_group: ec2.ISecurityGroup,
         pods_per_node: int,
+        node_sources: s3.IBucket,
     ) -> None:
         super().__init__(scope, id)
         security_group_ids = [cluster.cluster_security_group_id]
@@ -191,6 +267,8 @@ class GpuNodeGroup(Construct):
         else:
             network = {"security_group_ids": security_group_ids}
 
+        # The node role reads GDRCopy's staged source (gdrdrv_script; Stack grants it).
+        gdrdrv = gdrdrv_script(node_sources.bucket_name, Stack.of(self).region) if pool.efa else ""
         self.launch_template = ec2.CfnLaunchTemplate(
             self,
             "LaunchTemplate",
@@ -212,7 +290,7 @@ class GpuNodeGroup(Construct):
                 placement=placement,
                 capacity_reservation_specification=reservation,
                 instance_market_options=market,
-                user_data=Fn.base64(user_data(hugepages_2mi(pods_per_node) if pool.efa else 0, gdrdrv=pool.efa)),
+                user_data=Fn.base64(user_data(hugepages_2mi(pods_per_node) if pool.efa else 0, gdrdrv=gdrdrv)),
                 tag_specifications=[
                     ec2.CfnLaunchTemplate.TagSpecificationProperty(
                         resource_type="instance", tags=[{"key": POOL_LABEL, "value": name}]

@@ -22,7 +22,7 @@ from infra.gpu_node_group import GpuNodeGroup
 from infra.network import Network
 from infra.node_autoscaler import NodeAutoscaler
 from infra.node_group import NodeGroup
-from infra.storage import Storage
+from infra.storage import Storage, grant_node_sources
 from infra.tracking import TrackingIdentity
 from cluster.gpu_pods import gpu_pods_per_node
 
@@ -47,6 +47,11 @@ class MoeRlStack(Stack):
             self, "Addons", cluster=cluster, kubernetes_version=environment.kubernetes_version
         )
 
+        # Before the node groups: the EFA GPU nodes read GDRCopy's source from the bucket at boot.
+        self.storage = Storage(self, "Storage", environment=environment, network=self.network)
+        if any(getattr(environment.pools, name).efa for name in GPU_POOLS):
+            grant_node_sources(self.storage, self.control_plane.node_role)
+
         self.node_groups = {}
         for name, pool in environment.pools.items():
             common = dict(
@@ -62,6 +67,7 @@ class MoeRlStack(Stack):
                     f"{name.title()}Nodes",
                     efa_security_group=self.efa.security_group,
                     pods_per_node=pods_per_node[name],
+                    node_sources=self.storage.bucket,
                     **common,
                 )
             else:
@@ -85,7 +91,6 @@ class MoeRlStack(Stack):
                 system={"nodeSelector": ON_SYSTEM_NODES},
             )
             self.node_autoscaler.node.add_dependency(self.node_groups["system"].nodegroup)
-        self.storage = Storage(self, "Storage", environment=environment, network=self.network)
         if environment.job.tracking.server:
             # The in-cluster MLflow server's artifact store (k8s/charts/tracking.py).
             self.tracking = TrackingIdentity(self, "Tracking", cluster=cluster, bucket=self.storage.bucket)

@@ -50,6 +50,9 @@ LUSTRE_PORTS = (ec2.Port.tcp(988), ec2.Port.tcp_range(1018, 1023))
 DATA_REPOSITORIES = {"/models": "models/", "/datasets": "datasets/"}
 # Written on Lustre by the trainer (job.checkpoint.directory /fsx/checkpoints), exported to S3.
 CHECKPOINT_REPOSITORY = ("/checkpoints", "checkpoints/")
+# Sources the nodes build from at boot, staged by `make node-sources` (GDRCopy's, for gdrdrv:
+# infra/gpu_node_group.py); the node role may read this prefix only.
+NODE_SOURCES_PREFIX = "node-sources/"
 # A checkpoint deleted on Lustre (rotation, or by mistake) stays in S3 this long as a noncurrent version.
 DELETED_CHECKPOINT_DAYS = 1
 # FSx API Reference, CreateFileSystem: 2.15 "is recommended for all new file systems"; a
@@ -178,3 +181,18 @@ class Storage(Construct):
             batch_import_meta_data_on_create=import_metadata,
             s3=policy,
         )
+
+
+def grant_node_sources(storage: Storage, node_role: iam.IRole) -> None:
+    """The nodes read NODE_SOURCES_PREFIX at boot, and nothing else of the bucket: GetObject on
+    that prefix, and the bucket key's Decrypt only when S3 asks for it (SSE-KMS objects)."""
+    node_role.add_to_principal_policy(
+        iam.PolicyStatement(actions=["s3:GetObject"], resources=[storage.bucket.arn_for_objects(f"{NODE_SOURCES_PREFIX}*")])
+    )
+    node_role.add_to_principal_policy(
+        iam.PolicyStatement(
+            actions=["kms:Decrypt"],
+            resources=[storage.bucket_key.key_arn],
+            conditions={"StringEquals": {"kms:ViaService": f"s3.{Aws.REGION}.amazonaws.com"}},
+        )
+    )

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from infra.gpu_node_group import GDRCOPY_VERSION, gdrdrv_script
+from infra.gpu_node_group import GDRCOPY_VERSION, gdrcopy_source_key, gdrdrv_script
 
 REPO = Path(__file__).resolve().parents[2]
 DOCKERFILE = (REPO / "Dockerfile").read_text()
@@ -72,6 +72,8 @@ def test_the_acceptance_jobs_run_deepeps_own_test_of_the_built_commit():
 def test_gdrcopy_user_space_and_node_module_are_one_version_at_least_the_minimum():
     assert arg("GDRCOPY_VERSION") == GDRCOPY_VERSION
     assert version(GDRCOPY_VERSION)[:2] >= PLUGIN_GIN_MIN_GDRCOPY
-    assert f"gdrcopy/archive/refs/tags/v{GDRCOPY_VERSION}.tar.gz" in gdrdrv_script()
+    # The nodes build gdrdrv from this version's release source, staged in the bucket.
+    script = gdrdrv_script("bucket", "us-east-1")
+    assert f"version={GDRCOPY_VERSION}\n" in script and gdrcopy_source_key(GDRCOPY_VERSION) in script
     # aws-ofi-nccl dlopens the unversioned name (src/nccl_ofi_gdrcopy.cpp: dlopen("libgdrapi.so")).
     assert "test -e /usr/local/lib/libgdrapi.so" in DOCKERFILE

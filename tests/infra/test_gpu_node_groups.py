@@ -12,6 +12,28 @@ def launch_template(synth, pool):
     return synth.one("AWS::EC2::LaunchTemplate", f"/{pool.title()}Nodes/")[1]["Properties"]["LaunchTemplateData"]
 
 
+def user_data(data) -> str:
+    """The launch template's user data as the node reads it: the artifacts bucket's Ref, the one
+    token in it (the GPU nodes' GDRCopy source), rendered as BUCKET."""
+    body = data["UserData"]["Fn::Base64"]
+    if isinstance(body, str):
+        return body
+    separator, parts = body["Fn::Join"]
+    assert all(isinstance(part, str) or set(part) == {"Ref"} for part in parts), parts
+    return separator.join(part if isinstance(part, str) else BUCKET for part in parts)
+
+
+BUCKET = "moe-rl-artifacts-bucket"
+
+
+def shell_scripts(text: str) -> list[str]:
+    # Parsed with the standard library's MIME parser (what cloud-init splits user data with).
+    import email
+
+    message = email.message_from_string(text)
+    return [part.get_payload() for part in message.walk() if part.get_content_type() == "text/x-shellscript"]
+
+
 def nodegroup(synth, pool):
     return synth.one("AWS::EKS::Nodegroup", f"/{pool.title()}Nodes/")[1]["Properties"]
 
@@ -51,7 +73,7 @@ def test_gpu_root_volumes_hold_the_os_not_the_images(synthesized, pool):
     for synth in synthesized.values():
         data = launch_template(synth, pool)
         assert data["BlockDeviceMappings"][0]["Ebs"]["VolumeSize"] == ROOT_VOLUME_BESIDE_NVME_GIB == 100
-        assert "strategy: RAID0" in data["UserData"]["Fn::Base64"]
+        assert "strategy: RAID0" in user_data(data)
 
 
 def test_no_placement_group_on_the_capacity_block_pool(seed):
@@ -82,9 +104,9 @@ def test_capacity_block_settings(seed):
 
 
 def test_nvme_raid0_and_hugepages_in_user_data(default):
-    user_data = launch_template(default, "train")["UserData"]["Fn::Base64"]
-    assert "application/node.eks.aws" in user_data and "strategy: RAID0" in user_data
-    assert "vm.nr_hugepages" in user_data
+    text = user_data(launch_template(default, "train"))
+    assert "application/node.eks.aws" in text and "strategy: RAID0" in text
+    assert "vm.nr_hugepages" in text
 
 
 def test_gpu_taint_and_pool_label(default):
@@ -97,20 +119,18 @@ def test_gpu_taint_and_pool_label(default):
 
 
 def test_efa_gpu_pools_load_gdrdrv_at_boot(default, tmp_path):
-    # Parsed with the standard library's MIME parser (what cloud-init splits user data with).
-    import email
     import subprocess
 
-    from infra.gpu_node_group import GDRCOPY_VERSION
+    from infra.gpu_node_group import GDRCOPY_SOURCE_SHA256, GDRCOPY_VERSION, gdrcopy_source_key
 
-    message = email.message_from_string(launch_template(default, "train")["UserData"]["Fn::Base64"])
-    scripts = [part.get_payload() for part in message.walk() if part.get_content_type() == "text/x-shellscript"]
-    [gdrdrv] = [s for s in scripts if "gdrdrv" in s]
-    assert f"gdrcopy/archive/refs/tags/v{GDRCOPY_VERSION}.tar.gz" in gdrdrv
+    [gdrdrv] = [s for s in shell_scripts(user_data(launch_template(default, "train"))) if "gdrdrv" in s]
+    # GDRCopy's source from the environment's own bucket, pinned; nothing from the internet.
+    assert f"source=s3://{BUCKET}/{gdrcopy_source_key(GDRCOPY_VERSION)}\n" in gdrdrv
+    assert f"sha256={GDRCOPY_SOURCE_SHA256}\n" in gdrdrv
+    assert "https://" not in gdrdrv and "curl" not in gdrdrv
     # Built against the loaded driver's own nv-p2p.h; GDRCopy's insmod.sh loads it at every boot.
-    assert 'driver=$(cat /sys/module/nvidia/version)' in gdrdrv
+    assert 'driver=$(cat "$root/sys/module/nvidia/version")' in gdrdrv
     assert f"ExecStart=/opt/gdrcopy-{GDRCOPY_VERSION}/insmod.sh" in gdrdrv
-    assert gdrdrv.splitlines()[-2:] == ["systemctl enable --now gdrdrv.service", "test -c /dev/gdrdrv"]
     script = tmp_path / "gdrdrv.sh"
     script.write_text(gdrdrv)
     syntax = subprocess.run(["bash", "-n", str(script)], capture_output=True, text=True)

@@ -9,6 +9,7 @@ import yaml
 from tests.infra.environments import deployable
 from infra.gpu_node_group import hugepages_2mi
 from cluster.gpu_pods import gpu_pods_per_node
+from tests.infra.test_gpu_node_groups import user_data
 
 MIB = 2**20
 
@@ -48,6 +49,6 @@ def test_the_synthesized_user_data_sets_the_computed_pages(synthesized):
         pods = gpu_pods_per_node(deployable(name))
         for pool in ("train", "rollout"):
             _, template = synthesized[name].one("AWS::EC2::LaunchTemplate", f"/{pool.title()}Nodes/")
-            user_data = template["Properties"]["LaunchTemplateData"]["UserData"]["Fn::Base64"]
-            (pages,) = re.findall(r"vm\.nr_hugepages = (\d+)", user_data)
+            text = user_data(template["Properties"]["LaunchTemplateData"])
+            (pages,) = re.findall(r"vm\.nr_hugepages = (\d+)", text)
             assert int(pages) == hugepages_2mi(pods[pool])

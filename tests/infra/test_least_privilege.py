@@ -13,6 +13,7 @@ from spec.environment import EnvironmentFileError
 from infra.node_group import IMDS_HOP_LIMIT
 from infra.storage import FSX_S3_ROLE
 from tests.infra.environments import PUBLIC_API_CIDRS, deployable
+from infra.storage import NODE_SOURCES_PREFIX
 
 
 def vpc_config(synth) -> dict:
@@ -80,6 +81,8 @@ def test_no_payload_role_exists_and_only_the_tracking_server_may_touch_the_bucke
         tracking_policy, _ = synth.one("AWS::IAM::Policy", "/Tracking/Policy")
         for logical_id, actions, statement in statements(synth):
             if any(a.startswith("s3:") for a in actions) and bucket_id in json.dumps(statement["Resource"]):
+                if actions == ["s3:GetObject"] and f'"/{NODE_SOURCES_PREFIX}*"' in json.dumps(statement["Resource"]):
+                    continue  # the nodes' boot-time sources (GDRCopy), read only (infra/storage.py)
                 # The MLflow server's artifact store, its prefix only (tests/infra/test_tracking.py).
                 assert logical_id == tracking_policy, f"{logical_id} grants {actions} on the bucket"
                 assert f"{TRACKING_ARTIFACTS_PREFIX}/" in json.dumps(statement), statement
