@@ -18,7 +18,7 @@ COMMAND_MODULES = (
     "payload.data.cli",  # feed
     "payload.plan.cli",  # plan, simulate
     "payload.local.cli",  # local (the whole loop on one machine)
-    "payload.accept.cli",  # accept-nccl, accept-sglang (dist/acceptance/)
+    "payload.accept.cli",  # accept-nccl, accept-deepep, accept-sglang (dist/acceptance/)
     "payload.sandbox.cli",  # sandbox (the untrusted-code pool's server)
     "payload.queue.cli",  # redis-access (the buffer's ACL users and TLS certificate)
 )

@@ -8,8 +8,10 @@
 - accept-nccl: NCCL all-reduce across every train node (torchrun, as the trainer runs), failing
   below ACCEPT_NCCL_MIN_BUSBW_GBS of bus bandwidth at 1 GiB;
 - accept-deepep-intranode / accept-deepep-internode: DeepEP v2's own ElasticBuffer test
-  (tests/elastic/test_ep.py of the DeepEP repository sgl-deep-ep is packaged from) on one node,
-  then across two (NVLink + EFA through NCCL GIN);
+  (tests/elastic/test_ep.py at the commit the image builds DeepEP from, copied into the image at
+  build time: the namespace's egress allows no download) on one node, then across two (NVLink +
+  EFA through NCCL GIN), through `python -m payload accept-deepep`: the trainer's EFA start-up
+  check first, then the test, then its bandwidth figures;
 - accept-sglang: generate, one distributed weight update and a version check against rollout
   server 0 (payload/accept/cli.py).
 All of them run the payload image with the EFA start-up check, on the train pool.
@@ -53,10 +55,8 @@ from k8s.pods import (
 # p5en.48xlarge: 16 x 200 Gb/s EFA = 400 GB/s per node; healthy all-reduce across nodes at
 # 1 GiB reaches ~300 GB/s of bus bandwidth or more, TCP sockets under 25 GB/s.
 ACCEPT_NCCL_MIN_BUSBW_GBS = 300
-# DeepEP's own v2 ElasticBuffer test, at the commit the image builds DeepEP from (Dockerfile
-# DEEPEP_COMMIT; tests/image/test_pins.py holds them equal), so the test matches the library.
-DEEPEP_COMMIT = "dd758caf451848bd150e1046af3d0a73e5fff38d"
-DEEPEP_TEST_URL = f"https://raw.githubusercontent.com/deepseek-ai/DeepEP/{DEEPEP_COMMIT}/tests/elastic/test_ep.py"
+# DeepEP's own tests run from the image: the Dockerfile copies tests/ of the commit it builds
+# DeepEP from (DEEPEP_COMMIT) to payload.accept.cli.DEEPEP_TESTS, so the test matches the library.
 DEEPEP_MASTER_PORT = 8361
 JOB = "node"
 
@@ -78,8 +78,7 @@ class AcceptanceChart(cdk8s.Chart):
         ])  # fmt: skip
         for name, nodes in (("accept-deepep-intranode", 1), ("accept-deepep-internode", 2)):
             self.jobset(name, nodes, gpus, [
-                "bash", "-c",
-                f"curl -fsSL {DEEPEP_TEST_URL} -o /tmp/test_ep.py && python /tmp/test_ep.py --num-processes {gpus}",
+                "python", "-m", "payload", "accept-deepep", "--num-processes", str(gpus),
             ], deepep_env=[
                 env("MASTER_ADDR", first_pod(name)), env("MASTER_PORT", str(DEEPEP_MASTER_PORT)),
                 env("WORLD_SIZE", str(nodes)),

@@ -1,12 +1,20 @@
-"""`accept-nccl` and `accept-sglang`: the fabric and the serving path, checked with numbers.
+"""`accept-nccl`, `accept-deepep` and `accept-sglang`: the fabric and the serving path, checked with numbers.
 
     torchrun ... -m payload accept-nccl --min-busbw-gbs 300   # all-reduce across the train nodes
+    python -m payload accept-deepep --num-processes 8          # DeepEP v2's own test, one pod per node
     python -m payload accept-sglang --url http://rollout-server-0...:30000
 
 accept-nccl reports NCCL all-reduce bus bandwidth per message size (nccl-tests' definition:
 bytes x 2(n-1)/n / time) and fails below --min-busbw-gbs at the largest size. A p5en.48xlarge
 has 16 x 200 Gb/s EFA = 400 GB/s per node; healthy multi-node all-reduce at 1 GiB reaches
 roughly 300 GB/s or more of bus bandwidth, and TCP sockets give under 25 GB/s.
+accept-deepep runs the EFA start-up check the trainer runs, checks that DeepEP imports, then
+DeepEP's own tests/elastic/test_ep.py from the image (the Dockerfile copies tests/ of the commit
+it builds DeepEP from to DEEPEP_TESTS; nothing is downloaded at run time). The test checks every
+dispatch/combine case bitwise against its NCCL reference and prints each rank's scale-up (NVLink,
+"SU") and scale-out (EFA through NCCL GIN, "SO") bandwidth; this prints the test's output and then
+the median and the lowest of each over this pod's ranks. Its multi-node rendezvous is the test's
+own (MASTER_ADDR, MASTER_PORT, WORLD_SIZE = nodes, RANK = node index).
 accept-sglang generates, publishes one tensor of the served checkpoint back to the server
 through the real weight-update group (an identity update at a new version), and checks that
 /model_info and the next response report that version.
@@ -16,8 +24,21 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
+import statistics
+import subprocess
 import sys
 import time
+from pathlib import Path
+
+# Where the image holds DeepEP's tests/ at the commit it builds DeepEP from (Dockerfile, the
+# deepep-build stage; tests/image/test_pins.py holds the two equal).
+DEEPEP_TESTS = "/opt/deepep/tests"
+DEEPEP_TEST_EP = f"{DEEPEP_TESTS}/elastic/test_ep.py"
+# One per-rank result line of test_ep.py at DEEPEP_COMMIT (its dist_print calls), e.g.
+# "   * EP:   3/16 | dispatch: 41 GB/s (SO), 310 GB/s (SU), 412.3 us, 1234 bytes | copy: ..."
+_EP_FIGURES = re.compile(r"^\s*[*\-#@+] EP:\s*\d+/(?P<ranks>\d+) \| (?P<op>[a-z ]+): "
+                         r"(?P<so>\d+) GB/s \(SO\), (?P<su>\d+) GB/s \(SU\)")
 
 
 def register(subparsers) -> None:
@@ -27,6 +48,10 @@ def register(subparsers) -> None:
     nccl.add_argument("--min-busbw-gbs", type=float, default=0.0,
                       help="fail when the largest size's bus bandwidth (GB/s) is below this (0: report only)")
     nccl.set_defaults(run=run_nccl)
+    deepep = subparsers.add_parser("accept-deepep", help="DeepEP v2's own test_ep.py from the image, after the EFA check")
+    deepep.add_argument("--num-processes", type=int, default=8, help="GPUs (ranks) on this node")
+    deepep.add_argument("--test", default=DEEPEP_TEST_EP, help=f"DeepEP's test script (default: the image's, {DEEPEP_TEST_EP})")
+    deepep.set_defaults(run=run_deepep)
     smoke = subparsers.add_parser("accept-sglang", help="generate, one distributed weight update, version check")
     smoke.add_argument("--url", required=True, help="a rollout server (SGLang) URL")
     smoke.add_argument("--backend", default="nccl", choices=("nccl", "gloo"))
@@ -83,6 +108,60 @@ def run_nccl(args: argparse.Namespace) -> int:
     largest = results[-1][2]
     if largest < args.min_busbw_gbs:
         return _fail(f"bus bandwidth {largest:.1f} GB/s at {results[-1][0] >> 20} MiB is below {args.min_busbw_gbs} GB/s")
+    return 0
+
+
+def deepep_figures(lines) -> dict[str, dict[str, list[int]]]:
+    """{operation: {"SU": [GB/s per rank and case], "SO": [...]}} from test_ep.py's output."""
+    figures: dict[str, dict[str, list[int]]] = {}
+    for line in lines:
+        match = _EP_FIGURES.match(line)
+        if match:
+            op = figures.setdefault(match["op"], {"SU": [], "SO": []})
+            op["SU"].append(int(match["su"]))
+            op["SO"].append(int(match["so"]))
+    return figures
+
+
+def run_deepep(args: argparse.Namespace) -> int:
+    from payload.common.efa import EfaError, enforce_if_required
+
+    try:
+        network = enforce_if_required()  # the trainer's start-up check, before any communicator
+    except EfaError as exc:
+        return _fail(str(exc))
+    test = Path(args.test)
+    if not test.is_file():
+        return _fail(f"DeepEP's test {test} is not here (the image copies DeepEP's tests/ to {DEEPEP_TESTS})")
+    from payload.ep.deepep import deepep_unavailable_reason
+
+    # The import's own checks (DeepEP's NCCL check included) in this process, before the test's
+    # processes make the same import; no NCCL communicator exists here, so none maps the plugin.
+    reason = deepep_unavailable_reason()
+    if reason is not None:
+        return _fail(reason)
+    nodes = os.environ.get("WORLD_SIZE", "1")
+    print(f"DeepEP {test} over {nodes} node(s) x {args.num_processes} GPUs"
+          f"{' (NCCL on ' + network + ')' if network else ''}", flush=True)
+    output = []
+    process = subprocess.Popen([sys.executable, str(test), "--num-processes", str(args.num_processes)],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+    for line in process.stdout:
+        sys.stdout.write(line)
+        output.append(line)
+    returncode = process.wait()
+    if returncode != 0:
+        return _fail(f"DeepEP's {test.name} exited {returncode}: a failed check or a timeout (its output is above)")
+    figures = deepep_figures(output)
+    if not figures:
+        return _fail(f"DeepEP's {test.name} passed but printed no bandwidth figures")
+    print(f"DeepEP {test.name}: every case passed its bitwise checks; GB/s per rank, median / lowest over "
+          f"this pod's ranks and cases (SU: scale-up, NVLink; SO: scale-out, EFA through NCCL GIN):")
+    for op, by_domain in figures.items():
+        # One node has no scale-out traffic: its SO figures are all 0 and say nothing.
+        cells = [f"{domain} {statistics.median(values):6.0f} / {min(values):4d}"
+                 for domain, values in by_domain.items() if domain == "SU" or any(values)]
+        print(f"  {op:18s} " + "   ".join(cells))
     return 0
 
 

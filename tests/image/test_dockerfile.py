@@ -33,9 +33,18 @@ def test_hadolint_is_not_vacuous(tmp_path):
 
 
 def test_builds_on_the_pinned_sglang_image():
-    # The first stage is SGLang's image; the DeepEP build stage and the final image build on it.
+    # The first stage is SGLang's image; the DeepEP build stage and the EFA layer build on it,
+    # the plugin build and the final image on the EFA layer.
     text = DOCKERFILE.read_text()
-    assert re.findall(r"^FROM (\S+)", text, re.M) == [JobConfig().images.sglang, "base", "base"]
+    assert re.findall(r"^FROM (\S+)", text, re.M) == [JobConfig().images.sglang, "base", "base", "efa", "efa"]
+
+
+def test_every_copied_path_is_in_the_build_context():
+    # .dockerignore excludes everything, then re-includes; a COPY of an excluded path fails the build.
+    included = {line[1:].strip("/") for line in (REPO / ".dockerignore").read_text().splitlines() if line.startswith("!")}
+    sources = [src for args in re.findall(r"^COPY (?!--from)(.+)$", DOCKERFILE.read_text(), re.M) for src in args.split()[:-1]]
+    assert sources and all(src.split("/")[0] in included for src in sources), (sources, included)
+    assert all((REPO / src).exists() for src in sources)
 
 
 def test_efa_user_space_as_aws_documents_it_for_containers():
