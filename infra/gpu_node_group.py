@@ -17,7 +17,7 @@ from aws_cdk import Fn, Stack, aws_ec2 as ec2, aws_eks_v2 as eks, aws_iam as iam
 from constructs import Construct
 
 from spec.environment import POOL_LABEL, CapacityType, NodePool
-from infra.node_autoscaler import GPU_LABEL, NODE_TEMPLATE_RESOURCE_TAG
+from infra.node_autoscaler import GPU_LABEL, NODE_TEMPLATE_LABEL_TAG, NODE_TEMPLATE_RESOURCE_TAG
 from infra.node_group import pool_props
 from infra.storage import NODE_SOURCES_PREFIX
 from cluster.placement import EFA_HUGEPAGES_GIB, GDRDRV_READY_LABEL
@@ -61,6 +61,9 @@ def node_template_tags(pool: NodePool, pods_per_node: int) -> dict[str, str]:
     return {
         f"{NODE_TEMPLATE_RESOURCE_TAG}vpc.amazonaws.com/efa": str(pool.spec.efa_interfaces),
         f"{NODE_TEMPLATE_RESOURCE_TAG}hugepages-2Mi": f"{hugepages_2mi(pods_per_node) * 2}Mi",
+        # Pods that need gdrdrv (DeepEP across nodes) select this label: a pending one may scale
+        # the pool up only if the autoscaler expects new nodes to carry it (its boot script sets it).
+        **{f"{NODE_TEMPLATE_LABEL_TAG}{key}": value for key, value in GDRDRV_READY_LABEL.items()},
     }
 
 

@@ -54,6 +54,8 @@ from spec.job import SPOT_GRACE_SECONDS
 NAMESPACE = "kube-system"
 SERVICE_ACCOUNT = "cluster-autoscaler"
 NODE_TEMPLATE_RESOURCE_TAG = "k8s.io/cluster-autoscaler/node-template/resources/"
+# A label the node gets only once booted (not a node group label), for the autoscaler to expect.
+NODE_TEMPLATE_LABEL_TAG = "k8s.io/cluster-autoscaler/node-template/label/"
 # The AWS provider's GPU label (cluster-autoscaler 1.33 aws_cloud_provider.go GPULabel): on a node
 # that has joined but whose device plugin has not yet advertised its GPUs, it tells the autoscaler
 # the GPUs are coming, so it does not add a second node for the same pending pods.

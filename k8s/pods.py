@@ -15,7 +15,7 @@ from constructs import Construct
 
 from cluster.identities import WORKLOAD_NAMESPACE
 from k8s.imports.io.x_k8s import jobset as js
-from cluster.placement import Placement
+from cluster.placement import GDRDRV_READY_LABEL, Placement
 from k8s.placement import tolerations
 from k8s.structs import as_struct
 from spec.job import JOB_CONFIG_ENV, JOB_CONFIG_PATH, SPOT_GRACE_SECONDS
@@ -257,8 +257,11 @@ def pod_template(
     restart_policy: str | None = None,
     service_links: bool | None = None,
     annotations: dict[str, str] | None = None,
+    needs_gdrdrv: bool = False,
 ) -> k8s.PodTemplateSpec:
     """A pod of `component` on its pool: labels, identity, priority, placement and security.
+    `needs_gdrdrv` (DeepEP across nodes: GIN over EFA) keeps it to nodes whose boot built
+    GDRCopy's gdrdrv (cluster.placement.GDRDRV_READY_LABEL).
 
     No pod mounts a Kubernetes API token (none calls the API). Pods on CPU-only pools get
     the restricted pod security context; GPU pods run as root with only IPC_LOCK, set per
@@ -272,7 +275,7 @@ def pod_template(
             service_account_name=service_account,
             automount_service_account_token=False,
             priority_class_name=priority_class,
-            node_selector=placement.node_selector(),
+            node_selector={**placement.node_selector(), **(GDRDRV_READY_LABEL if needs_gdrdrv else {})},
             tolerations=tolerations(placement),
             security_context=None if placement.spec.gpus else restricted_pod_security(),
             termination_grace_period_seconds=grace_seconds,

@@ -102,12 +102,15 @@ class AcceptanceChart(cdk8s.Chart):
     def jobset(self, name: str, nodes: int, gpus: int, command: list[str], deepep_env=()) -> None:
         ctx = self.ctx
         placement = ctx.trainer.share.placement
+        # DeepEP across nodes rides NCCL GIN (gdrdrv, the GIN driver checked); inside one node it
+        # runs with GIN off, as the trainer's own groups there do (spec.layout.deepep_needs_gin).
+        gin = bool(deepep_env) and nodes > 1
         container = k8s.Container(
             name=name,
             image=ctx.job.images.payload,
             command=command,
-            env=[*payload_env(), *efa_env(deepep=bool(deepep_env)),
-                 *deepep_env],
+            env=[*payload_env(), *efa_env(deepep=gin), *deepep_env,
+                 *([env("EP_DISABLE_GIN", "1")] if deepep_env and not gin else [])],
             resources=gpu_resources(GpuShare(placement, gpus)),
             security_context=gpu_security(read_only_root=True),
             volume_mounts=[fsx_mount(read_only=True), shm_mount(), tmp_mount()],
@@ -115,7 +118,7 @@ class AcceptanceChart(cdk8s.Chart):
         template = pod_template(
             ACCEPTANCE, ctx.job_digest, placement, [container], service_account=TRAINER_SERVICE_ACCOUNT,
             priority_class=PRIORITY_TRAINER, volumes=[fsx_volume(), shm_volume("64Gi"), tmp_volume()],
-            restart_policy="Never",
+            restart_policy="Never", needs_gdrdrv=gin,
         )
         js.JobSet(
             self,

@@ -123,6 +123,7 @@ class RolloutServersChart(cdk8s.Chart):
                 service_account=ROLLOUT_SERVICE_ACCOUNT,
                 priority_class=PRIORITY_ROLLOUT,
                 volumes=[fsx_volume(), job_config_volume(), shm_volume(SHM_SIZE), tmp_volume(), queue_volume("server")],
+                needs_gdrdrv=deepep,  # deepep_v2: a replica across nodes, GIN over EFA
                 # Long enough for in-flight generations to finish on a spot notice, so the
                 # rollout workers get their answers instead of retrying the whole group.
                 grace_seconds=SPOT_GRACE_SECONDS,

@@ -124,6 +124,7 @@ class TrainerChart(cdk8s.Chart):
             # Room for a SIGTERM checkpoint where FSx writes one in time (estimate/costs.py).
             grace_seconds=timeouts.grace_s,
             restart_policy="Never",
+            needs_gdrdrv=ctx.environment.layout.trainer_deepep_needs_gin,
         )
         jobset = js.JobSet(
             self,

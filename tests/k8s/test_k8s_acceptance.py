@@ -48,7 +48,14 @@ def test_acceptance_commands_and_sizes(synthed):
         assert deepep["command"][:4] == ["python", "-m", "payload", "accept-deepep"]
         assert deepep["command"][4:] == ["--num-processes", str(deepep["resources"]["requests"]["nvidia.com/gpu"])]
         assert env["RL_REQUIRE_EFA"]["value"] == "1"
-        assert env["RL_REQUIRE_DEEPEP_EFA"]["value"] == "1"  # DeepEP v2 needs GIN (GDRCopy) inside a node too
+        # GIN (GDRCopy's gdrdrv, the GIN driver) only across nodes; inside one DeepEP runs with GIN off.
+        pod = objects[f"JobSet/{name}"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"]
+        if expected > 1:
+            assert env["RL_REQUIRE_DEEPEP_EFA"]["value"] == "1" and "EP_DISABLE_GIN" not in env
+            assert pod["nodeSelector"]["rl.aws/gdrdrv"] == "ready"
+        else:
+            assert "RL_REQUIRE_DEEPEP_EFA" not in env and env["EP_DISABLE_GIN"]["value"] == "1"
+            assert "rl.aws/gdrdrv" not in pod["nodeSelector"]
     smoke, _ = container(objects["JobSet/accept-sglang"])
     assert smoke["command"][:4] == ["python", "-m", "payload", "accept-sglang"]
     assert str(smoke["resources"]["requests"]["nvidia.com/gpu"]) == "1"
