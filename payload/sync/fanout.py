@@ -446,17 +446,27 @@ class FanOutPublisher:
     def _send_device(self) -> torch.device:
         return self.device if self.config.publisher.backend == "nccl" else torch.device("cpu")
 
-    def pause(self, urls: list[str]) -> None:
-        """Rank 0: take servers the post-publish probe found wrong out of service until their
-        node's next publish re-sends every tensor (paused, never reloaded from disk)."""
+    def roll_back(self, urls: list[str], model_path: str, version: int) -> list[str]:
+        """Rank 0: servers the probe found serving wrong weights reload the last good weights,
+        `model_path` (the newest HF export, or the base model before any), as `version`:
+        paused, /update_weights_from_disk (SGLang 0.5.23 loads it outside a weight-update
+        session and, while paused, without waiting for the update lock:
+        tokenizer_manager.update_weights_from_disk), then resumed. The ones that reloaded
+        are returned; any other stays paused until a publish completes on it."""
+        restored = []
         for url in urls:
-            client = RolloutServerClient(url, self.config.publisher.probe_timeout_s)
+            client = RolloutServerClient(url, self.config.publisher.timeout_s)
             try:
                 client.pause_generation(self.config.publisher.pause_mode)
+                client.update_weights_from_disk(model_path=model_path, weight_version=str(version))
+                client.continue_generation()
+                restored.append(url)
+                log.warning("%s rolled back to %s (version %d)", url, model_path, version)
             except RolloutServerError as exc:
-                log.error("%s: pause for rollback failed: %s", url, exc)
+                log.error("%s: rollback to %s failed (left paused): %s", url, model_path, exc)
             finally:
                 client.close()
+        return restored
 
     def close(self) -> None:
         self.wait()
