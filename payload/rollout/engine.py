@@ -207,6 +207,22 @@ class Engine:
             self._state.notify_all()
         self._thread.join(10)
 
+    def score(self, input_ids: list[int], start: int) -> tuple[list[float | None], str | None]:
+        """SGLang's prefill-only logprobs (max_new_tokens 0, logprob_start_len `start`): for
+        each token from `start` on, log p(token | the tokens before it), None for token 0;
+        and the version that computed them. Outside the scheduler, between its steps."""
+        from payload.model import compute_logprobs
+
+        if not input_ids or min(input_ids) < 0 or max(input_ids) >= self.model.config.vocab_size:
+            raise EngineError("input_ids: token ids must be in [0, vocab)")
+        if not 0 <= start < len(input_ids):
+            raise EngineError(f"logprob_start_len {start}: must be in [0, {len(input_ids)})")
+        with self._weights_lock, torch.no_grad():
+            logprobs, _ = compute_logprobs(self.model, torch.tensor([input_ids], device=self.device))
+            version = self.weight_version
+        values = [None, *logprobs[0].float().cpu().tolist()]
+        return values[start:], version
+
     # -- weights --------------------------------------------------------------------------------
 
     def load_from_disk(self, path: str, weight_version: str | None) -> None:

@@ -90,6 +90,16 @@ def build_app(engine: Engine) -> FastAPI:
             if not all(isinstance(p, list) and all(isinstance(t, int) for t in p) for p in batch):
                 raise EngineError("input_ids must be a list of token ids or a list of such lists")
             params = body.get("sampling_params") or {}
+            start = body.get("logprob_start_len", -1)
+            if single and isinstance(params, dict) and params.get("max_new_tokens") == 0 and \
+                    body.get("return_logprob") and isinstance(start, int) and start >= 0:
+                # A prefill-only scoring request (the publish probe, payload/sync/probe.py).
+                values, version = await asyncio.to_thread(engine.score, input_ids, start)
+                meta = {"id": uuid.uuid4().hex, "finish_reason": {"type": "length", "length": 0},
+                        "prompt_tokens": len(input_ids), "completion_tokens": 0, "cached_tokens": 0,
+                        "weight_version": version, "output_token_logprobs": [],
+                        "input_token_logprobs": [[v, t, None] for v, t in zip(values, input_ids[start:])]}
+                return {"text": "", "output_ids": [], "meta_info": meta}
             if isinstance(params, list):
                 if len(params) != len(batch):
                     raise EngineError(f"sampling_params: {len(params)} entries for {len(batch)} prompts")

@@ -111,6 +111,24 @@ class RolloutServerClient:
         except (KeyError, TypeError, IndexError, ValueError) as exc:
             raise RolloutServerError(f"{self.url}/generate: no output_token_logprobs in the answer: {exc}") from exc
 
+    def score(self, input_ids: list[int], start: int, timeout_s: float = 30.0) -> list[float]:
+        """log p(token t | tokens < t) for t = start..len-1, as the server computes it: SGLang's
+        /generate with max_new_tokens 0, return_logprob and logprob_start_len (the prefill's
+        meta_info.input_token_logprobs; the entry of token 0, if asked for, is None)."""
+        body = {"input_ids": input_ids, "return_logprob": True, "logprob_start_len": start,
+                "sampling_params": {"temperature": 0, "max_new_tokens": 0}}
+        try:
+            response = self._http.post("/generate", json=body, timeout=timeout_s)
+        except httpx.HTTPError as exc:
+            raise RolloutServerError(f"{self.url}/generate: {type(exc).__name__}: {exc}") from exc
+        if not response.is_success:
+            raise RolloutServerError(f"{self.url}/generate: HTTP {response.status_code}: {response.text[:300]}")
+        try:
+            entries = response.json()["meta_info"]["input_token_logprobs"]
+            return [float(e[0]) for e in entries if e[0] is not None]
+        except (KeyError, TypeError, IndexError, ValueError) as exc:
+            raise RolloutServerError(f"{self.url}/generate: no input_token_logprobs in the answer: {exc}") from exc
+
     def weight_version(self, timeout_s: float = 10.0) -> str:
         """The version the server is serving. SGLang moved it from /get_model_info to /model_info."""
         for route in ("/model_info", "/get_model_info"):

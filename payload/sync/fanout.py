@@ -35,9 +35,28 @@ that GPU's NICs (2 of 16 on p5en, ~37.5 GB/s); with all 8 it can use all 16 (~30
 75%). Not measured here (no multi-node machine): the model (estimate/costs.py) states it
 as an assumption (Hardware.node_broadcast_gb_s).
 
+Dead servers (issue 45 item 6; design, NOT yet implemented). At 16 p5en-48 nodes and 235B
+(publish_bytes 470 GB bf16, 110 buckets of 4 GiB, 32 TP8 servers, 2 rounds) a bucket reaches a
+server in ~28 ms (3.04 s / 110), and bucket_timeout_s is 30 s. Today a node whose server dies
+waits up to 30 s in `_finish_bucket` before pulling its next bucket, and every other node waits
+as long in that bucket's replica-wide all-gather: each dead server costs all 16 nodes up to
+30 s, and dead servers on k nodes at different buckets add up to k x 30 s (16 nodes: 480 s,
+against the fan-out groups' 515 s timeout). A follower's broadcast into its own dead server
+is aborted only when its head says "drop"; with two such stalls in a row it has waited 60 s,
+which is the server group's NCCL timeout (2 x bucket_timeout_s): the watchdog, not us, ends it.
+The bound to build: a late server is dropped from the rest of the publish after a grace of
+bucket_timeout_s / (servers in the job) (235B: 0.94 s, 34x a bucket's transfer; 30B with 64
+servers: 0.47 s) without waiting, its in-flight broadcast left running and aborted in the
+background bucket_timeout_s after it started (its slot's bytes matter to no one: the root only
+reads, the followers' copies are never a source); all dead servers together then cost the
+others at most servers x grace = one bucket_timeout_s, the server groups' NCCL timeout becomes
+3 x bucket_timeout_s (abort at most T + T of others' graces after the start), and the trainer's
+fan-out timeout is derived from it (estimate/costs.py Timeouts). The control calls made between
+gathers (probe, pause, begin/end, continue: today up to timeout_s each) need the same bound.
+
 Unverified here, a risk to check on GPUs: the publish thread's collectives (the gather, the
-server groups) run on their own communicators while the next step's run on the trainer's, from
-another thread. torch's new_group docs call concurrent NCCL process groups unsafe without
+server groups) run on their own communicators and stream while the next step's run on the
+trainer's, from another thread. torch's new_group docs call concurrent NCCL process groups unsafe without
 explicit ordering, citing NCCL's "Using multiple NCCL communicators concurrently"; whether the
 pinned NCCL/CUDA make it safe (or the publish must be interleaved between the step's
 collectives) has not been read in NCCL's source nor run.
@@ -55,6 +74,22 @@ Bytes and seconds at 16 p5en-48 nodes (`python -m payload plan --env p5en-48`):
     = a server paused                       0.86 s (target 1 s)      4.33 s (target 5 s)
     whole publish (stall + rounds x pause)  3.5 s behind the step    8.8 s behind the step
     device memory while publishing          3 bucket slots + the gather buffer: ~16 GiB a GPU
+
+Streams (issue 45 item 3). The publish thread never uses the training stream: `_run` runs on the
+fan-out's own CUDA stream (`torch.cuda.stream`), which first waits on an event the training
+thread records after `stage`. Its host-to-device copies and placing copies are queued there,
+and torch's ProcessGroupNCCL makes each collective's NCCL stream wait on the *current* stream
+(the publish stream), and `Work.wait` makes the current stream wait on it: the gather and the
+server broadcasts are ordered against the publish stream only, never against the training
+stream, so no rank can queue "gather wait" and "training collective" on one stream in
+different orders. Every tensor the publish stream touches is allocated on it (the caching
+allocator keeps its blocks to that stream) and read nowhere else, except the pinned share
+(host memory, rewritten only by `stage` after `wait`, which synchronizes the stream first).
+The collectives run on the publish's own communicators, never on the trainer's: the replica's
+gather group (formed in __init__ by every rank in one order, its NCCL communicator created
+there by a warm-up all-reduce from the training thread) and each server's weight-update group;
+within the publish thread they are issued in one order on every rank (bucket by bucket, round
+by round, the same layout everywhere).
 
 Failures, bounded. A server that dies mid-bucket costs its group one bucket_timeout_s (its
 node's local rank 0 drops the group and tells its node's other GPUs to abort theirs); it is held
@@ -235,6 +270,19 @@ class FanOutPublisher:
         self._layout: FanoutLayout | None = None
         self._staged: torch.Tensor | None = None  # this rank's share of every bucket, pinned host
         self._offsets: list[int] = []  # where bucket k's share starts in `_staged`
+        # The publish thread's own CUDA stream: its copies, and (through torch's NCCL streams,
+        # which wait on the current stream) its collectives, are never queued on the training
+        # stream. `_ready`, recorded on the training stream when the staged copy is issued, is
+        # what the publish stream waits on first (see "Streams" in the module docstring).
+        cuda = device.type == "cuda" and p.backend == "nccl"
+        self._stream = torch.cuda.Stream(device) if cuda else None
+        self._ready = torch.cuda.Event() if cuda else None
+        if cuda and self._gather is not None:
+            # The gather group's NCCL communicator is created here, by the training thread, at
+            # the same point on every rank (ProcessGroupNCCL creates it lazily at the first
+            # collective: it would otherwise be created from the publish thread mid-step).
+            dist.all_reduce(torch.zeros(1, device=device), group=self._gather)
+            torch.cuda.current_stream(device).synchronize()
         self._thread: threading.Thread | None = None
         self._outcome: Outcome | None = None
         self._broken = ""
@@ -274,6 +322,8 @@ class FanOutPublisher:
         if ordered:
             # Packed on the GPU (one copy per run of rows), then one device-to-host copy: the stall.
             self._staged.copy_(pack(ordered, self.dtype).flat)
+        if self._ready is not None:
+            self._ready.record()  # on the training stream: the publish stream starts after it
 
     def start(self, version: int) -> None:
         """Every rank: publish the staged shares on a thread; returns at once."""
@@ -301,10 +351,22 @@ class FanOutPublisher:
     # -- the publish thread -----------------------------------------------------------------------
 
     def _run(self, version: int) -> None:
-        done: list[str] = []
-        errors: list[str] = []
         if self.device.type == "cuda":  # a thread starts on device 0: NCCL must see this rank's GPU
             torch.cuda.set_device(self.device)
+        if self._stream is None:
+            return self._publish(version)
+        self._stream.wait_event(self._ready)
+        try:
+            with torch.cuda.stream(self._stream):
+                self._publish(version)
+        finally:
+            # Before `wait` returns (and `stage` rewrites the pinned share this stream copies
+            # from, or the buckets are freed): everything queued on the publish stream is done.
+            self._stream.synchronize()
+
+    def _publish(self, version: int) -> None:
+        done: list[str] = []
+        errors: list[str] = []
         try:
             for j in range(self.rounds):
                 stream = self._gathered(version, j)
@@ -338,6 +400,8 @@ class FanOutPublisher:
                 urls = [url for d, _ in outcomes for url in d]
                 failures = "; ".join(e for _, es in outcomes for e in es)
                 self._outcome = Outcome(version, urls, failures if not urls or self._broken else "")
+        if self._stream is not None:
+            self._stream.synchronize()
         self.on_event("published", version)
 
     def _gathered(self, version: int, round_: int) -> Iterator[FlatBucket]:
@@ -446,17 +510,27 @@ class FanOutPublisher:
     def _send_device(self) -> torch.device:
         return self.device if self.config.publisher.backend == "nccl" else torch.device("cpu")
 
-    def pause(self, urls: list[str]) -> None:
-        """Rank 0: take servers the post-publish probe found wrong out of service until their
-        node's next publish re-sends every tensor (paused, never reloaded from disk)."""
+    def roll_back(self, urls: list[str], model_path: str, version: int) -> list[str]:
+        """Rank 0: servers the probe found serving wrong weights reload the last good weights,
+        `model_path` (the newest HF export, or the base model before any), as `version`:
+        paused, /update_weights_from_disk (SGLang 0.5.23 loads it outside a weight-update
+        session and, while paused, without waiting for the update lock:
+        tokenizer_manager.update_weights_from_disk), then resumed. The ones that reloaded
+        are returned; any other stays paused until a publish completes on it."""
+        restored = []
         for url in urls:
-            client = RolloutServerClient(url, self.config.publisher.probe_timeout_s)
+            client = RolloutServerClient(url, self.config.publisher.timeout_s)
             try:
                 client.pause_generation(self.config.publisher.pause_mode)
+                client.update_weights_from_disk(model_path=model_path, weight_version=str(version))
+                client.continue_generation()
+                restored.append(url)
+                log.warning("%s rolled back to %s (version %d)", url, model_path, version)
             except RolloutServerError as exc:
-                log.error("%s: pause for rollback failed: %s", url, exc)
+                log.error("%s: rollback to %s failed (left paused): %s", url, model_path, exc)
             finally:
                 client.close()
+        return restored
 
     def close(self) -> None:
         self.wait()

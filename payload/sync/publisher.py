@@ -53,9 +53,9 @@ a new one formed when the server answers again.
 
 Failures, bounded. A server whose bucket fails or times out leaves this publish: it holds
 partly updated weights, so it is not resumed (it stays paused, serving nothing) and it gets
-the next publish in full, which sends every tensor anyway. Nothing is ever reloaded from FSx by
-the publisher: a rollback of a server that serves wrong weights (roll_back, after the probe) is
-the same hold until the next publish. The publish fails (PublishError) only if no server took
+the next publish in full, which sends every tensor anyway. A server the post-publish probe
+(payload/sync/probe.py, every version) finds serving wrong weights is rolled back: roll_back
+reloads the last good export from FSx with /update_weights_from_disk and resumes it. The publish fails (PublishError) only if no server took
 the version. Worst case per publish: one bucket_timeout_s, for all dead servers in parallel. A
 server that timed out while still answering HTTP is wedged in the broadcast (its scheduler
 waits out SGLang's 30 minutes): it is left out of later publishes until it reports another
@@ -443,14 +443,27 @@ class WeightPublisher:
             failed[c.url] = f"serves {got!r} after publishing version {version}"
         return got == str(version)
 
-    def roll_back(self, urls: list[str]) -> None:
-        """Take servers that serve wrong weights (the post-publish probe) out of service until
-        the next publish re-sends them every tensor: paused, not reloaded from disk."""
+    def roll_back(self, urls: list[str], model_path: str, version: int) -> list[str]:
+        """Servers that serve wrong weights (the post-publish probe, payload/sync/probe.py)
+        reload the last good ones from disk (an HF export, or the base model) as `version`:
+        paused, /update_weights_from_disk, resumed. Returns the URLs restored; one whose
+        reload fails stays paused (held) until a publish completes on it."""
         chosen = [c for c in self.clients if c.url in urls]
-        for url, error in self._each(lambda c: c.pause_generation(self.config.pause_mode), chosen).items():
+
+        def restore(c: RolloutServerClient) -> None:
+            c.pause_generation(self.config.pause_mode)
+            c.update_weights_from_disk(model_path=model_path, weight_version=str(version))
+            c.continue_generation()
+
+        restored = []
+        for url, error in self._each(restore, chosen).items():
             if error is not None:
-                log.error("%s: pause for rollback failed: %s", url, error)
-        self.held |= {c.url for c in chosen}
+                log.error("%s: rollback to %s failed (held paused): %s", url, model_path, error)
+                self.held.add(url)
+            else:
+                restored.append(url)
+                self.held.discard(url)
+        return restored
 
     def close(self) -> None:
         self.disconnect()

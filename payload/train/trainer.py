@@ -152,9 +152,7 @@ class Trainer:
         # Base URLs of the SGLang servers (one per replica leader); none: no publishing.
         rollout_servers: list[str] = field(default_factory=list)
         publish_bucket_mb: int = 4096
-        # Every N-th version the trainer waits for its publish and checks the servers' logprobs
-        # against its own before the next step (the check needs that version's weights); the
-        # others go out behind the next step. 1: every publish is waited for and checked.
+        # Kept for the CLI; unused: every version is checked without waiting (payload/sync/probe.py).
         publish_probe_interval: int = 5
         metrics_jsonl: str | None = None
         metrics_port: int | None = 9400
@@ -239,6 +237,11 @@ class Trainer:
         self._owns_queue = queue is None
         self.publisher: FanOutPublisher | None = None
         self.probe = PublishProbe.Config().build(self.model.config.vocab_size)
+        self._expected: dict[int, torch.Tensor] = {}  # rank 0: the probe's logprobs per version out
+        # Rank 0: the weights a server caught serving a wrong version reloads (payload/sync/probe.py):
+        # the newest HF export, else the base model.
+        newest = sorted(p for p in self.export_dir.glob("step-*") if p.name[5:].isdigit())
+        self._last_good = (str(newest[-1]), int(newest[-1].name[5:])) if newest else (job.model.path, 0)
         if world.is_main:
             self.queue = queue or config.queue.build()
         if config.rollout_servers:
@@ -427,49 +430,62 @@ class Trainer:
     # -- weights out --------------------------------------------------------------------------
 
     def _publish(self, version: int) -> float:
-        """Stage `version` and send it behind the next step; returns the trainer's stall (the
-        wait for the previous publish if it is still out and the copy of this rank's shard)."""
+        """Stage `version`, score the probe with its weights, and send it behind the next step;
+        returns the trainer's stall (the wait for the previous publish if it is still out, the
+        copy of this rank's shard and the probe's forward)."""
         if self.publisher is None:
             return 0.0
         started = time.monotonic()
         self._settle(self.publisher.wait())
         # Each rank's own rows, cast to the engine's dtype: nothing is gathered here.
         self.publisher.stage(own_hf_rows(self.model, self.world, _DTYPES[self.config.job.model.dtype]))
+        # Every version is checked (payload/sync/probe.py): the trainer's side now, while it
+        # holds these weights (every rank: a forward); the servers' side when the publish settles.
+        scorer = self.model if self.world.pp_size == 1 else PipelineScorer(self.model, self.world,
+                                                                            _DTYPES.get(self.config.job.model.dtype))
+        expected = self.probe.expected(scorer, self.world.device)
+        if self.world.is_main:
+            self._expected[version] = expected
         self.publisher.start(version)
-        if version % max(1, self.config.publish_probe_interval) == 0:
-            self._settle(self.publisher.wait(), probe=True)
         return time.monotonic() - started
 
-    def _settle(self, outcome: Outcome | None, probe: bool = False) -> None:
-        """Account for a finished publish (rank 0 holds its outcome); with `probe`, every rank
-        checks the servers that took it against the trainer's weights (still that version)."""
-        answers, failure = {}, ""
-        if outcome is not None:
-            # The feeder paces itself by the version the servers were sent (its next tasks are
-            # for the step after), so it is reported once the publish is over, not at the handoff.
-            self.queue.report_progress(outcome.version)
-            if outcome.error:
-                self.metrics.publish_failures.inc()
-                log.error("publishing version %d failed: %s", outcome.version, outcome.error)
-                failure = outcome.error
-            elif probe:
-                clients = [RolloutServerClient(url, self.publisher.config.publisher.probe_timeout_s) for url in outcome.done]
-                answers = self.probe.ask(clients)
-                for client in clients:
-                    client.close()
-        if probe:
-            # Every rank: the servers' logprobs on a fixed probe against the trainer's (payload/sync/probe.py).
-            scorer = self.model if self.world.pp_size == 1 else PipelineScorer(self.model, self.world,
-                                                                                _DTYPES.get(self.config.job.model.dtype))
-            bad = self.probe.mismatches(answers, scorer, self.world.device, self._control)
-            if bad and outcome is not None:
-                self.metrics.publish_check_failures.inc(len(bad))
-                log.error("version %d is served WRONG (held paused until the next publish): %s", outcome.version,
-                          "; ".join(map(str, bad)))
-                self.publisher.pause([m.url for m in bad])
-                failure = failure or f"version {outcome.version} served wrong: " + "; ".join(map(str, bad))
-        if outcome is not None:
-            self.publish_failures.failed(failure) if failure else self.publish_failures.succeeded()
+    def _settle(self, outcome: Outcome | None) -> None:
+        """Rank 0 (the others hold no outcome): account for a finished publish. Every server
+        that took it scores the probe; one that differs from the trainer is rolled back to the
+        last good export. The version counts as failed when no server serves it correctly, and
+        only a checked success resets the count of failures in a row."""
+        if outcome is None:
+            return
+        # The feeder paces itself by the version the servers were sent (its next tasks are
+        # for the step after), so it is reported once the publish is over, not at the handoff.
+        self.queue.report_progress(outcome.version)
+        expected = self._expected.pop(outcome.version, None)
+        self._expected = {v: e for v, e in self._expected.items() if v > outcome.version}
+        if outcome.error:
+            self.metrics.publish_failures.inc()
+            log.error("publishing version %d failed: %s", outcome.version, outcome.error)
+            self.publish_failures.failed(outcome.error)
+            return
+        if expected is None:  # cannot happen: every staged version is scored before it starts
+            self.publish_failures.failed(f"version {outcome.version} was not checked")
+            return
+        clients = [RolloutServerClient(url, self.publisher.config.publisher.probe_timeout_s) for url in outcome.done]
+        try:
+            bad = self.probe.check(self.probe.ask(clients), expected)
+        finally:
+            for client in clients:
+                client.close()
+        if bad:
+            self.metrics.publish_check_failures.inc(len(bad))
+            path, version = self._last_good
+            log.error("version %d is served WRONG by %d of %d servers (rolled back to %s): %s", outcome.version,
+                      len(bad), len(outcome.done), path, "; ".join(map(str, bad)))
+            self.publisher.roll_back([m.url for m in bad], path, version)
+        if len(bad) == len(outcome.done):
+            self.metrics.publish_failures.inc()
+            self.publish_failures.failed(f"version {outcome.version} served wrong: " + "; ".join(map(str, bad)))
+        else:
+            self.publish_failures.succeeded()
 
     def _export(self, step: int) -> None:
         path = self.export_dir / f"step-{step:08d}"
@@ -478,6 +494,7 @@ class Trainer:
         export_hf(self.model, self.world, path, self.config.job.model.path, _DTYPES[self.config.job.model.dtype],
                   precision=self.config.job.rollout.precision)
         if self.world.is_main:
+            self._last_good = (str(path), step)  # what a server serving wrong weights reloads
             self.queue.publish_policy(PolicyPointer(step, str(path)))
             if self.tracker is not None:
                 self.tracker.log_export(step, str(path))

@@ -280,7 +280,7 @@ def test_a_real_publish_sends_only_bodies_the_release_accepts(release, tmp_path,
         bad = [*weights(2).items(), ("model.layers.0.mlp.experts.9.gate_proj.weight", torch.ones(4, 8))]
         with pytest.raises(PublishError):
             publisher.publish(bad, version=2)  # fails a bucket: the server is held paused
-        publisher.roll_back([server.url])
+        publisher.roll_back([server.url], str(initial), 0)
         publisher.close()
         publisher = make_publisher([server], pause_mode="in_place")  # pauses in place, sends no flush
         publisher.publish(weights(3).items(), version=3)

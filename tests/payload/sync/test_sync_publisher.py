@@ -239,17 +239,19 @@ def test_server_that_missed_versions_rejoins_the_next_publish_without_a_disk_loa
         (returned or down).stop()
 
 
-def test_roll_back_pauses_until_the_next_publish(initial):
-    """A server the probe found wrong is taken out of service (paused), not reloaded from disk."""
+def test_roll_back_reloads_the_last_good_export_and_resumes(initial):
+    """A server the probe found wrong is paused, reloads the last good export from disk as its
+    version, and serves again (issue 45 item 4)."""
     server = Server(initial)
     publisher = make_publisher([server])
     try:
         publisher.publish(weights(1).items(), version=1)
-        publisher.roll_back([server.url])
-        assert server.events()[-1] == "pause:retract" and publisher.held == {server.url}
-        publisher.publish(weights(2).items(), version=2)
-        assert_serves(server, weights(2), "2")
-        assert server.events()[-1] == "continue" and "disk" not in server.events() and publisher.held == set()
+        export = initial.parent / "step-00000000"  # an HF export directory, as the trainer writes
+        export.mkdir()
+        save_file(weights(0), export / "model.safetensors")
+        assert publisher.roll_back([server.url], str(export), 0) == [server.url]
+        assert server.events()[-3:] == ["pause:retract", "disk", "continue"] and publisher.held == set()
+        assert_serves(server, weights(0), "0")
     finally:
         publisher.close()
         server.stop()

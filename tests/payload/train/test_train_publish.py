@@ -6,9 +6,10 @@ After a publish the engine's logprobs of its own greedy continuation equal the t
 version increments. A bucket the engine rejects fails the publish for it, and the engine is
 held paused (it holds partly updated weights, serves nothing, is not reloaded from disk) until
 the next good publish, which sends it every tensor and resumes it. The post-publish probe
-(payload/sync/probe.py) passes a good sync and catches a silent corruption (experts flipped
-under their own names: every bucket loads, the version is right), after which the engine is
-held paused the same way.
+(payload/sync/probe.py, teacher-forced: the trainer scores a fixed sequence before the publish,
+the engine after it) passes a good sync and catches a silent corruption (experts flipped under
+their own names: every bucket loads, the version is right), after which the rollback reloads
+the last good export from disk (/update_weights_from_disk) and the engine serves it again.
 """
 
 import httpx
@@ -16,7 +17,7 @@ import pytest
 import torch
 import torch.distributed as dist
 
-from payload.model import compute_logprobs, save_pretrained
+from payload.model import compute_logprobs, load_pretrained, save_pretrained
 from payload.sync.probe import PublishProbe
 from payload.sync.publisher import PublishError, WeightPublisher
 from payload.train.batch import micro_batches, shard_for_rank
@@ -35,6 +36,7 @@ def engine(tmp_path_factory):
     path = tmp_path_factory.mktemp("served")
     save_pretrained(tiny_model(), path)
     process = ServeProcess(path, "--poll-s", "0.5").start()
+    process.model_path = path
     yield process
     process.stop()
 
@@ -71,7 +73,7 @@ def _step(model, optimizer, world, step):
     train_step(model, optimizer, micro_batches(samples, 2, 3), LossConfig(max_grad_norm=0.5), group=dist.group.WORLD)
 
 
-def _publish_scenario(rank, world_size, url):
+def _publish_scenario(rank, world_size, url, base_path):
     world = init_world(TrainerLayout(1, 2, 2, 2))
     model = parallelize(tiny_model(), world, ep_backend="all_to_all")
     optimizer = torch.optim.AdamW(model.parameters(), lr=3e-2)
@@ -113,24 +115,26 @@ def _publish_scenario(rank, world_size, url):
             list(tensors)
         report["v2_trainer"] = _trainer_logprobs(model, world, report.get("v2", ([],))[0])
         probe = PublishProbe.Config().build(model.config.vocab_size)
-        answers = probe.ask(publisher.clients) if world.is_main else {}
-        report["v2_check"] = [str(m) for m in probe.mismatches(answers, model, world.device, dist.group.WORLD)]
+        expected = probe.expected(model, world.device)  # every rank: a forward, as the trainer does
+        if world.is_main:
+            report["v2_check"] = [str(m) for m in probe.check(probe.ask(publisher.clients), expected)]
 
         # A silent corruption: layer 0's experts flipped under their own names. Every bucket
-        # loads and the version is right; only the probe sees it.
+        # loads and the version is right; only the probe sees it, and the rollback reloads the
+        # last good export from disk (here the base model the engine started from, version 0).
+        expected = probe.expected(model, world.device)
         tensors = full_hf_tensors(model, world)
-        answers = {}
         if world.is_main:
             flipped = ((n, t.flip(0) if n.startswith("model.layers.0.mlp.experts.") else t) for n, t in tensors)
             publisher.publish(flipped, version=3)
-            answers = probe.ask(publisher.clients)
+            bad = probe.check(probe.ask(publisher.clients), expected)
+            report["v3_check"] = [m.url for m in bad]
+            report["restored"] = publisher.roll_back([m.url for m in bad], base_path, 0)
+            report["after_check"] = (paused(url), publisher.held)
+            report["after_probe"] = probe.ask(publisher.clients)[url]
+            report["base_probe"] = probe.expected(load_pretrained(base_path, dtype=torch.float32).eval(), torch.device("cpu")).tolist()
         else:
             list(tensors)
-        bad = probe.mismatches(answers, model, world.device, dist.group.WORLD)
-        report["v3_check"] = [m.url for m in bad]
-        if world.is_main:
-            publisher.roll_back([m.url for m in bad])
-            report["after_check"] = (paused(url), publisher.held == {url})
     finally:
         if publisher is not None:
             publisher.close()
@@ -139,7 +143,7 @@ def _publish_scenario(rank, world_size, url):
 
 def test_publish_from_sharded_trainer_matches_engine_and_failed_bucket_holds_it(gloo_pool, engine):
     before = served(engine.url)
-    report, other = gloo_pool.run(_publish_scenario, engine.url)
+    report, other = gloo_pool.run(_publish_scenario, engine.url, str(engine.model_path))
     assert other["v1_trainer"] == report["v1_trainer"] and other["v2_trainer"] == report["v2_trainer"]
 
     ids1, logprobs1, version1 = report["v1"]
@@ -156,11 +160,13 @@ def test_publish_from_sharded_trainer_matches_engine_and_failed_bucket_holds_it(
     assert logprobs2 != logprobs1
     torch.testing.assert_close(torch.tensor(logprobs2), torch.tensor(report["v2_trainer"]), rtol=0, atol=1e-4)
 
-    # The post-publish probe passes a good sync, catches the flipped experts, and the rollback
-    # takes the engine out of service (paused) until the next publish.
-    assert report["v2_check"] == [] and other["v2_check"] == []
-    assert report["v3_check"] == other["v3_check"] == [engine.url]
-    assert report["after_check"] == (("3", True), True)
+    # The post-publish probe passes a good sync and catches the flipped experts; the rollback
+    # reloads the last good export from disk: the engine serves it again (version 0, not
+    # paused, held by nothing) and scores the probe as the base model does.
+    assert report["v2_check"] == []
+    assert report["v3_check"] == [engine.url] and report["restored"] == [engine.url]
+    assert report["after_check"] == (("0", False), set())
+    torch.testing.assert_close(torch.tensor(report["after_probe"]), torch.tensor(report["base_probe"]), rtol=0, atol=1e-4)
 
 
 def _own_rows_and_full(rank, world_size):
