@@ -270,7 +270,8 @@ def remote_destinations(experts: int, top_k: int, groups: int) -> float:
 
 
 def footprint(config, layout: TrainerLayout, shape: StepShape, node: InstanceSpec,
-              residents: Residents | None = None) -> Footprint:
+              residents: Residents | None = None, stage: int | None = None) -> Footprint:
+    """`stage`: that stage's memory (bench/pipeline_memory.py) instead of the costliest one's."""
     residents = residents or Residents()
     total, experts_total, _ = parameter_counts(config)
     p, s, g, r, pp = layout.expert_parallel, layout.shard, layout.gpus_per_node, layout.replicas, layout.pipeline
@@ -309,7 +310,7 @@ def footprint(config, layout: TrainerLayout, shape: StepShape, node: InstanceSpe
         return with_overheads(terms, layout, residents)
 
     # The stage whose memory is largest sets the layout's (its traffic is computed alike).
-    index = max(range(pp), key=lambda i: sum(memory_of(i).values()))
+    index = stage if stage is not None else max(range(pp), key=lambda i: sum(memory_of(i).values()))
     memory = memory_of(index)
     dense, experts, moe_layers = stages[index]
     stage_params, local = dense + experts, dense + experts / p
