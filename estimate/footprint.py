@@ -25,6 +25,23 @@ first stage carries the embedding, the last the norm and LM head):
                                 under 1F1B the first stage holds min(PP, M) micro-batches'
                                 checkpoints. (bench/train_step.py's 4-layer, 32 k-token run
                                 measured 13 GiB beside its 46 GiB of state, this gives 18.)
+    pipeline receive buffers    (PP > 1) payload.train.pipeline's ring: min(M, PP − i) activation
+                                buffers on stage i > 0 and one gradient buffer on every stage
+                                but the last, each T × D × 2 B (torch's own PipelineStage would
+                                keep M of each: 21.9 GB a direction at p5en-48's 235B job)
+    DeepEP buffer               (EP > 1) deepep_buffer_bytes: DeepEP's calculate_buffer_size
+                                (csrc/elastic/buffer.hpp at dd758ca) for the largest micro-batch
+    publish buffers             the fan-out's SLOTS gathered buckets plus the all-gather's receive
+                                tensor (payload/sync/fanout.py), alive during the next step
+    KL reference                (kl_coef > 0) its fp32 shards (4 B per stage parameter / S) and,
+                                on the last stage, M micro-batches' fp32 reference logprobs
+    routing-replay routes       (return_routed_experts) int64 [T, this stage's MoE layers, K] of
+                                each micro-batch in flight (routes stay on the host otherwise)
+    NCCL communicators          NCCL_COMMUNICATOR_GB each (assumed, see the constant)
+    CUDA context                CUDA_CONTEXT_GB (bench/pipeline_memory.py measures it)
+    fragmentation               FRAGMENTATION of the allocator's bytes (every term above
+                                except DeepEP's, NCCL's and the context), reserved over
+                                max allocated − 1 (bench/pipeline_memory.py measures it)
 
 Bytes per GPU per step, counted as the library sends them, and the link they cross:
     EP all-to-all     DeepEP sends a token's hidden row (D bf16) once per destination rank
@@ -74,9 +91,81 @@ from spec.hardware import InstanceSpec
 from spec.layout import TrainerLayout
 
 LM_HEAD_CHUNK_ROWS = 4096
-# A layout fits when its modeled memory leaves this much of the GPU free (allocator
-# fragmentation, NCCL and DeepEP buffers, the CUDA context; the activation model is an estimate).
-FIT_FRACTION = 0.8
+# A layout fits when its modeled memory, every term counted (fragmentation, NCCL, DeepEP, the
+# CUDA context and the publish buffers are terms of their own), stays within this fraction of
+# the GPU's nominal memory (141 for an H200, which exposes 150e9 B): the rest is the margin for
+# the activation model's error, which bench/pipeline_memory.py measures against the GPU.
+FIT_FRACTION = 0.9
+
+# Publishing (payload/sync): the fan-out keeps SLOTS gathered buckets of bucket_bytes each
+# (fanout.SLOTS = 3, publisher.WeightPublisher.Config.bucket_bytes = 4 GiB) plus the all-gather's
+# receive tensor (one bucket) on every trainer GPU while the next step runs;
+# tests/estimate/test_footprint_residents.py holds these against payload.sync's values.
+PUBLISH_SLOTS = 3
+PUBLISH_BUCKET_BYTES = 4 << 30
+# NCCL's own device memory per communicator: NCCL_BUFFSIZE (4 MiB default) per channel and
+# connected peer, both directions, plus its work FIFO; an assumption (~0.3 GB for the rings and
+# P2P connections of an 8-GPU NVLink node), not measured here: one GPU has no peers.
+NCCL_COMMUNICATOR_GB = 0.3
+# Communicators a trainer rank holds: the world, its stage, pipeline, EP, FSDP shard and replica
+# groups (payload.train.parallel.init_world), DeepEP's own, and the publish's gather and node groups.
+NCCL_COMMUNICATORS = 9
+# The CUDA context, cuBLAS workspaces and loaded kernels: device memory outside torch's
+# allocator (mem_get_info's used minus memory_reserved). Provisional until
+# bench/pipeline_memory.py has run on an H100/H200; its table prints the measured figure.
+CUDA_CONTEXT_GB = 1.0
+# Allocator fragmentation: memory_reserved / max_memory_allocated − 1 over a step (expandable
+# segments off). Provisional until bench/pipeline_memory.py has run; it prints the measured one.
+FRAGMENTATION = 0.10
+# DeepEP v2 (deep_ep/include/deep_ep/common/ptx.cuh kNumTMAAlignBytes, csrc/elastic/buffer.hpp
+# kNumMaxChannels = 8 channels/SM x 160 SMs, kernels/backend/symmetric.hpp kNumAlignmentBytes).
+DEEPEP_ALIGN = 32
+DEEPEP_MAX_CHANNELS = 8 * 160
+DEEPEP_BUFFER_ALIGN = 2 << 20
+
+
+def _align(n: int, to: int) -> int:
+    return (n + to - 1) // to * to
+
+
+def deepep_buffer_bytes(max_tokens: int, hidden: int, top_k: int, ranks: int, gpus_per_node: int) -> int:
+    """DeepEP v2's ElasticBuffer size in bytes: `calculate_buffer_size` (deepseek-ai/DeepEP dd758ca,
+    csrc/elastic/buffer.hpp:652) with its defaults (bf16 dispatch, allow_hybrid_mode and
+    allow_multiple_reduction on), scale-up over NVLink inside a node and scale-out over
+    ranks / gpus_per_node nodes; the larger of the dispatch and combine layouts, 2 MiB aligned.
+    A token's bytes: TokenLayout (deep_ep/include/deep_ep/common/layout.cuh) — the hidden row,
+    and K × (4 + 4) B of top-k ids and weights (+ (1 + K) × 4 B of source metadata on dispatch),
+    each 32-B aligned."""
+    hidden_b = _align(hidden * 2, DEEPEP_ALIGN)
+    dispatch_tok = hidden_b + _align(top_k * 8 + (1 + top_k) * 4, DEEPEP_ALIGN)
+    combine_tok = hidden_b + _align(top_k * 8, DEEPEP_ALIGN)
+    up = min(ranks, gpus_per_node)
+    out = max(1, ranks // gpus_per_node)
+    t = max_tokens
+    if out == 1:  # direct: receive from every rank (sends over NVLink need no buffer)
+        dispatch = dispatch_tok * ranks * t
+        combine = combine_tok * min(ranks, top_k) * t
+    else:  # hybrid: scale-up receive, scale-out send and receive
+        dispatch = dispatch_tok * (up * out * t + t + out * (t + DEEPEP_MAX_CHANNELS))
+        combine = combine_tok * (min(up, top_k) * out * t + out * (t + DEEPEP_MAX_CHANNELS)
+                                 + min(out, top_k) * t)
+    return _align(max(dispatch, combine), DEEPEP_BUFFER_ALIGN)
+
+
+@dataclass(frozen=True)
+class Residents:
+    """What the job keeps on a trainer GPU besides the model and the step (the defaults: a
+    plain GRPO job publishing with payload/sync's defaults over DeepEP)."""
+
+    kl_reference: bool = False  # algorithm.kl_coef > 0: a second model's shards
+    routing_replay: bool = False  # rollout.return_routed_experts: routes per micro-batch
+    publish_bucket_bytes: int = PUBLISH_BUCKET_BYTES  # 0: no publish buffers
+    deepep: bool = True  # EP > 1 dispatches through DeepEP's buffer (all_to_all: no buffer)
+
+    @classmethod
+    def of(cls, job) -> "Residents":
+        return cls(kl_reference=job.algorithm.kl_coef > 0, routing_replay=bool(job.rollout.return_routed_experts),
+                   deepep=job.parallel.ep_backend in ("auto", "deepep"))
 
 
 class Traffic(NamedTuple):
@@ -180,7 +269,10 @@ def remote_destinations(experts: int, top_k: int, groups: int) -> float:
     return (groups - 1) * (1 - none)
 
 
-def footprint(config, layout: TrainerLayout, shape: StepShape, node: InstanceSpec) -> Footprint:
+def footprint(config, layout: TrainerLayout, shape: StepShape, node: InstanceSpec,
+              residents: Residents | None = None, stage: int | None = None) -> Footprint:
+    """`stage`: that stage's memory (bench/pipeline_memory.py) instead of the costliest one's."""
+    residents = residents or Residents()
     total, experts_total, _ = parameter_counts(config)
     p, s, g, r, pp = layout.expert_parallel, layout.shard, layout.gpus_per_node, layout.replicas, layout.pipeline
     d, k, f = config.hidden_size, config.num_experts_per_tok, config.moe_intermediate_size
@@ -207,16 +299,18 @@ def footprint(config, layout: TrainerLayout, shape: StepShape, node: InstanceSpe
             if config.lm_head_keep_logits:  # the micro-batch's logits held for backward (bf16)
                 activations += t * config.vocab_size * 2
         gathered = local * (2 + 4) if per_step else 2 * local / max(layers, 1) * (2 + 4)
-        return {
+        terms = {
             "weights fp32 (sharded)": 4 * (dense + experts) / s,
             "gradients fp32 (sharded)": 4 * (dense + experts) / s,
             "AdamW moments fp32 (sharded)": 8 * (dense + experts) / s,
             "gathered bf16 weights + unsharded grads": gathered,
             f"activations ({t:,}-token micro-batch x {in_flight})": activations,
         }
+        terms.update(resident_terms(config, layout, residents, index, ranges[index], stages[index], t, m))
+        return with_overheads(terms, layout, residents)
 
     # The stage whose memory is largest sets the layout's (its traffic is computed alike).
-    index = max(range(pp), key=lambda i: sum(memory_of(i).values()))
+    index = stage if stage is not None else max(range(pp), key=lambda i: sum(memory_of(i).values()))
     memory = memory_of(index)
     dense, experts, moe_layers = stages[index]
     stage_params, local = dense + experts, dense + experts / p
@@ -256,8 +350,47 @@ def footprint(config, layout: TrainerLayout, shape: StepShape, node: InstanceSpe
     recompute_s = tokens_per_gpu * head / flop_s * padding
     bubble = (pp - 1) / (m + pp - 1)
     return Footprint(total, experts_total, {k_: v / 1e9 for k_, v in memory.items()}, traffic, compute_s, bubble, m,
-                     logits_gb=t * config.vocab_size * 2 / 1e9, logits_recompute_s=recompute_s, keeps_logits=keep,
+                     logits_gb=t * config.vocab_size * 2 * (1 + FRAGMENTATION) / 1e9, logits_recompute_s=recompute_s, keeps_logits=keep,
                      nvlink_bytes_per_s=node.gpu_spec.nvlink_gb_s * 1e9, efa_bytes_per_s=node.efa_gb_s_per_gpu * 1e9)
+
+
+# Terms outside torch's caching allocator (no fragmentation on them).
+OUTSIDE_ALLOCATOR = ("DeepEP buffer", "NCCL communicators", "CUDA context")
+
+
+def resident_terms(config, layout: TrainerLayout, residents: Residents, index: int, layers: range,
+                   stage: tuple[float, float, int], t: int, m: int) -> dict[str, float]:
+    """Bytes stage `index` keeps beside its model state and activations (module docstring)."""
+    d, k, pp = config.hidden_size, config.num_experts_per_tok, layout.pipeline
+    dense, experts, moe_layers = stage
+    terms: dict[str, float] = {}
+    if pp > 1:
+        activations = 0 if index == 0 else min(m, pp - index)
+        gradients = 0 if index == pp - 1 else 1
+        terms[f"pipeline receive buffers ({activations} + {gradients})"] = (activations + gradients) * t * d * 2
+    if residents.kl_reference:
+        terms["KL reference (fp32 shards, logprobs)"] = (4 * (dense + experts) / layout.shard
+                                                         + (m * t * 4 if index == pp - 1 else 0))
+    if residents.routing_replay:
+        in_flight = min(pp - index, m) if pp > 1 else 1
+        terms["routing-replay routes (int64)"] = in_flight * t * moe_layers * k * 8
+    if residents.publish_bucket_bytes:
+        b = residents.publish_bucket_bytes
+        terms[f"publish buffers ({PUBLISH_SLOTS} + 1 buckets)"] = (PUBLISH_SLOTS + 1) * b + b / layout.shard
+    if residents.deepep and layout.expert_parallel > 1:
+        terms["DeepEP buffer"] = deepep_buffer_bytes(t, d, k, layout.expert_parallel, layout.gpus_per_node)
+    return terms
+
+
+def with_overheads(terms: dict[str, float], layout: TrainerLayout, residents: Residents) -> dict[str, float]:
+    """`terms` plus NCCL's communicators, the CUDA context and the allocator's fragmentation."""
+    allocator = sum(v for name, v in terms.items() if name not in OUTSIDE_ALLOCATOR)
+    communicators = NCCL_COMMUNICATORS - (0 if residents.deepep and layout.expert_parallel > 1 else 1)
+    return terms | {
+        "NCCL communicators": communicators * NCCL_COMMUNICATOR_GB * 1e9,
+        "CUDA context": CUDA_CONTEXT_GB * 1e9,
+        f"fragmentation ({FRAGMENTATION:.0%} of the allocator's)": FRAGMENTATION * allocator,
+    }
 
 
 def keeps_logits(setting: bool | str, recomputing: Footprint, gpu_memory_gb: float) -> bool:
@@ -270,13 +403,13 @@ def keeps_logits(setting: bool | str, recomputing: Footprint, gpu_memory_gb: flo
 
 
 def footprint_as_set(config, layout: TrainerLayout, shape: StepShape, setting: bool | str, node: InstanceSpec,
-                     gpu_memory_gb: float | None = None) -> Footprint:
+                     gpu_memory_gb: float | None = None, residents: Residents | None = None) -> Footprint:
     """The footprint on `node` with model.lm_head_keep_logits resolved (`keeps_logits`) against
     its GPU's memory (or `gpu_memory_gb`, what a device reports)."""
-    recomputing = footprint(config.replace(lm_head_keep_logits=False), layout, shape, node)
+    recomputing = footprint(config.replace(lm_head_keep_logits=False), layout, shape, node, residents)
     if not keeps_logits(setting, recomputing, gpu_memory_gb or node.gpu_memory_gb):
         return recomputing
-    return footprint(config.replace(lm_head_keep_logits=True), layout, shape, node)
+    return footprint(config.replace(lm_head_keep_logits=True), layout, shape, node, residents)
 
 
 def device_memory_gb(total_bytes: int) -> float:
@@ -296,7 +429,7 @@ def trainer_keeps_logits(job, config, layout: TrainerLayout, node: InstanceSpec,
     if gpu_memory_gb is None:  # the switch trades GPU memory for GPU time; on CPUs there is neither to weigh
         return False, "model.lm_head_keep_logits auto: recomputed (not on a GPU)"
     shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
-    recomputing = footprint(config.replace(lm_head_keep_logits=False), layout, shape, node)
+    recomputing = footprint(config.replace(lm_head_keep_logits=False), layout, shape, node, Residents.of(job))
     keep = keeps_logits(setting, recomputing, gpu_memory_gb)
     return keep, (f"model.lm_head_keep_logits auto: {'kept' if keep else 'recomputed'} (modeled "
                   f"{recomputing.memory_total_gb:.1f} GB + {recomputing.logits_gb:.1f} GB of logits a GPU against "
@@ -358,7 +491,8 @@ def job_footprint(config, environment) -> tuple[TrainerLayout, StepShape, Footpr
     layout = environment.layout.trainer
     shape = step_shape(environment.job, layout.data_parallel, pipelined=layout.pipeline > 1)
     setting = environment.job.model.lm_head_keep_logits
-    return layout, shape, footprint_as_set(config, layout, shape, setting, train.spec)
+    return layout, shape, footprint_as_set(config, layout, shape, setting, train.spec,
+                                           residents=Residents.of(environment.job))
 
 
 def candidate_layouts(config, nodes: int, gpus_per_node: int, activation_checkpointing: bool = True,
@@ -393,9 +527,10 @@ def plan_layouts(config, job, nodes: int, gpus_per_node: int, node: InstanceSpec
     rows = []
     if candidates is None:
         candidates = candidate_layouts(config, nodes, gpus_per_node, job.model.activation_checkpointing)
+    residents = Residents.of(job)
     for layout in candidates:
         shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
-        rows.append((layout, shape, footprint(config, layout, shape, node)))
+        rows.append((layout, shape, footprint(config, layout, shape, node, residents)))
     fitting = [row for row in rows if row[2].memory_total_gb <= FIT_FRACTION * gpu_memory_gb]
     fitting.sort(key=lambda row: row[2].step_s)
     return rows, fitting, (fitting[0] if fitting else None)
@@ -449,4 +584,19 @@ def print_layouts(name: str, environment, config, out) -> TrainerLayout | None:
         print(f"  {layout.describe():<58} {fp.memory_total_gb:7.1f} {fp.link_gb('NVLink'):10.0f} "
               f"{fp.link_seconds('NVLink'):6.1f} {fp.link_gb('EFA'):8.1f} {fp.link_seconds('EFA'):6.1f} {fp.micro_batches:5d} "
               f"{100 * fp.bubble:6.1f}% {fp.compute_s:9.0f} {fp.step_s:7.0f}{mark}", file=out)
+    limit = FIT_FRACTION * gpu_gb
+    if best is not None:
+        picked = best[2]
+        faster = sorted((row for row in rows if row[2].step_s < picked.step_s and row not in fitting),
+                        key=lambda row: row[2].step_s)
+        bound = "memory (faster layouts do not fit)" if faster else "step time (no faster layout exists)"
+        print(f"  bound: {bound}. The pick models {picked.memory_total_gb:.1f} of {limit:.0f} GB; "
+              f"its largest terms: {largest_terms(picked)}", file=out)
+        for layout, _, fp in faster[:3]:
+            print(f"    faster but does not fit: {layout.describe()} ({fp.step_s:.0f} s): {fp.memory_total_gb:.1f} GB, "
+                  f"largest terms: {largest_terms(fp)}", file=out)
     return None if best is None else best[0]
+
+
+def largest_terms(fp: Footprint, count: int = 3) -> str:
+    return ", ".join(f"{name} {gb:.1f}" for name, gb in sorted(fp.memory_gb.items(), key=lambda kv: -kv[1])[:count])

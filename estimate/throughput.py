@@ -49,7 +49,7 @@ import math
 from dataclasses import asdict, dataclass, replace
 
 from estimate.engine_fit import engine_fit, kv_bytes_per_token
-from estimate.footprint import Footprint, footprint_as_set, step_shape
+from estimate.footprint import Footprint, Residents, footprint_as_set, step_shape
 from estimate.stages import layer_costs
 from spec.hardware import GpuSpec
 from spec.layout import TrainerLayout
@@ -219,7 +219,8 @@ def trainer_estimate(env, prompt_tokens: float, response_mean: float, a: Assumpt
     _, config = shape_of(job.model)
     layout = layout or env.layout.trainer
     shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
-    fp: Footprint = footprint_as_set(config, layout, shape, job.model.lm_head_keep_logits, train.spec)
+    fp: Footprint = footprint_as_set(config, layout, shape, job.model.lm_head_keep_logits, train.spec,
+                                     residents=Residents.of(job))
     samples = job.batch.prompts_per_step * job.algorithm.group_size
     mean_sample = prompt_tokens + response_mean
     embedding, layers, head = layer_costs(config, int(mean_sample))

@@ -32,6 +32,23 @@ unsharded through the micro-batches and FSDP reduce-scatters (and HSDP all-reduc
 last backward (torch's `perform_reduce_grad`), which is the "reduced once per step" row of
 estimate.footprint.
 
+Receive buffers: a ring, not one per micro-batch. torch's PipelineStage allocates one activation
+receive buffer per micro-batch for all M when the schedule first runs (stage.py
+`_setup_forward_recv_info`) and one gradient receive buffer per micro-batch
+(`_setup_backward_recv_info`): M · T · D · 2 B each way, 21.9 GB at p5en-48's 235B job (M 145,
+T 18,432). Fewer, larger micro-batches do not bound it (M · T is the rank's tokens whatever the
+split) and stages built once keep the same M buffers for good. Under 1F1B a stage receives
+micro-batch f's activations only after micro-batch f − w's backward, w = min(M, PP − stage) its
+warm-up count, and a gradient only right before the backward that reads it; so `_RingStage`
+keeps w activation buffers and one gradient buffer and maps micro-batch i to slot i mod w. A
+slot is reused only after the backward that read it was enqueued: NCCL's stream waits on the
+compute stream before a receive, and torch's `stage_backward` clears the input's `.grad` after
+reading it (no accumulation across reuses). The forward-only passes (the KL reference, the
+probe's scorer) run their own loop (`_forward_only`): one receive buffer, one send in flight,
+no per-micro-batch outputs kept (torch's ScheduleGPipe keeps every micro-batch's stage output
+in `fwd_cache` until the next step: M · T · D · 2 B more). Routing-replay routes stay on the
+host and each forward moves its micro-batch's columns for this stage's layers only.
+
 Micro-batches: the packer's (payload.train.batch), padded at the end to one length T for the
 step (the pipeline's longest: P2P receive buffers have static shapes). The pad is a segment of
 its own in `cu_seqlens`, so no real token attends to it, and it is masked from the loss; but
@@ -51,12 +68,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 import torch
 import torch.distributed as dist
 from torch import nn
 from torch.distributed.fsdp import FSDPModule
-from torch.distributed.pipelining import PipelineStage, Schedule1F1B, ScheduleGPipe
+from torch.distributed.pipelining import PipelineStage, Schedule1F1B
 from torch.utils.checkpoint import checkpoint
 
 from payload.model import Qwen3MoeForCausalLM
@@ -106,15 +124,28 @@ class PipelineStageModel(nn.Module):
     def moe_blocks(self):
         return [layer.mlp for layer in self.model.layers.values() if layer.is_moe]
 
-    def forward(self, x, position_ids_BT, cu_seqlens, routed_experts_BTLK=None, next_tokens_BT=None, temperature=1.0):
+    @property
+    def route_columns(self) -> list[int]:
+        """The whole model's routing-replay columns this stage's MoE layers read, in order."""
+        return sorted(self.moe_column.values())
+
+    def forward(self, x, position_ids_BT, cu_seqlens, routed_experts_BTLK=None, next_tokens_BT=None, temperature=1.0,
+                stage_routes_BTLK=None):
+        """`stage_routes_BTLK`: instead of the whole model's routes, only this stage's columns
+        (`route_columns`), anywhere (moved here, once per call)."""
         x_BTD = self.model.embed_tokens(x) if self.is_first else x
+        if stage_routes_BTLK is not None:
+            columns = {c: j for j, c in enumerate(self.route_columns)}
+            local = stage_routes_BTLK.to(x_BTD.device, non_blocking=True)
         t = x_BTD.shape[1]
         mask = PackedSequences.of(cu_seqlens, t, x_BTD.device)
         rope = self.model.rotary_emb(position_ids_BT, x_BTD.dtype)
         for key, layer in self.model.layers.items():
             i = int(key)
             replay = None
-            if routed_experts_BTLK is not None and i in self.moe_column:
+            if stage_routes_BTLK is not None and i in self.moe_column:
+                replay = local[:, :, columns[self.moe_column[i]]]
+            elif routed_experts_BTLK is not None and i in self.moe_column:
                 replay = routed_experts_BTLK[:, :, self.moe_column[i]]
             args = (x_BTD, rope, mask, None, replay, None)
             if self.config.activation_checkpointing and self.training and torch.is_grad_enabled():
@@ -161,37 +192,102 @@ def _padded(mb: MicroBatch, t: int, pad_id: int = 0) -> MicroBatch:
     )
 
 
-def _inputs(mb: MicroBatch, stage: PipelineStageModel, temperature: float = 1.0) -> tuple[tuple, dict]:
+def _inputs(mb: MicroBatch, stage: PipelineStageModel, device: torch.device, temperature: float = 1.0) -> tuple[tuple, dict]:
+    """The stage's args and kwargs for `mb`, on `device` except the routing-replay routes: only
+    this stage's columns, kept on the host (pinned on CUDA) and moved by each forward, so M
+    micro-batches' routes never sit on the GPU together (int64, T · L · K · 8 B each)."""
+    routes = mb.routed_experts_BTLK
+    mb = replace(mb, routed_experts_BTLK=None).to(device)
     ids = mb.input_ids_BT.long()
-    kwargs = dict(position_ids_BT=mb.position_ids_BT, cu_seqlens=mb.cu_seqlens,
-                  routed_experts_BTLK=None if mb.routed_experts_BTLK is None else mb.routed_experts_BTLK.long())
+    kwargs = dict(position_ids_BT=mb.position_ids_BT, cu_seqlens=mb.cu_seqlens)
+    if routes is not None and stage.route_columns:
+        mine = routes[:, :, stage.route_columns].long().contiguous()
+        kwargs.update(stage_routes_BTLK=mine.pin_memory() if device.type == "cuda" else mine)
     if stage.is_last:
         kwargs.update(next_tokens_BT=ids[:, 1:], temperature=temperature)
     return ((ids,) if stage.is_first else ()), kwargs
 
 
-def _schedule(stage_model, world: World, t: int, count: int, dtype: torch.dtype, loss_fn: Callable | None, schedule):
-    """A pipeline stage with static shapes (no metadata-inference pass, whose forward would run
-    the experts' collectives out of step) and the schedule over `count` micro-batches."""
+class _RingStage(PipelineStage):
+    """A PipelineStage whose receive buffers are a ring: `activations` slots for the stage's
+    inputs, `gradients` for its outputs' gradients, micro-batch i in slot i mod size (the module
+    docstring says why that is safe under 1F1B). Overrides two private methods of torch's
+    PipelineStage (pinned by tests/payload/train/test_pipeline_torch_api.py)."""
+
+    def __init__(self, *args, activations: int, gradients: int, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.ring_activations, self.ring_gradients = activations, gradients
+
+    def _setup_forward_recv_info(self, num_microbatches: int, has_backward: bool) -> None:
+        ring = min(num_microbatches, self.ring_activations)
+        super()._setup_forward_recv_info(ring, has_backward)
+        for i in range(ring, num_microbatches):
+            self.args_recv_info[i] = self.args_recv_info[i % ring]
+
+    def _setup_backward_recv_info(self, num_microbatches: int) -> None:
+        ring = min(num_microbatches, self.ring_gradients)
+        super()._setup_backward_recv_info(ring)
+        self.chunks = num_microbatches
+        for i in range(ring, num_microbatches):
+            self.grad_recv_info[i] = self.grad_recv_info[i % ring]
+
+
+def ring_sizes(stage: int, stages: int, micro_batches: int) -> tuple[int, int]:
+    """(activation, gradient) receive buffers a 1F1B stage keeps: its warm-up count
+    min(M, PP − stage), none on the first stage; one gradient buffer, none on the last
+    (estimate.footprint counts the same)."""
+    return (0 if stage == 0 else min(micro_batches, stages - stage)), (0 if stage == stages - 1 else 1)
+
+
+def _schedule(stage_model, world: World, t: int, count: int, dtype: torch.dtype, loss_fn: Callable):
+    """A 1F1B pipeline stage with static shapes (no metadata-inference pass, whose forward would
+    run the experts' collectives out of step) and ring receive buffers, and its schedule over
+    `count` micro-batches."""
     d = stage_model.config.hidden_size
     # Activations carry gradients (their receive buffers must require them, or no input
     # gradient is computed and sent back); token ids do not.
     meta = lambda *shape, dt=dtype: torch.empty(shape, dtype=dt, device="meta",  # noqa: E731
-                                                requires_grad=dt.is_floating_point and loss_fn is not None)
+                                                requires_grad=dt.is_floating_point)
     inputs = meta(1, t, dt=torch.int64) if stage_model.is_first else meta(1, t, d)
     outputs = meta(1, t - 1, dt=torch.float32) if stage_model.is_last else meta(1, t, d)
-    stage = PipelineStage(stage_model, world.pp_rank, world.pp_size, world.device, input_args=inputs,
-                          output_args=outputs, group=world.pp_group)
+    activations, gradients = ring_sizes(world.pp_rank, world.pp_size, count)
+    stage = _RingStage(stage_model, world.pp_rank, world.pp_size, world.device, input_args=inputs,
+                       output_args=outputs, group=world.pp_group, activations=max(activations, 1),
+                       gradients=max(gradients, 1))
     # Loss shares already carry the global normalisation: sum over micro-batches, never average.
-    return stage, schedule(stage, count, loss_fn=loss_fn, scale_grads=False)
+    return stage, Schedule1F1B(stage, count, loss_fn=loss_fn, scale_grads=False)
 
 
-def _run(schedule, stage: PipelineStage, args, kwargs, targets=None, return_outputs=False) -> None:
+def _run(schedule, stage: PipelineStage, args, kwargs, targets) -> None:
     # The list-of-micro-batches entry of the schedule: packed micro-batches are ragged (their
     # cu_seqlens differ in length), so they cannot be one tensor for `step` to chunk.
     stage.has_backward = schedule._has_backward
     stage.clear_runtime_states()
-    schedule._step_microbatches(args, kwargs, targets, None, return_outputs=return_outputs)
+    schedule._step_microbatches(args, kwargs, targets, None, return_outputs=False)
+
+
+@torch.no_grad()
+def _forward_only(stage_model: PipelineStageModel, world: World, t: int, dtype: torch.dtype, args, kwargs) -> list:
+    """Every micro-batch forward through the pipeline, in order, no schedule object: one
+    receive buffer, one send in flight; returns the last stage's outputs (others: [])."""
+    ranks = dist.get_process_group_ranks(world.pp_group)
+    s = world.pp_rank
+    buffer = None if stage_model.is_first else torch.empty(1, t, stage_model.config.hidden_size, dtype=dtype,
+                                                          device=world.device)
+    outputs, sending = [], None
+    for a, k in zip(args, kwargs):
+        if buffer is not None:
+            dist.recv(buffer, src=ranks[s - 1], group=world.pp_group)
+        y = stage_model(*(a if stage_model.is_first else (buffer,)), **k)
+        if stage_model.is_last:
+            outputs.append(y)
+            continue
+        if sending is not None:
+            sending.wait()
+        sending = dist.isend(y.to(dtype).contiguous(), dst=ranks[s + 1], group=world.pp_group)
+    if sending is not None:
+        sending.wait()
+    return outputs
 
 
 def pipeline_train_step(
@@ -220,17 +316,16 @@ def pipeline_train_step(
     micro = [_padded(mb, t) for mb in micro]
     denominator = loss_denominator([mb.loss_mask_BT1 for mb in micro], config.aggregation, world.stage_group, device)
     totals = StepTotals(device)
-    inputs = [_inputs(mb.to(device), model, config.temperature) for mb in micro]
+    inputs = [_inputs(mb, model, device, config.temperature) for mb in micro]
     args, kwargs = [a for a, _ in inputs], [k for _, k in inputs]
 
     ref_logprobs: list[torch.Tensor | None] = [None] * len(micro)
     if reference is not None and config.kl_coef > 0:
         reference.eval()
-        ref_stage, ref_schedule = _schedule(reference, world, t, len(micro), dtype, None, ScheduleGPipe)
-        with torch.no_grad():
-            _run(ref_schedule, ref_stage, args, kwargs, return_outputs=True)
         if reference.is_last:
-            ref_logprobs = list(ref_stage.output_chunks)
+            ref_logprobs = _forward_only(reference, world, t, dtype, args, kwargs)
+        else:
+            _forward_only(reference, world, t, dtype, args, kwargs)
 
     def loss_fn(logprobs_1N: torch.Tensor, index: int) -> torch.Tensor:
         mb = micro[index]
@@ -251,8 +346,9 @@ def pipeline_train_step(
     for module in model.modules():
         if isinstance(module, FSDPModule) and module is not model:
             module.set_reshard_after_forward(False, recurse=False)
-    stage, schedule = _schedule(model, world, t, len(micro), dtype, loss_fn, Schedule1F1B)
+    stage, schedule = _schedule(model, world, t, len(micro), dtype, loss_fn)
     _run(schedule, stage, args, kwargs, targets=list(range(len(micro))))
+    del stage, schedule  # its ring of receive buffers goes now, not at the next step
     result = totals.reduce(dist.group.WORLD)  # the last stages hold the shares, the others zeros
     grad_norm = clip_grad_norm_(list(model.parameters()), config.max_grad_norm, world.replica_group)
     optimizer.step()
@@ -275,11 +371,10 @@ class PipelineScorer:
         mb = MicroBatch(input_ids_BT.cpu(), torch.ones(1, t, dtype=torch.bool), torch.zeros(1, t - 1, dtype=torch.bool),
                         torch.zeros(1, t - 1), torch.zeros(1), None, cu_seqlens=torch.tensor([0, t], dtype=torch.int32),
                         position_ids_BT=torch.arange(t)[None], unpack_BT1=torch.zeros(1, t - 1, dtype=torch.int64))
-        args, kwargs = _inputs(mb.to(world.device), self.model)
+        args, kwargs = _inputs(mb, self.model, world.device)
         self.model.eval()
-        stage, schedule = _schedule(self.model, world, t, 1, self.dtype, None, ScheduleGPipe)
-        _run(schedule, stage, [args], [kwargs], return_outputs=True)
-        logprobs = stage.output_chunks[0].float() if self.model.is_last else torch.empty(1, t - 1, device=world.device)
+        outputs = _forward_only(self.model, world, t, self.dtype, [args], [kwargs])
+        logprobs = outputs[0].float() if self.model.is_last else torch.empty(1, t - 1, device=world.device)
         last = dist.get_process_group_ranks(world.pp_group)[-1]
         dist.broadcast(logprobs, src=last, group=world.pp_group)
         return _Logprobs(logprobs)
