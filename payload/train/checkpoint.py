@@ -4,11 +4,42 @@
     <directory>/step-00000150.partial/ one being written, or left by a crash: never loaded
     <directory>/replay/step-00000101.groups   the groups step 101 trained on
 
-A checkpoint holds the model and optimizer shards (experts as one global [E, ...] tensor, see
-parallel.py, so resuming needs the same world size and EP size only for the RNG states), every
-rank's RNG state, and the trainer's counters (step, policy version, groups consumed). It is
-written under `.partial` and renamed once DCP has written its metadata, so `latest()` can
-never pick a torn one.
+A checkpoint holds the model and optimizer shards, every rank's RNG state, the trainer's
+counters (step, policy version, groups consumed) and the layout that wrote it. It is written
+under `.partial` and renamed once DCP has written its metadata, so `latest()` can never pick a
+torn one.
+
+Layout-free. Every tensor is stored under a name of the whole model and its global shape, so a
+checkpoint resumes at another pipeline size, EP size, shard size or node count, and under
+another stage split (which moves with the job's token lengths): DCP reads each rank's piece of
+each global tensor from whatever pieces were written (resharding), and a stage asks only for
+its own layers' names.
+
+    model.<fqn>                    the parameter (pipeline stages keep the whole model's names;
+                                   experts one global [E, ...] tensor, parallel.py)
+    optimizer.state.<fqn>.<name>   Adam's exp_avg / exp_avg_sq / step for that parameter: the
+                                   keys of torch's flatten_optimizer_state_dict (state_dict.py)
+    optimizer.param_groups.<i>.<h> group i's hyperparameters, stored once (no parameter ids:
+                                   which parameters a group holds is the optimizer's own
+                                   construction, build_optimizer: one group)
+    counters.*, layout.*           the step and data position; the layout that wrote it
+    rng_cpu_rank<r>, rng_cuda_rank<r>  rank r's RNG states
+
+Param groups were the layout-bound part: DCP keeps one copy of a non-tensor value per key, so
+keyed by group index the stages' groups collided, and keyed per stage (the previous format,
+`optimizer.param_groups_stage<k>`) a world with fewer stages asked for a key no stage wrote.
+Every stage's group i must have the same hyperparameters (save checks it); torch's and
+torchtitan's flat format instead repeats them under every parameter's name.
+
+RNG states are per rank and restored only at the layout that wrote them (a resume at the same
+layout continues bitwise). At another layout a rank's stream has no counterpart (rank 5 of PP 2
+is not rank 5 of PP 1, and a larger world has ranks no one saved), so every rank reseeds
+deterministically from (step, rank): two resumes of one checkpoint at one layout are alike.
+Nothing in a training step draws random numbers today (no dropout; sampling is the rollout
+servers'), so the reseed changes no result; the state is kept for whatever does later.
+
+Checkpoints of the previous format (param groups per stage) still load, at any layout: their
+tensors have the keys above, and every stage's groups held the same hyperparameters.
 
 Replicas. Under HSDP the R = W / S replicas hold equal copies of every shard. Only replica 0
 (global ranks 0..S-1) stages and writes: its DTensors are re-viewed over the replica's own
@@ -75,6 +106,7 @@ from torch.distributed.tensor import DTensor, Replicate
 
 from payload.queue.experience import ExperienceGroup, decode_group, encode_group
 from payload.train.parallel import EXPERT_PARAM, World, global_expert_view
+from spec.layout import TrainerLayout
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +177,60 @@ def local_tensors(state) -> list[torch.Tensor]:
     return [state] if isinstance(state, torch.Tensor) else []
 
 
+class CheckpointFormatError(ValueError):
+    """A checkpoint this trainer cannot resume (or save) as asked: one line naming what to do."""
+
+
+def layout_record(layout: TrainerLayout) -> dict[str, int]:
+    """The sizes a checkpoint records of the layout that wrote it (TrainerLayout's arguments)."""
+    return {"nodes": layout.nodes, "gpus_per_node": layout.gpus_per_node, "pipeline": layout.pipeline,
+            "expert_parallel": layout.expert_parallel, "shard": layout.shard}
+
+
+def reseed(step: int, rank: int) -> int:
+    """The seed of `rank`'s RNG after resuming step `step` at another layout: deterministic,
+    different for every rank and step."""
+    return (step << 20) + rank
+
+
+def layout_free_state(model, optimizer, world: World) -> tuple[dict, dict, dict]:
+    """({"model": {fqn: tensor}, "optimizer": {"state": {fqn: {name: tensor}}, "param_groups":
+    [hyperparameters]}}, the native model and optimizer state dicts): every tensor under a
+    name of the whole model, with its global shape (a DTensor, or a plain tensor every rank
+    holds whole), sharing storage with the model and optimizer."""
+    model_sd, optim_sd = get_state_dict(model, optimizer)
+    num_experts = model.config.num_experts
+
+    def view(fqn: str, value):  # plain tensors (Adam's step) are whole and equal on every rank
+        expert = isinstance(value, DTensor) and EXPERT_PARAM.match(fqn)
+        return global_expert_view(value, world, num_experts) if expert else value
+
+    state = {
+        "model": {fqn: view(fqn, v) for fqn, v in model_sd.items()},
+        "optimizer": {
+            "state": {fqn: {k: view(fqn, v) for k, v in entries.items()} for fqn, entries in optim_sd["state"].items()},
+            "param_groups": [{h: v for h, v in group.items() if h != "params"} for group in optim_sd["param_groups"]],
+        },
+    }
+    return state, model_sd, optim_sd
+
+
+def _param_groups_key(keys: set[str], groups: int, path) -> str:
+    """Where a checkpoint keeps its param groups' hyperparameters: `param_groups` (once), or
+    the previous format's `param_groups_stage0` (every stage's were the same); refuses one
+    with another number of groups than this optimizer's."""
+    for key in ("param_groups", "param_groups_stage0"):
+        saved = {k.split(".")[2] for k in keys if k.startswith(f"optimizer.{key}.")}
+        if saved:
+            if len(saved) != groups:
+                raise CheckpointFormatError(
+                    f"{path} holds {len(saved)} optimizer param groups, this optimizer {groups}: resume it with "
+                    "the optimizer that wrote it, or start from its HF export (checkpoint.directory/hf)")
+            return key
+    raise CheckpointFormatError(f"{path} has no optimizer param groups (not a trainer checkpoint): "
+                                "resume from a trainer checkpoint, or start from an HF export")
+
+
 @dataclass
 class TrainCounters:
     step: int = 0
@@ -196,30 +282,25 @@ class Checkpointer:
     def _state(self, model, optimizer, counters: TrainCounters) -> tuple[dict, dict, dict]:
         """(what DCP reads/writes, the native model and optimizer state dicts). Expert entries
         are global views sharing storage with the shards, so DCP loads straight into them."""
-        model_sd, optim_sd = get_state_dict(model, optimizer)
-        num_experts = model.config.num_experts
-
-        def view(fqn: str, value):
-            return global_expert_view(value, self.world, num_experts) if EXPERT_PARAM.match(fqn) else value
-
-        def per_rank(value) -> bool:  # DTensors are sharded; plain tensors (Adam step) are equal everywhere
-            return isinstance(value, DTensor) or not isinstance(value, torch.Tensor)
-
-        state = {
-            "model": {fqn: replica_view(view(fqn, v)) for fqn, v in model_sd.items()},
-            "optimizer": {
-                "state": {
-                    fqn: {k: replica_view(view(fqn, v)) if per_rank(v) else v for k, v in entries.items()}
-                    for fqn, entries in optim_sd["state"].items()
-                },
-                # Pipeline stages hold different parameters: DCP keeps one copy of a non-tensor
-                # value per key, so each stage's param groups get a key of their own.
-                "param_groups" if self.world.pp_size == 1 else f"param_groups_stage{self.world.pp_rank}":
-                    optim_sd["param_groups"],
-            },
-            "counters": vars(counters).copy(),
-        }
+        state, model_sd, optim_sd = layout_free_state(model, optimizer, self.world)
+        state["model"] = {fqn: replica_view(v) for fqn, v in state["model"].items()}
+        state["optimizer"]["state"] = {fqn: {k: replica_view(v) for k, v in entries.items()}
+                                       for fqn, entries in state["optimizer"]["state"].items()}
+        state["counters"] = vars(counters).copy()
+        state["layout"] = layout_record(self.world.layout)
         return state, model_sd, optim_sd
+
+    def _check_param_groups(self, groups: list[dict]) -> None:
+        """Every stage's optimizer has the same hyperparameters group by group (collective over
+        replica 0's ranks; inside a stage they are equal by construction)."""
+        if self.world.pp_size == 1:
+            return
+        everyone = [None] * dist.get_world_size(self._group)
+        dist.all_gather_object(everyone, groups, group=self._group)
+        if any(other != everyone[0] for other in everyone):
+            raise CheckpointFormatError(
+                "pipeline stages' optimizers have different param groups; a checkpoint stores each group's "
+                f"hyperparameters once, so every stage must build the same groups: {everyone}")
 
     def _peer_ranks(self) -> list[int]:
         """This rank and the ranks holding the same shards in the other replicas, replica order."""
@@ -259,6 +340,7 @@ class Checkpointer:
         if self._stager is None and torch.cuda.is_available():  # reused pinned buffers: PCIe speed
             self._stager = DefaultStager(StagingOptions(use_pinned_memory=True, use_shared_memory=False,
                                                         use_async_staging=False, use_non_blocking_copy=False))
+        self._check_param_groups(state["optimizer"]["param_groups"])
         state.update(rng)
         self.staged_bytes = sum(t.numel() * t.element_size() for t in local_tensors(state))
         started = time.monotonic()
@@ -300,33 +382,59 @@ class Checkpointer:
             self._stager = None
 
     def load(self, path: str | os.PathLike, model, optimizer) -> TrainCounters:
-        """Replica 0 reads every shard once; the other replicas receive theirs from it."""
+        """Replica 0 reads every shard once; the other replicas receive theirs from it. The
+        checkpoint may come from another layout (module docstring)."""
         self._groups()
         state, model_sd, optim_sd = self._state(model, optimizer, TrainCounters())
         started = time.monotonic()
-        rng_by_peer = [None] * self.world.replicas
+        box = [None, None, None, None]  # counters, the saved layout, param groups, RNG states by peer
         if self.writes:
-            rng = {k: v for peer in self._peer_ranks() for k, v in self._rng_templates(peer).items()}
-            state.update(rng)
             reader = CountingReader(path)
+            keys = set(reader.read_metadata().state_dict_metadata)
+            groups_key = _param_groups_key(keys, len(state["optimizer"]["param_groups"]), path)
+            state["optimizer"][groups_key] = [
+                {h: v for h, v in group.items() if f"optimizer.{groups_key}.{i}.{h}" in keys}
+                for i, group in enumerate(state["optimizer"].pop("param_groups"))
+            ]
+            if not any(k.startswith("layout.") for k in keys):
+                del state["layout"]  # the previous format
+            rng = {k: v for peer in self._peer_ranks() for k, v in self._rng_templates(peer).items()}
+            if rng.keys() <= keys:
+                state.update(rng)
             dcp.load(state, storage_reader=reader, process_group=self._group)
             self.read_bytes = reader.bytes_read
-            rng_by_peer = [{k: state[k] for k in self._rng_templates(peer)} for peer in self._peer_ranks()]
+            saved = state.get("layout")
+            # The previous format has no layout: its RNG states are taken for one world of the same size.
+            saved_ranks = sum(k.startswith("rng_cpu_rank") for k in keys)
+            same = (saved == layout_record(self.world.layout) if saved is not None
+                    else rng.keys() <= keys and saved_ranks == self.world.world_size)
+            rng_by_peer = None
+            if same:
+                rng_by_peer = [{k: state[k] for k in self._rng_templates(peer)} for peer in self._peer_ranks()]
+            box = [state["counters"], saved, state["optimizer"][groups_key], rng_by_peer]
         else:
             self.read_bytes = 0
-        box = [state["counters"], rng_by_peer]
         if self._peers is not None:
             source = self._peer_ranks()[0]
             for tensor in local_tensors({"model": state["model"], "optimizer": state["optimizer"]["state"]}):
                 dist.broadcast(tensor, src=source, group=self._peers)
             dist.broadcast_object_list(box, src=source, group=self._peers)
-        counters, rng_by_peer = box
+        counters, saved, groups, rng_by_peer = box
         # Tensors were loaded in place; this applies the non-tensor parts (param groups).
+        for native, loaded in zip(optim_sd["param_groups"], groups, strict=True):
+            native.update(loaded)
         set_state_dict(model, optimizer, model_state_dict=model_sd, optim_state_dict=optim_sd)
-        mine = rng_by_peer[self.world.rank % self.world.stage_world_size // self.world.shard_size]
-        torch.set_rng_state(mine[f"rng_cpu_rank{self.world.rank}"])
-        if torch.cuda.is_available():
-            torch.cuda.set_rng_state(mine[f"rng_cuda_rank{self.world.rank}"])
+        if rng_by_peer is not None:
+            mine = rng_by_peer[self.world.rank % self.world.stage_world_size // self.world.shard_size]
+            torch.set_rng_state(mine[f"rng_cpu_rank{self.world.rank}"])
+            if torch.cuda.is_available():
+                torch.cuda.set_rng_state(mine[f"rng_cuda_rank{self.world.rank}"])
+        else:
+            torch.manual_seed(reseed(counters["step"], self.world.rank))  # every device's generator
+        if self.world.is_main and saved != layout_record(self.world.layout):
+            written = TrainerLayout(**saved).describe() if saved is not None else "an unrecorded layout"
+            log.info("checkpoint %s was written at %s, resumed at %s: resharded; RNG %s", path, written,
+                     self.world.layout.describe(), "states restored" if rng_by_peer else "reseeded from (step, rank)")
         log.info("resumed from %s: read %.2f GB on this rank in %.1f s (replicas: %d, only replica 0 reads)",
                  path, self.read_bytes / 1e9, time.monotonic() - started, self.world.replicas)
         return TrainCounters(**counters)

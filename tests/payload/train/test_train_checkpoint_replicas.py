@@ -73,10 +73,10 @@ def test_one_replica_stages_writes_and_reads_each_shard_once(pool, tmp_path):
     on_disk = sum(f.stat().st_size for f in checkpoint.glob("*.distcp"))
     items = FileSystemReader(checkpoint).read_metadata().storage_data
     assert sum(info.length for info in items.values()) == on_disk  # the files hold the items, nothing else
-    # Values every rank holds whole (Adam's step counts and param groups, the counters: small)
-    # are read by each rank of replica 0; every sharded byte is read by exactly one rank.
+    # Values every rank holds whole (Adam's step counts and param groups, the counters, the
+    # layout: small) are read by each rank of replica 0; every sharded byte by exactly one rank.
     whole = sum(info.length for index, info in items.items()
-                if index.fqn.endswith(".step") or index.fqn.startswith(("counters.", "optimizer.param_groups.")))
+                if index.fqn.endswith(".step") or index.fqn.startswith(("counters.", "layout.", "optimizer.param_groups.")))
     replica0, replica1 = results[:SHARD], results[SHARD:]
     # Staging: replica 0's ranks hold their own shards (plus every peer's RNG state), replica 1 nothing.
     assert [r["staged"] for r in replica1] == [0] * SHARD
