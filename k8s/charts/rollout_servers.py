@@ -60,6 +60,10 @@ SHM_SIZE = "64Gi"
 WORKER_INDEX_LABEL = "leaderworkerset.sigs.k8s.io/worker-index"
 
 
+# The split's replica count on the LeaderWorkerSet, for people and tests: the HPA owns spec.replicas.
+PLANNED_REPLICAS_ANNOTATION = "rl.aws/planned-replicas"
+
+
 def server_urls(replicas: int) -> list[str]:
     """The leaders' stable addresses: pod <lws>-<i> in the LWS's headless Service <lws>."""
     return [f"http://{ROLLOUT_SERVER}-{i}.{ROLLOUT_SERVER}.{NAMESPACE}.svc:{SGLANG_PORT}" for i in range(replicas)]
@@ -143,10 +147,15 @@ class RolloutServersChart(cdk8s.Chart):
             "leaderworkerset",
             # Each group is its own Kueue Workload, below the trainer (k8s/charts/queueing.py).
             metadata=cdk8s.ApiObjectMetadata(
-                name=ROLLOUT_SERVER, labels={**labels(ROLLOUT_SERVER), **queue_labels(ROLLOUT_WORKLOAD_PRIORITY)}
+                name=ROLLOUT_SERVER,
+                labels={**labels(ROLLOUT_SERVER), **queue_labels(ROLLOUT_WORKLOAD_PRIORITY)},
+                annotations={PLANNED_REPLICAS_ANNOTATION: str(layout.replicas)},
             ),
+            # No spec.replicas: the HPA KEDA manages owns it (k8s/charts/autoscaling.py), and a
+            # server-side apply that sets it would conflict with kube-controller-manager or, forced,
+            # reset the fleet. A new LWS starts at its CRD default, 1; the ScaledObject's formula
+            # asks for the split (layout.replicas) until the trainer reports.
             spec=lws.LeaderWorkerSetSpec(
-                replicas=layout.replicas,
                 leader_worker_template=lws.LeaderWorkerSetSpecLeaderWorkerTemplate(
                     size=layout.group_size,
                     restart_policy=lws.LeaderWorkerSetSpecLeaderWorkerTemplateRestartPolicy.RECREATE_GROUP_ON_POD_RESTART,

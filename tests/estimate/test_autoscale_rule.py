@@ -39,7 +39,127 @@ def test_bounds_are_checked():
 
 def test_keda_formula_names_the_triggers_and_the_thresholds():
     formula = SCALER.keda_formula()
-    for name in ("replicas", "idle", "batches", "stale"):
+    for name in ("asked", "up", "started", "idle", "batches", "stale"):
         assert name in formula
     for value in (SCALER.idle_high, SCALER.idle_low, SCALER.batches_high, SCALER.stale_high, SCALER.max_step):
         assert str(value) in formula
+
+
+def _expr(formula: str, env: dict) -> float:
+    """The subset of expr-lang the formula uses (?:, ||, &&, comparisons, + - * /, min, max, ceil,
+    floor), as Python: the ternary rewritten by a small recursive-descent parser."""
+    import math
+    import re
+
+    tokens = re.findall(r"\d+\.\d+|\d+|&&|\|\||>=|<=|[A-Za-z_]\w*|[-+*/()<>?:,]", formula)
+    pos = 0
+
+    def peek():
+        return tokens[pos] if pos < len(tokens) else None
+
+    def take(expected=None):
+        nonlocal pos
+        tok = tokens[pos]
+        assert expected is None or tok == expected, (tok, expected)
+        pos += 1
+        return tok
+
+    def ternary():
+        cond = orr()
+        if peek() == "?":
+            take("?")
+            a = ternary()
+            take(":")
+            b = ternary()
+            return a if cond else b
+        return cond
+
+    def orr():
+        v = andd()
+        while peek() == "||":
+            take()
+            w = andd()
+            v = bool(v) or bool(w)
+        return v
+
+    def andd():
+        v = cmp()
+        while peek() == "&&":
+            take()
+            w = cmp()
+            v = bool(v) and bool(w)
+        return v
+
+    def cmp():
+        v = add()
+        if peek() in (">", "<", ">=", "<="):
+            op = take()
+            w = add()
+            return {">": v > w, "<": v < w, ">=": v >= w, "<=": v <= w}[op]
+        return v
+
+    def add():
+        v = mul()
+        while peek() in ("+", "-"):
+            op = take()
+            w = mul()
+            v = v + w if op == "+" else v - w
+        return v
+
+    def mul():
+        v = atom()
+        while peek() in ("*", "/"):
+            op = take()
+            w = atom()
+            v = v * w if op == "*" else v / w
+        return v
+
+    def atom():
+        tok = take()
+        if tok == "(":
+            v = ternary()
+            take(")")
+            return v
+        if tok == "-":
+            return -atom()
+        if tok in ("min", "max", "ceil", "floor"):
+            take("(")
+            args = [ternary()]
+            while peek() == ",":
+                take(",")
+                args.append(ternary())
+            take(")")
+            return {"min": min, "max": max, "ceil": math.ceil, "floor": math.floor}[tok](*args)
+        if tok[0].isdigit():
+            return float(tok)
+        return env[tok]
+
+    value = ternary()
+    assert pos == len(tokens)
+    return float(value)
+
+
+def test_the_keda_formula_computes_what_the_simulator_hands_the_hpa():
+    import itertools
+
+    scaler = RolloutScaler(min_replicas=1, max_replicas=64)
+    formula = scaler.keda_formula()
+    for asked, up, idle, batches, stale, started in itertools.product(
+        (1, 5, 9, 10, 19, 40, 58, 64), (0, 3, 30, 64), (0.0, 0.03, 0.06, 0.3, 1.0), (0.0, 0.5, 1.0, 2.5), (0.0, 0.1), (0, 1)
+    ):
+        env = dict(asked=asked, up=up, idle=idle, batches=batches, stale=stale, started=started)
+        expected = scaler.metric_value(asked, Signals(idle, batches, stale), up, bool(started))
+        assert _expr(formula, env) == pytest.approx(expected), env
+
+
+def test_every_step_the_rule_takes_survives_the_hpa_tolerance():
+    """The HPA (estimate.hpa) gives back the rule's count for every grow and shrink from every
+    count up to 64, with status.replicas equal to the spec; a hold keeps it."""
+    from estimate.hpa import external_per_pod_replicas, keda_milli
+
+    scaler = RolloutScaler(min_replicas=1, max_replicas=64)
+    for asked in range(1, 65):
+        for signals in (Signals(0.06, 0.0, 0.0), Signals(0.5, 0.0, 0.0), Signals(0.0, 2.0, 0.0), Signals(0.03, 0.5, 0.0)):
+            want = scaler.desired(asked, signals, up=asked)
+            value = scaler.metric_value(asked, signals, up=asked)
+            assert min(64, external_per_pod_replicas(asked, keda_milli(value), 1000)) == want, (asked, signals)

@@ -14,7 +14,7 @@ def spot_spec(spec_factory):
 def always_shrink(floor: int, ceiling: int) -> RolloutScaler:
     """The rule with marks that make every evaluation ask for fewer replicas."""
     return RolloutScaler(min_replicas=floor, max_replicas=ceiling, idle_high=1.0, idle_low=1.01, batches_high=0.0,
-                         interval_s=5.0, scale_down_stabilization_s=5.0)
+                         interval_s=5.0, sync_s=5.0, scale_down_stabilization_s=5.0)
 
 
 def test_scaling_down_drains_to_the_floor_and_every_step_still_trains(spec_factory):

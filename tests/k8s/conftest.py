@@ -61,6 +61,16 @@ def synthed(request, synths) -> Synth:
     return synths[request.param]
 
 
+def lws_replicas(doc: dict) -> int:
+    """A LeaderWorkerSet's groups: spec.replicas, or for the autoscaled rollout servers (no
+    spec.replicas: the HPA owns it) the split the planner sized, which the ScaledObject asks for."""
+    from k8s.charts.rollout_servers import PLANNED_REPLICAS_ANNOTATION
+
+    if "replicas" in doc["spec"]:
+        return doc["spec"]["replicas"]
+    return int(doc["metadata"]["annotations"][PLANNED_REPLICAS_ANNOTATION])
+
+
 def pod_templates(doc: dict) -> list[tuple[str, dict, int]]:
     """(where, pod template, how many pods of it) for every workload object."""
     kind, spec = doc["kind"], doc.get("spec", {})
@@ -73,7 +83,7 @@ def pod_templates(doc: dict) -> list[tuple[str, dict, int]]:
             for job in spec["replicatedJobs"]
         ]  # fmt: skip
     if kind == "LeaderWorkerSet":
-        lwt, replicas = spec["leaderWorkerTemplate"], spec["replicas"]
+        lwt, replicas = spec["leaderWorkerTemplate"], lws_replicas(doc)
         if "leaderTemplate" in lwt:
             return [
                 (f"LeaderWorkerSet/{doc['metadata']['name']}/leader", lwt["leaderTemplate"], replicas),

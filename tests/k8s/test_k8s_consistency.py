@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from spec.environment import GPU_POOLS, POOL_LABEL
-from conftest import pod_templates
+from conftest import lws_replicas, pod_templates
 
 _UNITS = {"": 1, "m": 1e-3, "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40}
 
@@ -109,7 +109,7 @@ def test_trainer_world_size_is_train_nodes_times_gpus(synthed):
 def test_rollout_replicas_times_group_size_fill_the_rollout_nodes(synthed):
     rollout = synthed.environment.pools.rollout
     (lws,) = synthed.kind("LeaderWorkerSet")
-    replicas, size = lws["spec"]["replicas"], lws["spec"]["leaderWorkerTemplate"]["size"]
+    replicas, size = lws_replicas(lws), lws["spec"]["leaderWorkerTemplate"]["size"]
     template = lws["spec"]["leaderWorkerTemplate"].get("leaderTemplate") or lws["spec"]["leaderWorkerTemplate"]["workerTemplate"]
     pod_gpus = pod_requests(template)["nvidia.com/gpu"]
     assert replicas * size * pod_gpus == rollout.desired_size * rollout.spec.gpus

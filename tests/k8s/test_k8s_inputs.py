@@ -18,6 +18,7 @@ from estimate.checks import load_environment
 from k8s.main import synth
 from cluster.outputs import OUTPUT_KEYS, OutputsError, load_outputs
 from cluster.placement import PlacementError
+from tests.k8s.conftest import lws_replicas
 from spec.job import JOB_CONFIG_PATH, parse_job_config
 
 REPO = Path(__file__).resolve().parents[2]
@@ -164,7 +165,7 @@ def test_small_tensor_parallel_packs_replicas_per_node(tmp_path):
     synth(str(path), tmp_path / "absent.json", dist)
     (lws,) = yaml.safe_load_all((dist / "0003-rollout-servers.k8s.yaml").read_text().split("---")[0])
     # 2 rollout nodes x 8 GPUs / 4 per replica.
-    assert lws["spec"]["replicas"] == 4 and lws["spec"]["leaderWorkerTemplate"]["size"] == 1
+    assert lws_replicas(lws) == 4 and lws["spec"]["leaderWorkerTemplate"]["size"] == 1
     requests = lws["spec"]["leaderWorkerTemplate"]["workerTemplate"]["spec"]["containers"][0]["resources"]["requests"]
     assert requests["nvidia.com/gpu"] == 4 and requests["vpc.amazonaws.com/efa"] == 8
 
@@ -178,7 +179,7 @@ def test_multi_node_replicas_get_a_leader_template(tmp_path):
     synth(str(path), tmp_path / "absent.json", dist)
     (lws, *_) = yaml.safe_load_all((dist / "0003-rollout-servers.k8s.yaml").read_text())
     template = lws["spec"]["leaderWorkerTemplate"]
-    assert lws["spec"]["replicas"] == 2 and template["size"] == 2
+    assert lws_replicas(lws) == 2 and template["size"] == 2
     leader, worker = template["leaderTemplate"]["spec"]["containers"][0], template["workerTemplate"]["spec"]["containers"][0]
     assert "readinessProbe" in leader and "readinessProbe" not in worker
     assert leader["command"][leader["command"].index("--node-rank") + 1] == "$(LWS_WORKER_INDEX)"

@@ -3,6 +3,7 @@
 required topology level exists) and the ScaledObject targets the LeaderWorkerSet within its pool."""
 
 from spec.environment import POOL_LABEL
+from tests.k8s.conftest import lws_replicas
 from infra.queueing import KUEUE_EXCLUDED_RESOURCE_PREFIXES
 from k8s.charts.queueing import (
     LOCAL_QUEUE,
@@ -57,10 +58,11 @@ def test_the_scaled_object_scales_the_rollout_servers_within_the_split(synthed):
     (scaled,) = synthed.kind("ScaledObject")
     target = scaled["spec"]["scaleTargetRef"]
     assert (target["apiVersion"], target["kind"], target["name"]) == (lws["apiVersion"], lws["kind"], lws["metadata"]["name"])
-    assert 1 <= scaled["spec"]["minReplicaCount"] <= scaled["spec"]["maxReplicaCount"] == lws["spec"]["replicas"]
+    assert 1 <= scaled["spec"]["minReplicaCount"] <= scaled["spec"]["maxReplicaCount"] == lws_replicas(lws)
+    assert "replicas" not in lws["spec"]  # the HPA owns it
     formula = scaled["spec"]["advanced"]["scalingModifiers"]["formula"]
-    assert {t["name"] for t in scaled["spec"]["triggers"]} == {"replicas", "idle", "batches", "stale"}
-    assert all(name in formula for name in ("replicas", "idle", "batches", "stale"))
+    assert {t["name"] for t in scaled["spec"]["triggers"]} == {"asked", "up", "started", "idle", "batches", "stale"}
+    assert all(name in formula for name in ("asked", "up", "started", "idle", "batches", "stale"))
 
 
 def test_the_node_autoscaler_removes_a_rollout_node_only_once_it_is_empty(synthed):

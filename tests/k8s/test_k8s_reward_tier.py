@@ -12,7 +12,7 @@ from spec.environment import ENVIRONMENTS_DIR
 from estimate.checks import load_environment
 from k8s.charts.reward_servers import reward_command, reward_url
 from k8s.main import synth
-from tests.k8s.conftest import Synth, pod_templates
+from tests.k8s.conftest import Synth, lws_replicas, pod_templates
 # At collection, like the files they come from: their own `from conftest import ...` finds this
 # directory's conftest then, and another directory's once other tests have run in the process.
 from tests.k8s.test_k8s_consistency import pod_requests
@@ -81,7 +81,7 @@ def test_reward_servers_take_whole_rollout_nodes_from_the_rollout_servers(served
     assert server_pods * server_gpus == (rollout.desired_size - reward_nodes) * gpus
     # The router and the trainer know only the rollout servers that exist.
     router = served.one("Deployment", "router")["spec"]["template"]["spec"]["containers"][0]["command"]
-    assert len([a for a in router if a.startswith("http://")]) == servers["spec"]["replicas"]
+    assert len([a for a in router if a.startswith("http://")]) == lws_replicas(servers)
     # Both tiers' pods fit the pool's nodes: GPUs, and memory with the nodes' huge pages.
 
     used = {"nvidia.com/gpu": 0.0, "memory": 0.0}
@@ -125,7 +125,7 @@ def test_a_shared_reward_server_opens_only_its_port(shared):
         egress = shared.one("NetworkPolicy", f"allow-{name}")["spec"]["egress"]
         assert {"ports": [{"port": 31000, "protocol": "TCP"}]} in egress
     servers = shared.one("LeaderWorkerSet", "rollout-server")
-    assert servers["spec"]["replicas"] * servers["spec"]["leaderWorkerTemplate"]["size"] == \
+    assert lws_replicas(servers) * servers["spec"]["leaderWorkerTemplate"]["size"] == \
         shared.environment.pools.rollout.desired_size  # every rollout node serves the policy
 
 
