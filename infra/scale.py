@@ -57,6 +57,8 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from spec.environment import GPU_POOLS, OUTPUTS_FILE, STACK_PREFIX, CapacityType, EnvironmentFileError, NodePool
 from estimate.checks import load_environment
+from infra.capacity import BLOCK_END_ACTION, block_end_plan, schedule_scale_to_zero, stop_margin_s
+from payload.train.deadline import STOP_AT_ENV
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -146,6 +148,15 @@ def check_capacity_block(ec2, pool_name: str, reservation_id: str) -> str:
     return end.isoformat() if end else "unknown"
 
 
+def block_end_of(environment, end: datetime):
+    """The block's wind-down (infra/capacity.py): its margin from the job's modelled checkpoint."""
+    from estimate.checks import job_costs
+    from estimate.costs import Timeouts
+
+    costs = job_costs(environment)
+    return block_end_plan(end, stop_margin_s(costs, Timeouts.from_costs(costs).grace_s))
+
+
 def launch_failure(autoscaling, groups: list[str], since: datetime) -> str | None:
     """The status message of the newest Auto Scaling activity since `since` that launched nothing."""
     for group in groups:
@@ -219,6 +230,10 @@ class Scaler:
         group = self.eks.describe_nodegroup(clusterName=self.cluster, nodegroupName=self.nodegroup)["nodegroup"]
         return group["scalingConfig"]["desiredSize"]
 
+    def scaling_groups(self) -> list[str]:
+        group = self.eks.describe_nodegroup(clusterName=self.cluster, nodegroupName=self.nodegroup)["nodegroup"]
+        return [g["name"] for g in group.get("resources", {}).get("autoScalingGroups", [])]
+
     def start(self, config: dict[str, int]) -> dict:
         return self.eks.update_nodegroup_config(
             clusterName=self.cluster, nodegroupName=self.nodegroup, scalingConfig=config
@@ -281,10 +296,11 @@ def main(argv: list[str] | None = None) -> int:
         else:
             target = fixed_target(pool, args.nodes)
         config = target.config
+        block_end = None
         if pool.capacity_type is CapacityType.CAPACITY_BLOCK and config["desiredSize"] > 0:
             end = check_capacity_block(ec2, args.pool, pool.capacity_reservation_id)
-            print(f"Capacity Block {pool.capacity_reservation_id} is active until {end}: scale {args.pool} to 0 "
-                  f"(make scale POOL={args.pool} NODES=0) at least 30 minutes before then", file=sys.stderr)
+            block_end = block_end_of(environment, datetime.fromisoformat(end)) if end != "unknown" else None
+            print(f"Capacity Block {pool.capacity_reservation_id} is active until {end}", file=sys.stderr)
         update = scaler.start(config)
         if pool.autoscale:
             print(f"{STACK_PREFIX}{environment.name}: {args.pool} autoscaled between {config['minSize']} and "
@@ -294,6 +310,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{STACK_PREFIX}{environment.name}: {args.pool} -> {config['desiredSize']} nodes; waiting up to "
                   f"{args.timeout_minutes:g} minutes for them to be Ready", file=sys.stderr, flush=True)
         scaler.wait(update, target.ready_at_least, target.joined_at_most, args.timeout_minutes * 60)
+        if block_end is not None:
+            schedule_scale_to_zero(scaler.autoscaling, scaler.scaling_groups(), block_end)
+            print(f"{args.pool}: scaled to 0 at {block_end.scale_to_zero_at.isoformat()} (Auto Scaling scheduled action "
+                  f"{BLOCK_END_ACTION}); the trainer stops with a checkpoint at {STOP_AT_ENV}="
+                  f"{block_end.stop_at.isoformat()} ({block_end.margin_s // 60} min ahead: estimate/costs.py)",
+                  file=sys.stderr)
     except (EnvironmentFileError, ScaleError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -151,13 +151,29 @@ class Storage(Construct):
         imports = fsx.CfnDataRepositoryAssociation.S3Property(
             auto_import_policy=fsx.CfnDataRepositoryAssociation.AutoImportPolicyProperty(events=["NEW", "CHANGED", "DELETED"])
         )
-        for path, prefix in DATA_REPOSITORIES.items():
+        self.associations: list[fsx.CfnDataRepositoryAssociation] = [
             self._associate(f"Repository{path.strip('/').title()}", path, prefix, imports, import_metadata=True)
+            for path, prefix in DATA_REPOSITORIES.items()
+        ]
         # Export only: the trainer is the one writer, nothing is read back from S3 here.
         exports = fsx.CfnDataRepositoryAssociation.S3Property(
             auto_export_policy=fsx.CfnDataRepositoryAssociation.AutoExportPolicyProperty(events=["NEW", "CHANGED", "DELETED"])
         )
-        self._associate("RepositoryCheckpoints", *CHECKPOINT_REPOSITORY, exports, import_metadata=False)
+        self.associations.append(
+            self._associate("RepositoryCheckpoints", *CHECKPOINT_REPOSITORY, exports, import_metadata=False)
+        )
+        # One after another, never in parallel: CloudFormation starts a resource only once its
+        # DependsOn are complete, so each waits for the previous one to be AVAILABLE (a first
+        # deploy takes a few minutes longer). Two or more created at once on one file system have
+        # been seen to fail with "Amazon FSx does not have the required permissions for the S3
+        # bucket" (hashicorp/terraform-provider-aws#24678, labelled upstream: an FSx-side race, not
+        # the provider's). A likely cause: FSx keeps its own event notifications on the bucket for
+        # every association with an automatic policy, and the bucket has one notification
+        # configuration that each association rewrites (FSx for Lustre guide, "Data repository
+        # association lifecycle state": overlapping or modified notifications leave one
+        # MISCONFIGURED). Nothing in the FSx documentation asks for parallel creation.
+        for previous, association in zip(self.associations, self.associations[1:]):
+            association.add_dependency(previous)
         self.repository = ecr.Repository(
             self,
             "PayloadImage",
@@ -170,9 +186,9 @@ class Storage(Construct):
         )
 
     def _associate(self, id: str, path: str, prefix: str, policy: fsx.CfnDataRepositoryAssociation.S3Property,
-                   *, import_metadata: bool) -> None:
+                   *, import_metadata: bool) -> fsx.CfnDataRepositoryAssociation:
         """Links the file system path (mounted under /fsx) with a prefix of the artifacts bucket."""
-        fsx.CfnDataRepositoryAssociation(
+        return fsx.CfnDataRepositoryAssociation(
             self,
             id,
             file_system_id=self.file_system.ref,

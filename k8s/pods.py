@@ -258,6 +258,7 @@ def pod_template(
     service_links: bool | None = None,
     annotations: dict[str, str] | None = None,
     needs_gdrdrv: bool = False,
+    affinity: k8s.Affinity | None = None,
 ) -> k8s.PodTemplateSpec:
     """A pod of `component` on its pool: labels, identity, priority, placement and security.
     `needs_gdrdrv` (DeepEP across nodes: GIN over EFA) keeps it to nodes whose boot built
@@ -277,6 +278,7 @@ def pod_template(
             priority_class_name=priority_class,
             node_selector={**placement.node_selector(), **(GDRDRV_READY_LABEL if needs_gdrdrv else {})},
             tolerations=tolerations(placement),
+            affinity=affinity,
             security_context=None if placement.spec.gpus else restricted_pod_security(),
             termination_grace_period_seconds=grace_seconds,
             enable_service_links=service_links,

@@ -2,10 +2,25 @@
 
 - a ResourceFlavor per pool that runs queued work (train, rollout, cpu): its nodes by the pool
   label, its taints from the environment file;
-- a Topology of the pools (rl.aws/pool, then the node): every GPU pool is one placement domain
-  (the train pool's cluster placement group, or its Capacity Block, whose instances EC2 places
-  together), so a trainer that must fit one `rl.aws/pool` domain runs inside one placement group.
-  Only the train flavor is topology-aware; rollout groups need no co-location across replicas;
+- a Topology for the train flavor (train_topology_levels). Where EKS labels the train pool's nodes
+  with their place in the AWS network (`topology.k8s.aws/network-node-layer-1..3`, top to
+  bottom, on the instance types EC2 describes a topology for: p5en, p5, p4d, g6e, ...; EKS user
+  guide, "Place distributed AI/ML workloads with network topology labels"), its levels are those
+  layers then the node, and the trainer asks for the bottom layer as a *preference*
+  (`podset-preferred-topology`): Kueue places the whole JobSet under one layer-3 network node if
+  it fits, else one layer-2, else one layer-1, else over as few domains as it can (Kueue v0.19.2,
+  apis/kueue/v1beta2/topology_types.go:30-39; site/.../concepts/topology_aware_scheduling.md,
+  "User-facing APIs") -- the fewest spines. Not *required*: a 16-node Capacity Block that EC2
+  spread over two layer-1 nodes would then never be admitted and the block would burn idle.
+  Elsewhere (an instance type without network topology) the levels are the pool then the node
+  and the trainer stays required inside one pool domain (its placement group), as before: Kueue
+  drops from a TAS flavor every node that lacks a level's label (pkg/util/tas/node.go:21-33,
+  NodeMatchesFlavor), so layer levels on unlabelled nodes would admit nothing. Each layout has its
+  own Topology name: a Topology's levels are immutable (topology_types.go, TopologySpec CEL rule).
+  Only the train flavor is topology-aware: rollout groups need no co-location across replicas,
+  and a TAS flavor sees only nodes that exist, so for the autoscaled rollout pool it would wait
+  for nodes the Cluster Autoscaler adds only for Pending pods that Kueue has not let in (the
+  concepts page: TAS works with the Cluster Autoscaler only through a ProvisioningRequest check);
 - one ClusterQueue whose quota is each pool's `max_size` nodes (GPUs, vCPUs, memory), admitting
   only from the job namespace; higher priority preempts lower inside it;
 - a LocalQueue in the job namespace, and two WorkloadPriorityClasses.
@@ -31,10 +46,22 @@ from k8s.pods import NAMESPACE
 QUEUE_NAME_LABEL = "kueue.x-k8s.io/queue-name"
 PRIORITY_CLASS_LABEL = "kueue.x-k8s.io/priority-class"
 REQUIRED_TOPOLOGY_ANNOTATION = "kueue.x-k8s.io/podset-required-topology"
+PREFERRED_TOPOLOGY_ANNOTATION = "kueue.x-k8s.io/podset-preferred-topology"
 CLUSTER_QUEUE = "rl"
 LOCAL_QUEUE = "rl"
-TOPOLOGY = "rl-pools"
+POOL_TOPOLOGY = "rl-pools"
+NETWORK_TOPOLOGY = "rl-network"
 HOSTNAME_LABEL = "kubernetes.io/hostname"
+# EKS's labels of a node's network nodes, top (broadest) to bottom (closest).
+NETWORK_LAYER_LABELS = tuple(f"topology.k8s.aws/network-node-layer-{layer}" for layer in (1, 2, 3))
+# Instance types EC2 describes a three-layer topology for (EC2 user guide, "Prerequisites for
+# Amazon EC2 topology"), hence the ones EKS labels: the GPU and HPC types of that list. The
+# four-layer types (p6-b200, p6-b300) are left out: their bottom label is layer 4.
+NETWORK_TOPOLOGY_INSTANCE_TYPES = frozenset({
+    "g6e.xlarge", "g6e.2xlarge", "g6e.4xlarge", "g6e.8xlarge", "g6e.12xlarge", "g6e.16xlarge", "g6e.24xlarge",
+    "g6e.48xlarge", "p3dn.24xlarge", "p4d.24xlarge", "p4de.24xlarge", "p5.48xlarge", "p5e.48xlarge", "p5en.48xlarge",
+    "trn1.2xlarge", "trn1.32xlarge", "trn1n.32xlarge", "trn2.48xlarge",
+})
 # Workload priorities: the trainer over the rollout fleet.
 TRAINER_WORKLOAD_PRIORITY = ("rl-trainer", 1000)
 ROLLOUT_WORKLOAD_PRIORITY = ("rl-rollout", 100)
@@ -51,8 +78,23 @@ def queue_labels(priority: tuple[str, int]) -> dict[str, str]:
     return {QUEUE_NAME_LABEL: LOCAL_QUEUE, PRIORITY_CLASS_LABEL: priority[0]}
 
 
-def trainer_topology_annotations() -> dict[str, str]:
-    """On the trainer's pod template: all its pods inside one pool domain (one placement group)."""
+def has_network_topology(environment) -> bool:
+    """Whether the train pool's nodes carry EKS's network-node-layer labels."""
+    return environment.pools.train.instance_type in NETWORK_TOPOLOGY_INSTANCE_TYPES
+
+
+def train_topology(environment) -> tuple[str, tuple[str, ...]]:
+    """(Topology name, its levels top to bottom) for the train flavor."""
+    if has_network_topology(environment):
+        return NETWORK_TOPOLOGY, (*NETWORK_LAYER_LABELS, HOSTNAME_LABEL)
+    return POOL_TOPOLOGY, (POOL_LABEL, HOSTNAME_LABEL)
+
+
+def trainer_topology_annotations(environment) -> dict[str, str]:
+    """On the trainer's pod template: under the fewest network nodes, starting from the bottom
+    layer (preferred), or, without network labels, inside one pool domain (required)."""
+    if has_network_topology(environment):
+        return {PREFERRED_TOPOLOGY_ANNOTATION: NETWORK_LAYER_LABELS[-1]}
     return {REQUIRED_TOPOLOGY_ANNOTATION: POOL_LABEL}
 
 
@@ -60,13 +102,12 @@ class QueueingChart(cdk8s.Chart):
     def __init__(self, scope: Construct, id: str, ctx: Context) -> None:
         super().__init__(scope, id)  # cluster-scoped objects: no chart namespace
         environment = ctx.environment
+        topology, levels = train_topology(environment)
         kueue.TopologyV1Beta2(
             self,
             "topology",
-            metadata=cdk8s.ApiObjectMetadata(name=TOPOLOGY),
-            spec=kueue.TopologyV1Beta2Spec(
-                levels=[kueue.TopologyV1Beta2SpecLevels(node_label=label) for label in (POOL_LABEL, HOSTNAME_LABEL)]
-            ),
+            metadata=cdk8s.ApiObjectMetadata(name=topology),
+            spec=kueue.TopologyV1Beta2Spec(levels=[kueue.TopologyV1Beta2SpecLevels(node_label=label) for label in levels]),
         )
         flavors = []
         for pool_name in QUEUED_POOLS:
@@ -82,7 +123,7 @@ class QueueingChart(cdk8s.Chart):
                         for t in pool.taints
                     ]
                     or None,
-                    topology_name=TOPOLOGY if pool_name == "train" else None,
+                    topology_name=topology if pool_name == "train" else None,
                 ),
             )
             spec = pool.spec

@@ -9,7 +9,9 @@ A reward replica is dense and small (a few billion parameters): tensor parallel 
 node over NVLink, so its pods ask for no EFA devices (GpuShare.uses_efa) and no multi-node
 rendezvous; LeaderWorkerSet keeps one shape for every SGLang tier (the rollout servers' too),
 and Kueue admits its groups like theirs. The tier takes whole rollout nodes; the rollout
-servers get the rest (cluster.gpu_pods.RewardLayout). A ClusterIP Service spreads connections
+servers get the rest (cluster.gpu_pods.RewardLayout), and the scheduler is held to it
+(k8s.placement.whole_nodes_affinity): no reward pod on a node running a rollout server and the
+reverse, the tier's pods packed onto as few nodes as they fill. A ClusterIP Service spreads connections
 over the replicas; a /classify call is one group, stateless, so any replica may answer it.
 """
 
@@ -24,11 +26,12 @@ from k8s.charts.queueing import ROLLOUT_WORKLOAD_PRIORITY, queue_labels
 from k8s.context import Context
 from k8s.imports.io.x_k8s import leaderworkerset as lws
 from k8s.netpol import allow, from_components
-from k8s.placement import gpu_resources
+from k8s.placement import gpu_resources, whole_nodes_affinity
 from k8s.pods import (
     NAMESPACE,
     PRIORITY_ROLLOUT,
     REWARD_SERVER,
+    ROLLOUT_SERVER,
     ROLLOUT_WORKER,
     SGLANG_PORT,
     SPOT_GRACE_SECONDS,
@@ -67,6 +70,18 @@ def reward_command(ctx: Context) -> list[str]:
     return ["python", "-m", "payload", "reward-serve", "--engine", "sglang", "--", *args]
 
 
+def rollout_server_affinity(ctx: Context) -> k8s.Affinity | None:
+    """The rollout servers' side of the split (k8s/charts/rollout_servers.py): with the job's own
+    reward tier on, never on a reward node, and packed when several servers fit a node (TP 4 on
+    8 GPUs: two a node), so the nodes left to the tier stay whole. None without the tier: the
+    servers have the pool to themselves."""
+    if ctx.reward is None:
+        return None
+    layout = ctx.rollout
+    return whole_nodes_affinity(ROLLOUT_SERVER, never_with=REWARD_SERVER,
+                                pack=layout.group_size == 1 and layout.pods_per_node > 1)
+
+
 class RewardServersChart(cdk8s.Chart):
     def __init__(self, scope: Construct, id: str, ctx: Context) -> None:
         super().__init__(scope, id, namespace=NAMESPACE)
@@ -100,6 +115,8 @@ class RewardServersChart(cdk8s.Chart):
             volumes=[fsx_volume(), job_config_volume(), shm_volume(SHM_SIZE), tmp_volume()],
             # SGLang drains on SIGTERM: the groups being scored finish before a spot node goes.
             grace_seconds=SPOT_GRACE_SECONDS,
+            # Whole nodes, never shared with a rollout server, filled before another is taken.
+            affinity=whole_nodes_affinity(REWARD_SERVER, never_with=ROLLOUT_SERVER, pack=layout.pods_per_node > 1),
         )
         lws.LeaderWorkerSet(
             self,

@@ -18,6 +18,7 @@ from k8s.charts.efa import efa_env, sglang_deepep_env
 from k8s.context import Context
 from k8s.imports.io.x_k8s import leaderworkerset as lws
 from k8s.charts.queueing import ROLLOUT_WORKLOAD_PRIORITY, queue_labels
+from k8s.charts.reward_servers import rollout_server_affinity
 from k8s.netpol import allow, from_components, from_prometheus, to_components
 from k8s.placement import gpu_resources
 from payload.rollout.sglang_args import server_args
@@ -135,6 +136,7 @@ class RolloutServersChart(cdk8s.Chart):
                 # leaves through KEDA's scale-down and its drain, never one pod of a group
                 # evicted to consolidate nodes (infra/node_autoscaler.py).
                 annotations=NOT_SAFE_TO_EVICT,
+                affinity=rollout_server_affinity(ctx),  # whole nodes apart from the reward tier
             )
 
         leader_template = None

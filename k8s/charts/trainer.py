@@ -144,7 +144,7 @@ class TrainerChart(cdk8s.Chart):
                 ),
             ),
         )
-        for key, value in trainer_topology_annotations().items():
+        for key, value in trainer_topology_annotations(ctx.environment).items():
             jobset.add_json_patch(cdk8s.JsonPatch.add(
                 f"/spec/replicatedJobs/0/template/spec/template/metadata/annotations/{key.replace('/', '~1')}", value
             ))

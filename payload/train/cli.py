@@ -66,8 +66,10 @@ def run(args: argparse.Namespace) -> int:
 
     from payload.common.service import PortInUse
 
+    from payload.train.deadline import DeadlineError  # RL_STOP_AT (a Capacity Block's end)
+
     user_errors = (JobConfigError, LayoutError, ParallelConfigError, ModelConfigError, EPConfigError, QueueError, TrainerConfigError,
-                   DataError, PortInUse)
+                   DataError, PortInUse, DeadlineError)
     try:
         if args.max_steps is not None and args.max_steps < 1:
             raise TrainerConfigError(f"--max-steps {args.max_steps}: must be at least 1")

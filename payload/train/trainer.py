@@ -52,6 +52,7 @@ from payload.sync.client import RolloutServerClient
 from payload.sync.probe import PublishProbe
 from payload.sync.fanout import FanOutPublisher, Outcome
 from payload.sync.publisher import WeightPublisher
+from payload.train import deadline
 from payload.train.advantages import group_advantages
 from payload.train.batch import MicroBatch, Sample, micro_batches, packed_for_rank, split_for_ranks
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
@@ -189,6 +190,7 @@ class Trainer:
                                         stall_timeout_s=config.stall_timeout_s)
         self.service = service_config.build("trainer", self.metrics.registry).start()
         self.watchdog = PhaseWatchdog(self.service, self.metrics.registry) if serves else None
+        self._stop_at = deadline.stop_at_from_env()  # the Capacity Block's end, less the margin
 
         compute = None if job.model.dtype == "float32" else _DTYPES[job.model.dtype]
         compile_layers = job.model.compile_layers and world.device.type == "cuda"
@@ -334,6 +336,10 @@ class Trainer:
     # -- experience ---------------------------------------------------------------------------
 
     def _stopping(self) -> bool:
+        # SIGTERM, or the Capacity Block's stop-at time (payload/train/deadline.py): the same stop.
+        if not self.service.stopping.is_set() and deadline.past(self._stop_at):
+            log.warning("%s reached (the Capacity Block ends soon): stopping with a checkpoint", deadline.STOP_AT_ENV)
+            self.service.stopping.set()
         return self.service.stopping.is_set()
 
     def _take_groups(self, step: int) -> Batch | None:

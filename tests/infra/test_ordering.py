@@ -60,3 +60,25 @@ def test_dependency_reader_sees_references_and_depends_on(default):
     assert resource["DependsOn"] and default.direct_dependencies(chart) > set(resource["DependsOn"])
     (cluster,) = default.resources("AWS::EKS::Cluster")
     assert cluster in default.created_before(chart)
+
+
+@pytest.mark.parametrize("name", ["default", "p5en-48"])
+def test_data_repository_associations_are_created_one_after_another(synthesized, name):
+    """Parallel creation on one file system races (infra/storage.py): the associations form one
+    DependsOn chain, so CloudFormation creates them strictly in sequence, each after the file
+    system and the bucket."""
+    synth = synthesized[name]
+    associations = synth.resources("AWS::FSx::DataRepositoryAssociation")
+    assert len(associations) == 3
+    (file_system,) = synth.resources("AWS::FSx::FileSystem")
+    bucket, _ = synth.one("AWS::S3::Bucket", "/Storage/Artifacts/")
+    # A total order: of any two, one waits for the other.
+    ordered = sorted(associations, key=lambda logical: len(synth.created_before(logical) & set(associations)))
+    for position, logical in enumerate(ordered):
+        assert synth.created_before(logical) & set(associations) == set(ordered[:position]), synth.path(logical)
+        assert {file_system, bucket} <= synth.created_before(logical)
+    paths = [associations[logical]["Properties"]["FileSystemPath"] for logical in ordered]
+    assert paths == ["/models", "/datasets", "/checkpoints"]
+    # ... through an explicit DependsOn on the previous one (no property links them).
+    for previous, logical in zip(ordered, ordered[1:]):
+        assert previous in associations[logical]["DependsOn"]

@@ -297,6 +297,12 @@ def test_make_scale_checks_the_block_then_scales_and_waits(kubernetes, tmp_path,
                                   {"clusterName": CLUSTER, "nodegroupName": NODEGROUP, "scalingConfig": sixteen})
         aws.poll("Successful", nodegroup("ACTIVE"), [activity("Successful", "", 3)])
         kubernetes["nodes"] = [node(f"ip-10-0-1-{i}", True) for i in range(16)]
+        # Once the nodes are Ready: the pool's scale-to-zero is scheduled on its Auto Scaling group.
+        aws.eks_stub.add_response("describe_nodegroup", nodegroup("ACTIVE"),
+                                  {"clusterName": CLUSTER, "nodegroupName": NODEGROUP})
+        aws.asg_stub.add_response("put_scheduled_update_group_action", {}, {
+            "AutoScalingGroupName": GROUP, "ScheduledActionName": "rl-capacity-block-end",
+            "StartTime": datetime(2026, 12, 10, 10, 55, tzinfo=timezone.utc), "MinSize": 0, "DesiredCapacity": 0})
     monkeypatch.setattr(scale_module, "_aws_scaler", lambda region, cluster, group: (aws.scaler, ec2))
     outputs = tmp_path / "cdk-outputs.json"
     outputs.write_text(json.dumps({"MoeRl-p5en-48": {"ClusterName": CLUSTER, "TrainNodegroupName": NODEGROUP,
@@ -308,6 +314,10 @@ def test_make_scale_checks_the_block_then_scales_and_waits(kubernetes, tmp_path,
     if code == 0:
         assert "Capacity Block cr-0123456789abcdef0 is active until 2026-12-10T11:30:00+00:00" in err
         assert err.strip().splitlines()[-1].startswith(f"train: 16 nodes Ready in node group {NODEGROUP}")
+        aws.asg_stub.assert_no_pending_responses()
+        plan = scale_module.block_end_of(load_environment("p5en-48"), datetime(2026, 12, 10, 11, 30, tzinfo=timezone.utc))
+        assert (f"train: scaled to 0 at 2026-12-10T10:55:00+00:00 (Auto Scaling scheduled action rl-capacity-block-end); "
+                f"the trainer stops with a checkpoint at RL_STOP_AT={plan.stop_at.isoformat()}") in err
     else:
         assert err.strip() == ("error: pools.train: Capacity Block cr-0123456789abcdef0 is payment-pending (starts "
                                "2026-12-03T11:30:00+00:00); EC2 launches its instances only while it is active")
@@ -367,3 +377,40 @@ def test_make_scale_on_the_rollout_pool_sets_bounds_not_a_size(kubernetes, tmp_p
     err = capsys.readouterr().err.strip().splitlines()
     assert err[0] == "MoeRl-default: rollout autoscaled between 0 and 4 nodes (now 3); waiting up to 30 minutes for the bounds to hold"
     assert err[-1].startswith(f"rollout: node group {NODEGROUP} within 0..4 nodes; the Cluster Autoscaler sizes it from here")
+
+
+def test_a_capacity_blocks_end_is_planned_from_its_end_date_and_the_modelled_checkpoint():
+    """EC2's EndDate (DescribeCapacityReservations, Stubber) -> the pool scaled to zero 35
+    minutes ahead (EKS: more than 30), the trainer told to stop ahead of that by the modelled
+    time to finish its step and write its checkpoint (estimate/costs.py) plus its grace."""
+    from estimate.checks import job_costs
+    from estimate.costs import Timeouts
+    from infra.capacity import schedule_scale_to_zero, stop_margin_s
+    from infra.scale import block_end_of
+
+    ec2 = client("ec2")
+    end = datetime(2026, 12, 17, 11, 30, tzinfo=timezone.utc)
+    with Stubber(ec2) as stub:
+        stub.add_response("describe_capacity_reservations", {"CapacityReservations": [
+            {"CapacityReservationId": "cr-0a1b2c3d4e5f60718", "State": "active", "EndDate": end,
+             "StartDate": datetime(2026, 12, 10, 11, 30, tzinfo=timezone.utc)}]},
+            {"CapacityReservationIds": ["cr-0a1b2c3d4e5f60718"]})
+        found = datetime.fromisoformat(check_capacity_block(ec2, "train", "cr-0a1b2c3d4e5f60718"))
+    environment = load_environment("p5en-48")
+    plan = block_end_of(environment, found)
+    costs = job_costs(environment)
+    write = costs.checkpoint.stage_s + costs.checkpoint.write_s
+    assert plan.end == end and plan.scale_to_zero_at == end - timedelta(minutes=35)
+    # Room for the checkpoint being written, the final one and the pods' grace, in whole minutes.
+    assert plan.margin_s == stop_margin_s(costs, Timeouts.from_costs(costs).grace_s)
+    assert plan.margin_s >= 2 * write + Timeouts.from_costs(costs).grace_s and plan.margin_s % 60 == 0
+    assert plan.stop_at == plan.scale_to_zero_at - timedelta(seconds=plan.margin_s) < plan.scale_to_zero_at < end
+    # Every group of the node group gets the same action (replaced on the next block's `make scale`).
+    autoscaling = client("autoscaling")
+    with Stubber(autoscaling) as stub:
+        for group in ("eks-train-a", "eks-train-b"):
+            stub.add_response("put_scheduled_update_group_action", {}, {
+                "AutoScalingGroupName": group, "ScheduledActionName": "rl-capacity-block-end",
+                "StartTime": plan.scale_to_zero_at, "MinSize": 0, "DesiredCapacity": 0})
+        schedule_scale_to_zero(autoscaling, ["eks-train-a", "eks-train-b"], plan)
+        stub.assert_no_pending_responses()

@@ -48,7 +48,9 @@ def test_pods_select_an_existing_pool_and_tolerate_exactly_its_taints(synthed):
         assert selector == {POOL_LABEL: selector[POOL_LABEL], **pool.labels}, where
         tolerations = {(t["key"], t["operator"], t.get("value", ""), t["effect"]) for t in spec.get("tolerations", [])}
         assert tolerations == {(t.key, "Equal", t.value, t.effect) for t in pool.taints}, where
-        assert "affinity" not in spec, f"{where}: placement must come from the nodeSelector alone"
+        # Pod (anti-)affinity places tiers apart inside a pool (k8s.placement.whole_nodes_affinity);
+        # which pool is the nodeSelector's alone.
+        assert "nodeAffinity" not in spec.get("affinity", {}), f"{where}: placement must come from the nodeSelector alone"
 
 
 def test_requests_fit_the_pool_instance_type(synthed):

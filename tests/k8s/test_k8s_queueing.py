@@ -10,7 +10,11 @@ from k8s.charts.queueing import (
     PRIORITY_CLASS_LABEL,
     QUEUE_NAME_LABEL,
     QUOTA_RESOURCES,
+    NETWORK_LAYER_LABELS,
+    PREFERRED_TOPOLOGY_ANNOTATION,
     REQUIRED_TOPOLOGY_ANNOTATION,
+    train_topology,
+    trainer_topology_annotations,
 )
 
 
@@ -49,7 +53,9 @@ def test_queued_workloads_can_be_admitted(synthed):
     assert priorities[jobset["metadata"]["labels"][PRIORITY_CLASS_LABEL]] > priorities[lws["metadata"]["labels"][PRIORITY_CLASS_LABEL]]
     levels = [level["nodeLabel"] for level in topology["spec"]["levels"]]
     for template in trainer:
-        assert template["metadata"]["annotations"][REQUIRED_TOPOLOGY_ANNOTATION] in levels
+        annotations = template["metadata"]["annotations"]
+        (key,) = {REQUIRED_TOPOLOGY_ANNOTATION, PREFERRED_TOPOLOGY_ANNOTATION} & set(annotations)  # Kueue: one of them
+        assert annotations[key] in levels
     assert flavors["rl-train"]["topologyName"] == topology["metadata"]["name"]
 
 
@@ -86,3 +92,40 @@ def test_the_node_autoscaler_removes_a_rollout_node_only_once_it_is_empty(synthe
     pool = synthed.environment.pools.rollout
     assert pool.autoscale
     assert scaled["spec"]["maxReplicaCount"] * group_gpus <= pool.max_size * pool.spec.gpus
+
+
+def test_the_trainer_lands_under_the_fewest_network_nodes_where_nodes_carry_the_labels(synthed):
+    """p5en nodes carry EKS's topology.k8s.aws/network-node-layer-1..3: the train flavor's
+    Topology is those layers (top to bottom) then the node, and the trainer prefers the bottom
+    layer (Kueue climbs a layer at a time, then spreads over the fewest domains) rather than
+    requiring one domain, which a block over two spines could never satisfy."""
+    (jobset,) = synthed.kind("JobSet")
+    (topology,) = synthed.kind("Topology")
+    flavors = {f["metadata"]["name"]: f["spec"] for f in synthed.kind("ResourceFlavor")}
+    assert synthed.environment.pools.train.instance_type == "p5en.48xlarge"
+    assert topology["metadata"]["name"] == "rl-network" == flavors["rl-train"]["topologyName"]
+    assert [level["nodeLabel"] for level in topology["spec"]["levels"]] == [
+        "topology.k8s.aws/network-node-layer-1", "topology.k8s.aws/network-node-layer-2",
+        "topology.k8s.aws/network-node-layer-3", "kubernetes.io/hostname"]
+    (template,) = [job["template"]["spec"]["template"] for job in jobset["spec"]["replicatedJobs"]]
+    annotations = template["metadata"]["annotations"]
+    assert annotations[PREFERRED_TOPOLOGY_ANNOTATION] == "topology.k8s.aws/network-node-layer-3"
+    assert REQUIRED_TOPOLOGY_ANNOTATION not in annotations
+    # The rollout flavor stays without TAS (a TAS flavor would wait for nodes the autoscaler
+    # adds only for pods Kueue has not admitted), and so does the cpu flavor.
+    assert "topologyName" not in flavors["rl-rollout"] and "topologyName" not in flavors["rl-cpu"]
+    # Every level the flavor's nodes need: Kueue drops a node lacking one from the flavor.
+    assert [level["nodeLabel"] for level in topology["spec"]["levels"]][:3] == list(NETWORK_LAYER_LABELS)
+
+
+def test_without_network_labels_the_topology_falls_back_to_the_pool():
+    """An instance type EC2 describes no topology for: its nodes carry no layer labels, and a
+    Topology of layers would hide every node from the flavor (Kueue pkg/util/tas/node.go), so
+    the trainer stays required inside its pool (one placement group) with node-level accounting."""
+    from types import SimpleNamespace
+
+    environment = SimpleNamespace(pools=SimpleNamespace(train=SimpleNamespace(instance_type="p6-b200.48xlarge")))
+    assert train_topology(environment) == ("rl-pools", (POOL_LABEL, "kubernetes.io/hostname"))
+    assert trainer_topology_annotations(environment) == {REQUIRED_TOPOLOGY_ANNOTATION: POOL_LABEL}
+    p5en = SimpleNamespace(pools=SimpleNamespace(train=SimpleNamespace(instance_type="p5en.48xlarge")))
+    assert train_topology(p5en)[0] == "rl-network"
