@@ -59,3 +59,31 @@ def test_on_a_gpu_the_preflight_probes_deepep_in_a_child_and_acts_on_its_reason(
         return
     assert out[0] == "auto -> all_to_all" and "(payload.ep.probe)" in result.stderr
     assert out[1].startswith("deepep refused: ep backend 'deepep': the deepep backend cannot run: DeepEP's buffer set-up on cuda:0")
+
+
+def _calls(function) -> list[tuple[int, str, list[str]]]:
+    """(line, called name, keyword names) of every call in `function`'s source, in order."""
+    import ast
+    import inspect
+    import textwrap
+
+    tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            found.append((node.lineno, name, [k.arg for k in node.keywords]))
+    return sorted(found)
+
+
+def test_the_group_is_bound_to_its_device_before_deepep_gets_it():
+    """The order the GPU tests measure, held where no GPU is: the trainer's NCCL default group is
+    created with device_id (so every group has a communicator at creation), and DeepEP's buffer
+    is built only after bind_communicator has made sure of the group's."""
+    from payload.ep import deepep
+    from payload.train import parallel
+
+    nccl = [keywords for _, name, keywords in _calls(parallel.init_world) if name == "init_process_group"]
+    assert any("device_id" in keywords for keywords in nccl), nccl
+    order = [name for _, name, _ in _calls(deepep._buffer) if name in ("bind_communicator", "ElasticBuffer")]
+    assert order == ["bind_communicator", "ElasticBuffer"], order
