@@ -11,6 +11,10 @@ environment's bucket and nothing else; clients reach artifacts only through the 
 """
 
 WORKLOAD_NAMESPACE = "rl"
+# Written by `make scale` on a Capacity Block's train pool (infra/scale.py), read by the trainer's
+# pods as an optional env var (k8s/charts/trainer.py): when to checkpoint and stop ahead of the
+# block's end (payload/train/deadline.py).
+CAPACITY_BLOCK_CONFIG_MAP = "capacity-block"
 
 TRAINER_SERVICE_ACCOUNT = "trainer"
 ROLLOUT_SERVICE_ACCOUNT = "rollout"  # SGLang servers and rollout workers

@@ -59,6 +59,7 @@ from spec.environment import GPU_POOLS, OUTPUTS_FILE, STACK_PREFIX, CapacityType
 from estimate.checks import load_environment
 from infra.capacity import BLOCK_END_ACTION, block_end_plan, schedule_scale_to_zero, stop_margin_s
 from payload.train.deadline import STOP_AT_ENV
+from cluster.identities import CAPACITY_BLOCK_CONFIG_MAP, WORKLOAD_NAMESPACE
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -168,12 +169,38 @@ def launch_failure(autoscaling, groups: list[str], since: datetime) -> str | Non
 
 
 class KubernetesNodes:
-    """A node group's Nodes, read from the cluster's API server (GET /api/v1/nodes)."""
+    """A node group's Nodes, read from the cluster's API server (GET /api/v1/nodes), and the one
+    ConfigMap `make scale` writes there (a Capacity Block's stop time for the trainer)."""
 
     def __init__(self, endpoint: str, token: Callable[[], str], ca_data: str | None = None) -> None:
         self.endpoint = endpoint.rstrip("/")
         self.token = token
         self.context = ssl.create_default_context(cadata=base64.b64decode(ca_data).decode()) if ca_data else None
+
+    def apply(self, path: str, manifest: dict) -> None:
+        """Server-side apply of `manifest` at `path` (fieldManager rl-scale): created or updated,
+        owning only the fields it sets."""
+        query = urllib.parse.urlencode({"fieldManager": "rl-scale", "force": "true"})
+        request = urllib.request.Request(
+            f"{self.endpoint}{path}?{query}", data=json.dumps(manifest).encode(), method="PATCH",
+            headers={"Authorization": f"Bearer {self.token()}", "Content-Type": "application/apply-patch+yaml"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30, context=self.context):
+                pass
+        except urllib.error.HTTPError as error:
+            raise ScaleError(f"the cluster's API server answered HTTP {error.code} applying {path}") from None
+        except (urllib.error.URLError, OSError) as error:
+            raise ScaleError(f"cannot reach the cluster's API server at {self.endpoint}: {error}") from None
+
+    def set_stop_at(self, namespace: str, name: str, stop_at: str) -> None:
+        """The trainer's stop time as ConfigMap `name` in `namespace` (created with it where the
+        manifests are not applied yet: the trainer's pods read it when they start)."""
+        self.apply(f"/api/v1/namespaces/{namespace}", {"apiVersion": "v1", "kind": "Namespace",
+                                                         "metadata": {"name": namespace}})
+        self.apply(f"/api/v1/namespaces/{namespace}/configmaps/{name}", {
+            "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name, "namespace": namespace},
+            "data": {STOP_AT_ENV: stop_at}})
 
     def count(self, nodegroup: str) -> tuple[int, int]:
         """(Ready, all) nodes of `nodegroup`."""
@@ -312,9 +339,11 @@ def main(argv: list[str] | None = None) -> int:
         scaler.wait(update, target.ready_at_least, target.joined_at_most, args.timeout_minutes * 60)
         if block_end is not None:
             schedule_scale_to_zero(scaler.autoscaling, scaler.scaling_groups(), block_end)
+            scaler.nodes.set_stop_at(WORKLOAD_NAMESPACE, CAPACITY_BLOCK_CONFIG_MAP, block_end.stop_at.isoformat())
             print(f"{args.pool}: scaled to 0 at {block_end.scale_to_zero_at.isoformat()} (Auto Scaling scheduled action "
                   f"{BLOCK_END_ACTION}); the trainer stops with a checkpoint at {STOP_AT_ENV}="
-                  f"{block_end.stop_at.isoformat()} ({block_end.margin_s // 60} min ahead: estimate/costs.py)",
+                  f"{block_end.stop_at.isoformat()} ({block_end.margin_s // 60} min ahead: estimate/costs.py; "
+                  f"ConfigMap {WORKLOAD_NAMESPACE}/{CAPACITY_BLOCK_CONFIG_MAP}, read by trainer pods as they start)",
                   file=sys.stderr)
     except (EnvironmentFileError, ScaleError) as error:
         print(f"error: {error}", file=sys.stderr)

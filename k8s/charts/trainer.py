@@ -12,10 +12,12 @@ import cdk8s
 from cdk8s_plus_33 import k8s
 from constructs import Construct
 
-from cluster.identities import TRAINER_SERVICE_ACCOUNT
+from cluster.identities import CAPACITY_BLOCK_CONFIG_MAP, TRAINER_SERVICE_ACCOUNT
 from estimate.checks import job_costs
 from estimate.costs import Timeouts
+from payload.train.deadline import STOP_AT_ENV
 from payload.train.tracking import SERVER_PORT
+from spec.environment import CapacityType
 from k8s.charts.efa import efa_env
 from k8s.context import Context
 from k8s.imports.io.x_k8s import jobset as js
@@ -97,6 +99,11 @@ class TrainerChart(cdk8s.Chart):
                 *payload_env(),
                 *queue_env("trainer"),
                 *efa_env(deepep=ctx.environment.layout.trainer_deepep_needs_gin),
+                # A Capacity Block's end, less the time to checkpoint: `make scale` writes it
+                # (infra/scale.py); optional, so a pod started before that runs without it.
+                *([k8s.EnvVar(name=STOP_AT_ENV, value_from=k8s.EnvVarSource(config_map_key_ref=k8s.ConfigMapKeySelector(
+                    name=CAPACITY_BLOCK_CONFIG_MAP, key=STOP_AT_ENV, optional=True)))]
+                  if ctx.environment.pools.train.capacity_type is CapacityType.CAPACITY_BLOCK else []),
                 env("RL_WORLD_SIZE", str(layout.world_size)),
                 # Where the trainer publishes weights (payload/train/cli.py reads it).
                 env("RL_ROLLOUT_SERVERS", ",".join(server_urls(ctx.rollout.replicas))),

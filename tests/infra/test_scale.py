@@ -57,9 +57,19 @@ class FakeClock:
 @pytest.fixture
 def kubernetes():
     """The API server's GET /api/v1/nodes on loopback; `nodes` is what it lists."""
-    state = {"nodes": [], "requests": []}
+    state = {"nodes": [], "requests": [], "applied": []}
 
     class Handler(BaseHTTPRequestHandler):
+        def do_PATCH(self):
+            url = urlparse(self.path)
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            state["applied"].append((url.path, parse_qs(url.query), self.headers.get("Content-Type"), body))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"{}")
+
         def do_GET(self):
             url = urlparse(self.path)
             state["requests"].append((url.path, parse_qs(url.query), self.headers.get("Authorization")))
@@ -318,7 +328,14 @@ def test_make_scale_checks_the_block_then_scales_and_waits(kubernetes, tmp_path,
         plan = scale_module.block_end_of(load_environment("p5en-48"), datetime(2026, 12, 10, 11, 30, tzinfo=timezone.utc))
         assert (f"train: scaled to 0 at 2026-12-10T10:55:00+00:00 (Auto Scaling scheduled action rl-capacity-block-end); "
                 f"the trainer stops with a checkpoint at RL_STOP_AT={plan.stop_at.isoformat()}") in err
+        # The stop time reaches the trainer's pods: a ConfigMap applied server-side in their namespace.
+        (ns_path, ns_query, kind, _), (cm_path, _, _, config_map) = kubernetes["applied"]
+        assert ns_path == "/api/v1/namespaces/rl" and ns_query["fieldManager"] == ["rl-scale"]
+        assert kind == "application/apply-patch+yaml"
+        assert cm_path == "/api/v1/namespaces/rl/configmaps/capacity-block"
+        assert config_map["data"] == {"RL_STOP_AT": plan.stop_at.isoformat()}
     else:
+        assert not kubernetes["applied"]
         assert err.strip() == ("error: pools.train: Capacity Block cr-0123456789abcdef0 is payment-pending (starts "
                                "2026-12-03T11:30:00+00:00); EC2 launches its instances only while it is active")
 
