@@ -35,24 +35,32 @@ that GPU's NICs (2 of 16 on p5en, ~37.5 GB/s); with all 8 it can use all 16 (~30
 75%). Not measured here (no multi-node machine): the model (estimate/costs.py) states it
 as an assumption (Hardware.node_broadcast_gb_s).
 
-Dead servers (issue 45 item 6; design, NOT yet implemented). At 16 p5en-48 nodes and 235B
-(publish_bytes 470 GB bf16, 110 buckets of 4 GiB, 32 TP8 servers, 2 rounds) a bucket reaches a
-server in ~28 ms (3.04 s / 110), and bucket_timeout_s is 30 s. Today a node whose server dies
-waits up to 30 s in `_finish_bucket` before pulling its next bucket, and every other node waits
-as long in that bucket's replica-wide all-gather: each dead server costs all 16 nodes up to
-30 s, and dead servers on k nodes at different buckets add up to k x 30 s (16 nodes: 480 s,
-against the fan-out groups' 515 s timeout). A follower's broadcast into its own dead server
-is aborted only when its head says "drop"; with two such stalls in a row it has waited 60 s,
-which is the server group's NCCL timeout (2 x bucket_timeout_s): the watchdog, not us, ends it.
-The bound to build: a late server is dropped from the rest of the publish after a grace of
-bucket_timeout_s / (servers in the job) (235B: 0.94 s, 34x a bucket's transfer; 30B with 64
-servers: 0.47 s) without waiting, its in-flight broadcast left running and aborted in the
-background bucket_timeout_s after it started (its slot's bytes matter to no one: the root only
-reads, the followers' copies are never a source); all dead servers together then cost the
-others at most servers x grace = one bucket_timeout_s, the server groups' NCCL timeout becomes
-3 x bucket_timeout_s (abort at most T + T of others' graces after the start), and the trainer's
-fan-out timeout is derived from it (estimate/costs.py Timeouts). The control calls made between
-gathers (probe, pause, begin/end, continue: today up to timeout_s each) need the same bound.
+Dead servers (issue 45 item 6). At 16 p5en-48 nodes and 235B (publish_bytes 470 GB bf16, 110
+buckets of 4 GiB, 32 TP8 servers, 2 rounds) a bucket reaches a server in ~28 ms (3.04 s / 110).
+Every node's next bucket is a replica-wide all-gather, so whatever a leader waits for its own
+server, every node waits. Before: a leader waited up to bucket_timeout_s (T, 30 s) for a dead
+server's bucket, dead servers on k nodes at different buckets added up to k x T (16 nodes: 480 s
+against the then 515 s fan-out timeout), a control call (probe, group, pause, begin/end,
+continue) could take the HTTP timeout (450 s) between two gathers, and a follower's broadcast
+into a dead server could reach the server group's 60 s NCCL watchdog. Now (estimate/costs.py
+DeadServerBound; each leader decides alone about its own servers, no cross-node agreement):
+  - a bucket not taken grace_s = T / (2 x servers) (235B: 0.47 s, 17x a bucket's transfer; 30B,
+    64 servers: 0.23 s) after the leader is ready to go on drops its server from the rest of the
+    publish without waiting: its broadcast is left in flight (its slot's bytes matter to no
+    one: the root only reads, a follower's copy is never a source) and aborted in the background
+    T after it started, on the leader and on each follower (their own post time), unless it
+    completed by then (then the server is not marked wedged). A server is late at most once, so
+    all of them cost the gathers <= servers x grace_s = T / 2, on however many nodes;
+  - each round's control phase before its first bucket (probe, group with the rendezvous,
+    pause, begin) and after its last (end, version check, continue) has one deadline,
+    control_s = T / (4 x rounds) (235B: 3.75 s, 30B: 1.88 s), every call's HTTP timeout the time
+    left; a server not through is dropped. Every leader runs its phases between the same two
+    gathers at once, so nodes' phases overlap instead of adding: <= 2 x rounds x control_s = T / 2;
+  - the server groups' NCCL timeout is 3 x T (publisher.group_timeout; gloo: T), past the abort;
+  - the fan-out groups' timeout is Timeouts.publish_s = 2 x (T + a round's pause), in whole 10 s:
+    70 s for both released models (was 515 s), passed by the chart as --publish-timeout-s.
+Timed on CPU (tests/payload/sync/test_sync_fanout_dead.py, T = 4 s): a server killed mid-bucket
+and servers wedged on two nodes at different buckets each cost a publish under T.
 
 Unverified here, a risk to check on GPUs: the publish thread's collectives (the gather, the
 server groups) run on their own communicators and stream while the next step's run on the
@@ -91,9 +99,9 @@ there by a warm-up all-reduce from the training thread) and each server's weight
 within the publish thread they are issued in one order on every rank (bucket by bucket, round
 by round, the same layout everywhere).
 
-Failures, bounded. A server that dies mid-bucket costs its group one bucket_timeout_s (its
-node's local rank 0 drops the group and tells its node's other GPUs to abort theirs); it is held
-and rejoins the next publish (publisher.py). Every group this module forms (the replica's
+Failures, bounded. A server that dies mid-bucket costs every node at most one grace_s (its
+node's local rank 0 drops the group and tells its node's other GPUs to drop theirs, aborted in
+the background; "Dead servers" above); it is held and rejoins the next publish (publisher.py). Every group this module forms (the replica's
 gather group, the node and heads groups) carries a timeout: a rank whose publish thread fails
 leaves the others waiting at most that long in their next collective, after which their
 publish fails with the error; a publish that failed that way leaves the groups unusable, and

@@ -56,10 +56,14 @@ partly updated weights, so it is not resumed (it stays paused, serving nothing) 
 the next publish in full, which sends every tensor anyway. A server the post-publish probe
 (payload/sync/probe.py, every version) finds serving wrong weights is rolled back: roll_back
 reloads the last good export from FSx with /update_weights_from_disk and resumes it. The publish fails (PublishError) only if no server took
-the version. Worst case per publish: one bucket_timeout_s, for all dead servers in parallel. A
-server that timed out while still answering HTTP is wedged in the broadcast (its scheduler
-waits out SGLang's 30 minutes): it is left out of later publishes until it reports another
-version (restarted) or stops answering, so it costs no publish a timeout twice.
+the version. Worst case per publish: one bucket_timeout_s for all dead servers together
+(estimate/costs.py DeadServerBound): a server whose bucket is not taken grace_s (bucket_timeout_s
+/ (2 x servers)) after we are ready to go on is dropped without waiting (its broadcast aborted in
+the background bucket_timeout_s after it started), once per publish; the control calls before
+the first bucket and after the last share one deadline each, control_s (bucket_timeout_s / 4;
+the fan-out: / (4 x rounds)). A server that timed out while still answering HTTP is wedged in
+the broadcast (its scheduler waits out SGLang's 30 minutes): it is left out of later publishes
+until it reports another version (restarted) or stops answering, so it costs no publish twice.
 
 Bytes and seconds at p5en-48 (estimate/costs.py, `python -m payload plan --env p5en-48`):
 0.5.23 delivers every tensor to every TP rank of a server, so each server receives the whole
@@ -217,6 +221,7 @@ class WeightPublisher:
         # Servers left paused with partly updated (or wrong) weights until a publish completes on them.
         self.held: set[str] = set()
         self.left_out: dict[str, str] = {}
+        self._down: list[str] = []
         # Servers that timed out inside a broadcast: (the version they reported, until when they
         # are left out). Their scheduler is blocked in it; a restart shows as another version.
         self._wedged: dict[str, tuple[str | None, float]] = {}
@@ -286,6 +291,7 @@ class WeightPublisher:
 
         versions = {c.url: answer(f) for c, f in [(c, self._pool.submit(probe, c)) for c in self.clients]}
         self._last_versions = versions
+        self._down = [url for url, v in versions.items() if v is None]
         up = []
         for c in self.clients:
             if versions[c.url] is None:
@@ -486,7 +492,8 @@ class WeightPublisher:
             for _ in iterator:  # every rank takes part in every gather, even after a failure
                 pass
             self._buffers = [None] * len(self._buffers)  # 3 buckets of memory, back to training
-        self.left_out = dict(failed)  # this publish's servers that did not take it, and why
+        # This publish's servers that did not take it, and why (down ones too, not held).
+        self.left_out = {url: "down: no answer to /model_info" for url in self._down} | failed
         self.held = (self.held | set(failed)) - {c.url for c in done}
         for url, reason in failed.items():
             log.error("%s left out of version %d (held paused until a publish completes on it): %s", url, version, reason)
