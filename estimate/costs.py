@@ -121,6 +121,7 @@ class PublishCost:
     bytes: int
     buckets: int
     rounds: int  # servers a training node feeds, one after another
+    servers: int  # rollout servers fed (every node's), each of which may die mid-publish
     stall_s: float  # the trainer: this GPU's share (B / replica GPUs), packed and copied to host
     gather_s: float  # one round's all-gather of the shares, as a node takes it in (behind the step)
     transfer_s: float  # one server's copy: its NICs' ingress, or its node's egress with the gather's
@@ -253,6 +254,7 @@ def model_costs(
         bytes=wire,
         buckets=buckets,
         rounds=math.ceil((servers or train_nodes) / train_nodes),
+        servers=servers or train_nodes,
         stall_s=stall_s,
         gather_s=gather_s,
         transfer_s=transfer_s,
@@ -287,6 +289,63 @@ def model_costs(
 
 
 
+# WeightPublisher.Config.bucket_timeout_s: the most all dead rollout servers together may cost a publish.
+BUCKET_TIMEOUT_S = 30.0
+
+
+@dataclass(frozen=True)
+class DeadServerBound:
+    """What dead rollout servers may cost a publish (payload/sync/publisher.py, fanout.py):
+    at most `bucket_timeout_s` in all, however many servers die, on however many nodes.
+
+    Every node's next bucket is a replica-wide all-gather, so whatever one node's leader waits
+    for its own server, every node waits. The leader never waits for a server past:
+      grace_s    bucket_timeout_s / (2 x servers): a bucket not taken this long after the
+                 leader is ready to go on drops the server from the rest of the publish (its
+                 broadcast is left in flight and aborted in the background bucket_timeout_s
+                 after it started). A server is dropped at most once, and only its own node
+                 waits for it, so all of them together cost the gathers <= servers x grace_s
+                 = bucket_timeout_s / 2.
+      control_s  bucket_timeout_s / (4 x rounds): each round's control phase before its first
+                 bucket (probe, group, pause, begin) and after its last (end, version check,
+                 continue), all calls of a phase sharing one deadline; a server not through by
+                 then is dropped. Every leader runs its phases between the same two gathers, at
+                 once, so nodes' phases overlap instead of adding: 2 x rounds x control_s =
+                 bucket_timeout_s / 2.
+    group_s: the server groups' NCCL timeout, 3 x bucket_timeout_s: a dropped broadcast is
+    aborted bucket_timeout_s after it started (the trainer's side; the follower's within the
+    others' graces of that), before the watchdog would take the trainer down with it.
+    """
+
+    bucket_timeout_s: float
+    servers: int
+    rounds: int
+
+    @property
+    def grace_s(self) -> float:
+        return self.bucket_timeout_s / (2 * max(self.servers, 1))
+
+    @property
+    def control_s(self) -> float:
+        return self.bucket_timeout_s / (4 * max(self.rounds, 1))
+
+    @property
+    def seconds(self) -> float:
+        """All dead servers together: every server late once, every control phase at its deadline."""
+        return self.servers * self.grace_s + 2 * self.rounds * self.control_s
+
+    @property
+    def group_s(self) -> float:
+        return 3 * self.bucket_timeout_s
+
+    def fanout_s(self, round_s: float) -> int:
+        """The fan-out groups' timeout (payload/sync/fanout.py: the replica's gather, the node and
+        leaders' groups): the longest a rank legitimately waits for a peer between two of their
+        collectives is what all dead servers cost (`seconds`) plus a round of live work; twice
+        that, in whole 10 s."""
+        return math.ceil(2 * (self.seconds + round_s) / 10) * 10
+
+
 @dataclass(frozen=True)
 class Timeouts:
     """Trainer timeouts that follow from the modeled work (seconds).
@@ -297,18 +356,25 @@ class Timeouts:
     startup: the startup probe's window: a resume reads the base model and a checkpoint from FSx.
     grace: SIGTERM to SIGKILL: room for one checkpoint write when FSx is fast enough, else the
     last completed checkpoint stands (the trainer says which in its log).
+    publish: the fan-out groups' timeout (DeadServerBound.fanout_s): dead servers cost a publish
+    at most one bucket_timeout_s, so a peer is gone once it is that and a round of work late.
+    The slowest phase counts a publish with that bound added.
     """
 
     stall_s: int
     collective_s: int
     startup_s: int
     grace_s: int
+    publish_s: int = 0
 
     @classmethod
-    def from_costs(cls, costs: Costs, minimum_stall_s: int = 900) -> "Timeouts":
-        slowest = max(costs.publish.seconds, costs.export_s, costs.checkpoint.write_s)
+    def from_costs(cls, costs: Costs, minimum_stall_s: int = 900,
+                   bucket_timeout_s: float = BUCKET_TIMEOUT_S) -> "Timeouts":
+        dead = DeadServerBound(bucket_timeout_s, costs.publish.servers, costs.publish.rounds)
+        slowest = max(costs.publish.seconds + dead.seconds, costs.export_s, costs.checkpoint.write_s)
         stall = max(minimum_stall_s, math.ceil(2 * slowest / 60) * 60)
         write = costs.checkpoint.stage_s + costs.checkpoint.write_s
         grace = 120 if write * 1.25 <= 110 else min(600, math.ceil(write * 1.25 / 30) * 30 + 30)
         startup = max(900, math.ceil((2 * costs.checkpoint.resume_s + 300) / 60) * 60)
-        return cls(stall_s=stall, collective_s=stall + 300, startup_s=startup, grace_s=grace)
+        return cls(stall_s=stall, collective_s=stall + 300, startup_s=startup, grace_s=grace,
+                   publish_s=dead.fanout_s(costs.publish.pause_s))

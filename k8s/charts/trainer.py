@@ -89,6 +89,8 @@ class TrainerChart(cdk8s.Chart):
             "payload",
             "train",
             f"--stall-timeout-s={timeouts.stall_s}",
+            # The fan-out groups' timeout, from the dead-server bound (estimate/costs.py).
+            f"--publish-timeout-s={timeouts.publish_s}",
         ]
         tracking_server = ctx.job.tracking.server
         container = k8s.Container(

@@ -31,9 +31,11 @@ class RolloutServerClient:
     def close(self) -> None:
         self._http.close()
 
-    def _post(self, route: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    def _post(self, route: str, body: dict[str, Any] | None = None, timeout_s: float | None = None) -> dict[str, Any]:
+        """`timeout_s`: this call's own limit (the publisher's deadlines), else the client's."""
         try:
-            response = self._http.post(route, json=body or {})
+            response = self._http.post(route, json=body or {},
+                                       timeout=httpx.USE_CLIENT_DEFAULT if timeout_s is None else max(timeout_s, 1e-3))
         except httpx.HTTPError as exc:
             raise RolloutServerError(f"{self.url}{route}: {type(exc).__name__}: {exc}") from exc
         try:
@@ -46,7 +48,8 @@ class RolloutServerClient:
         return payload if isinstance(payload, dict) else {"result": payload}
 
     def init_weights_update_group(
-        self, *, master_address: str, master_port: int, rank_offset: int, world_size: int, group_name: str, backend: str
+        self, *, master_address: str, master_port: int, rank_offset: int, world_size: int, group_name: str, backend: str,
+        timeout_s: float | None = None,
     ) -> None:
         self._post(
             "/init_weights_update_group",
@@ -58,13 +61,14 @@ class RolloutServerClient:
                 group_name=group_name,
                 backend=backend,
             ),
+            timeout_s,
         )
 
-    def begin_weight_update(self) -> None:
-        self._post("/begin_weight_update", {})
+    def begin_weight_update(self, timeout_s: float | None = None) -> None:
+        self._post("/begin_weight_update", {}, timeout_s)
 
-    def end_weight_update(self) -> None:
-        self._post("/end_weight_update", {})
+    def end_weight_update(self, timeout_s: float | None = None) -> None:
+        self._post("/end_weight_update", {}, timeout_s)
 
     def destroy_weights_update_group(self, group_name: str) -> None:
         self._post("/destroy_weights_update_group", {"group_name": group_name})
@@ -79,22 +83,23 @@ class RolloutServerClient:
         flush_cache: bool,
         weight_version: str | None,
         load_format: str | None = None,
+        timeout_s: float | None = None,
     ) -> None:
         body: dict[str, Any] = dict(names=names, dtypes=dtypes, shapes=shapes, group_name=group_name, flush_cache=flush_cache)
         if load_format is not None:
             body["load_format"] = load_format
         if weight_version is not None:
             body["weight_version"] = weight_version
-        self._post("/update_weights_from_distributed", body)
+        self._post("/update_weights_from_distributed", body, timeout_s)
 
     def update_weights_from_disk(self, *, model_path: str, weight_version: str) -> None:
         self._post("/update_weights_from_disk", {"model_path": model_path, "weight_version": weight_version})
 
-    def pause_generation(self, mode: PauseMode) -> None:
-        self._post("/pause_generation", {"mode": mode})
+    def pause_generation(self, mode: PauseMode, timeout_s: float | None = None) -> None:
+        self._post("/pause_generation", {"mode": mode}, timeout_s)
 
-    def continue_generation(self) -> None:
-        self._post("/continue_generation")
+    def continue_generation(self, timeout_s: float | None = None) -> None:
+        self._post("/continue_generation", None, timeout_s)
 
     def flush_cache(self) -> None:
         self._post("/flush_cache")

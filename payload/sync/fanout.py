@@ -35,24 +35,32 @@ that GPU's NICs (2 of 16 on p5en, ~37.5 GB/s); with all 8 it can use all 16 (~30
 75%). Not measured here (no multi-node machine): the model (estimate/costs.py) states it
 as an assumption (Hardware.node_broadcast_gb_s).
 
-Dead servers (issue 45 item 6; design, NOT yet implemented). At 16 p5en-48 nodes and 235B
-(publish_bytes 470 GB bf16, 110 buckets of 4 GiB, 32 TP8 servers, 2 rounds) a bucket reaches a
-server in ~28 ms (3.04 s / 110), and bucket_timeout_s is 30 s. Today a node whose server dies
-waits up to 30 s in `_finish_bucket` before pulling its next bucket, and every other node waits
-as long in that bucket's replica-wide all-gather: each dead server costs all 16 nodes up to
-30 s, and dead servers on k nodes at different buckets add up to k x 30 s (16 nodes: 480 s,
-against the fan-out groups' 515 s timeout). A follower's broadcast into its own dead server
-is aborted only when its head says "drop"; with two such stalls in a row it has waited 60 s,
-which is the server group's NCCL timeout (2 x bucket_timeout_s): the watchdog, not us, ends it.
-The bound to build: a late server is dropped from the rest of the publish after a grace of
-bucket_timeout_s / (servers in the job) (235B: 0.94 s, 34x a bucket's transfer; 30B with 64
-servers: 0.47 s) without waiting, its in-flight broadcast left running and aborted in the
-background bucket_timeout_s after it started (its slot's bytes matter to no one: the root only
-reads, the followers' copies are never a source); all dead servers together then cost the
-others at most servers x grace = one bucket_timeout_s, the server groups' NCCL timeout becomes
-3 x bucket_timeout_s (abort at most T + T of others' graces after the start), and the trainer's
-fan-out timeout is derived from it (estimate/costs.py Timeouts). The control calls made between
-gathers (probe, pause, begin/end, continue: today up to timeout_s each) need the same bound.
+Dead servers (issue 45 item 6). At 16 p5en-48 nodes and 235B (publish_bytes 470 GB bf16, 110
+buckets of 4 GiB, 32 TP8 servers, 2 rounds) a bucket reaches a server in ~28 ms (3.04 s / 110).
+Every node's next bucket is a replica-wide all-gather, so whatever a leader waits for its own
+server, every node waits. Before: a leader waited up to bucket_timeout_s (T, 30 s) for a dead
+server's bucket, dead servers on k nodes at different buckets added up to k x T (16 nodes: 480 s
+against the then 515 s fan-out timeout), a control call (probe, group, pause, begin/end,
+continue) could take the HTTP timeout (450 s) between two gathers, and a follower's broadcast
+into a dead server could reach the server group's 60 s NCCL watchdog. Now (estimate/costs.py
+DeadServerBound; each leader decides alone about its own servers, no cross-node agreement):
+  - a bucket not taken grace_s = T / (2 x servers) (235B: 0.47 s, 17x a bucket's transfer; 30B,
+    64 servers: 0.23 s) after the leader is ready to go on drops its server from the rest of the
+    publish without waiting: its broadcast is left in flight (its slot's bytes matter to no
+    one: the root only reads, a follower's copy is never a source) and aborted in the background
+    T after it started, on the leader and on each follower (their own post time), unless it
+    completed by then (then the server is not marked wedged). A server is late at most once, so
+    all of them cost the gathers <= servers x grace_s = T / 2, on however many nodes;
+  - each round's control phase before its first bucket (probe, group with the rendezvous,
+    pause, begin) and after its last (end, version check, continue) has one deadline,
+    control_s = T / (4 x rounds) (235B: 3.75 s, 30B: 1.88 s), every call's HTTP timeout the time
+    left; a server not through is dropped. Every leader runs its phases between the same two
+    gathers at once, so nodes' phases overlap instead of adding: <= 2 x rounds x control_s = T / 2;
+  - the server groups' NCCL timeout is 3 x T (publisher.group_timeout; gloo: T), past the abort;
+  - the fan-out groups' timeout is Timeouts.publish_s = 2 x (T + a round's pause), in whole 10 s:
+    70 s for both released models (was 515 s), passed by the chart as --publish-timeout-s.
+Timed on CPU (tests/payload/sync/test_sync_fanout_dead.py, T = 4 s): a server killed mid-bucket
+and servers wedged on two nodes at different buckets each cost a publish under T.
 
 Unverified here, a risk to check on GPUs: the publish thread's collectives (the gather, the
 server groups) run on their own communicators and stream while the next step's run on the
@@ -91,9 +99,9 @@ there by a warm-up all-reduce from the training thread) and each server's weight
 within the publish thread they are issued in one order on every rank (bucket by bucket, round
 by round, the same layout everywhere).
 
-Failures, bounded. A server that dies mid-bucket costs its group one bucket_timeout_s (its
-node's local rank 0 drops the group and tells its node's other GPUs to abort theirs); it is held
-and rejoins the next publish (publisher.py). Every group this module forms (the replica's
+Failures, bounded. A server that dies mid-bucket costs every node at most one grace_s (its
+node's local rank 0 drops the group and tells its node's other GPUs to drop theirs, aborted in
+the background; "Dead servers" above); it is held and rejoins the next publish (publisher.py). Every group this module forms (the replica's
 gather group, the node and heads groups) carries a timeout: a rank whose publish thread fails
 leaves the others waiting at most that long in their next collective, after which their
 publish fails with the error; a publish that failed that way leaves the groups unusable, and
@@ -105,9 +113,10 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from graphlib import TopologicalSorter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 import torch
@@ -116,7 +125,8 @@ import torch.distributed as dist
 from payload.sync.bucket import FlatBucket, pack
 from payload.sync.client import RolloutServerClient, RolloutServerError
 from payload.sync.group import destroy_weights_update_group, init_weights_update_group
-from payload.sync.publisher import PublishError, WeightPublisher
+from payload.sync.publisher import PublishError, WeightPublisher, abort_later, group_timeout
+from estimate.costs import DeadServerBound
 from payload.sync.wire import WireFormat
 
 log = logging.getLogger(__name__)
@@ -210,6 +220,7 @@ class Outcome:
     version: int
     done: list[str]  # servers now serving the version (every node's, on rank 0)
     error: str = ""
+    left_out: dict[str, str] = field(default_factory=dict)  # servers that did not take it, and why
 
 
 class FanOutPublisher:
@@ -221,8 +232,9 @@ class FanOutPublisher:
         local_ranks: int = 1  # GPUs a node (torchrun's LOCAL_WORLD_SIZE)
         # The ranks that hold the model once, one list per replica (World.replica_ranks).
         replicas: list[list[int]] | None = None
-        # Longest a rank waits in a fan-out collective for a peer; None: what a peer can
-        # legitimately take between two (an HTTP call, a bucket deadline, a probe).
+        # Longest a rank waits in a fan-out collective for a peer (the trainer passes
+        # estimate/costs.py Timeouts.publish_s); None: DeadServerBound.fanout_s with a round of
+        # live work taken as one bucket_timeout_s.
         timeout_s: float | None = None
 
         def build(self, world_rank: int, world_size: int, device: torch.device) -> "FanOutPublisher":
@@ -238,8 +250,12 @@ class FanOutPublisher:
         runs = assign(p.servers, self.nodes)
         self.servers = runs[self.node]
         self.rounds = max(len(run) for run in runs)
+        # Dead servers cost every node's gathers at most bucket_timeout_s in all, however many
+        # nodes have one: each node's leader decides alone about its own servers, within
+        # deadlines that add up to that bound (estimate/costs.py DeadServerBound).
+        self.bound = DeadServerBound(p.bucket_timeout_s, len(p.servers), self.rounds)
         timeout = timedelta(seconds=config.timeout_s if config.timeout_s is not None
-                            else p.timeout_s + 2 * p.bucket_timeout_s + p.probe_timeout_s)
+                            else self.bound.fanout_s(p.bucket_timeout_s))
         backend = "nccl" if p.backend == "nccl" else "gloo"
         # Every rank joins every new_group call, in the same order (torch's rule).
         replicas = config.replicas or [list(range(world_size))]
@@ -261,7 +277,10 @@ class FanOutPublisher:
         self.publishers: list[WeightPublisher] = []
         if self.local_rank == 0:
             for url in self.servers:
-                sender = WeightPublisher.Config(**{**vars(p), "servers": [url], "trainer_ranks": local}).build()
+                sender = WeightPublisher.Config(**{
+                    **vars(p), "servers": [url], "trainer_ranks": local,
+                    "grace_s": self.bound.grace_s if p.grace_s is None else p.grace_s,
+                    "control_s": self.bound.control_s if p.control_s is None else p.control_s}).build()
                 sender.tell = self._tell
                 self.publishers.append(sender)
         self._links: dict[str, dist.ProcessGroup] = {}  # a follower's side of its node's groups
@@ -367,6 +386,7 @@ class FanOutPublisher:
     def _publish(self, version: int) -> None:
         done: list[str] = []
         errors: list[str] = []
+        left_out: dict[str, str] = {}
         try:
             for j in range(self.rounds):
                 stream = self._gathered(version, j)
@@ -379,6 +399,7 @@ class FanOutPublisher:
                     except PublishError as exc:
                         errors.append(str(exc))
                     finally:
+                        left_out.update(self.publishers[j].left_out)
                         self._tell(("end",))
                 else:
                     self._follow(stream)
@@ -390,16 +411,17 @@ class FanOutPublisher:
             outcomes = [None] * self.nodes if self.rank == 0 else None
             try:
                 if self._heads is not None:
-                    dist.gather_object((done, errors), outcomes, dst=0, group=self._heads)
+                    dist.gather_object((done, errors, left_out), outcomes, dst=0, group=self._heads)
                 else:
-                    outcomes = [(done, errors)]
+                    outcomes = [(done, errors, left_out)]
             except Exception as exc:  # noqa: BLE001 - a head that never came: its servers did not take it
                 self._broken = self._broken or f"version {version}: outcome gather failed: {exc}"
-                outcomes = [(done, errors + [f"{type(exc).__name__}: {exc}"])] if self.rank == 0 else None
+                outcomes = [(done, errors + [f"{type(exc).__name__}: {exc}"], left_out)] if self.rank == 0 else None
             if self.rank == 0:
-                urls = [url for d, _ in outcomes for url in d]
-                failures = "; ".join(e for _, es in outcomes for e in es)
-                self._outcome = Outcome(version, urls, failures if not urls or self._broken else "")
+                urls = [url for d, _, _ in outcomes for url in d]
+                failures = "; ".join(e for _, es, _ in outcomes for e in es)
+                self._outcome = Outcome(version, urls, failures if not urls or self._broken else "",
+                                        {url: why for _, _, lo in outcomes for url, why in lo.items()})
         if self._stream is not None:
             self._stream.synchronize()
         self.on_event("published", version)
@@ -469,6 +491,7 @@ class FanOutPublisher:
         """Do on this GPU what local rank 0 does on its side of each server group, as told."""
         pulled: dict[int, FlatBucket] = {}
         pending: list[tuple[str, dist.Work]] = []
+        started: dict[str, float] = {}  # when this GPU posted each server's broadcast in flight
         while True:
             box = [None]
             dist.broadcast_object_list(box, src=self.head, group=self._node_group)
@@ -478,26 +501,35 @@ class FanOutPublisher:
                 if bucket is not None:
                     pulled[len(pulled)] = bucket
             elif kind == "join":
-                url, name, address, port, world_size = args
-                try:
+                url, name, address, port, world_size, connect_s = args
+                p = self.config.publisher
+                try:  # the rendezvous waits at most what its leader's control phase has left
                     self._links[url] = init_weights_update_group(
-                        backend=self.config.publisher.backend, master_address=address, master_port=port,
+                        backend=p.backend, master_address=address, master_port=port,
                         rank=self.local_rank, world_size=world_size, group_name=name,
-                        timeout=timedelta(seconds=(1 if self.config.publisher.backend == "gloo" else 2)
-                                          * self.config.publisher.bucket_timeout_s))
+                        timeout=group_timeout(p.backend, p.bucket_timeout_s),
+                        connect_timeout=None if connect_s is None else timedelta(seconds=connect_s))
                 except Exception as exc:  # noqa: BLE001 - rank 0's side failed too; it tells "drop"
                     log.warning("weight-update group %s with %s did not form: %s", name, url, exc)
             elif kind == "start":
                 index, urls = args
                 for url in urls:
                     if url in self._links:  # the same bytes as rank 0's: received in place
+                        started[url] = time.monotonic()
                         pending.append((url, dist.broadcast(pulled[index].flat, src=0, group=self._links[url],
                                                             async_op=True)))
             elif kind == "drop":
-                group = self._links.pop(args[0], None)
+                # Never waited for: a broadcast in flight into a dropped server is aborted in the
+                # background bucket_timeout_s after this GPU posted it (within the server
+                # groups' 3 x bucket_timeout_s NCCL timeout), like its leader's side.
+                url = args[0]
+                group = self._links.pop(url, None)
+                out = [work for u, work in pending if u == url]
                 if group is not None and self.config.publisher.backend == "nccl":
-                    dist.distributed_c10d._abort_process_group(group)
-                pending = [(url, work) for url, work in pending if url != args[0]]
+                    at = started[url] + self.config.publisher.bucket_timeout_s if out else time.monotonic()
+                    abort_later(group, at, skip=lambda out=out: all(w.is_completed() for w in out))
+                pending = [(u, work) for u, work in pending if u != url]
+                started.pop(url, None)
             elif kind == "finish":
                 for url, work in pending:  # rank 0 saw these servers take the bucket
                     work.wait()

@@ -32,9 +32,12 @@ def init_weights_update_group(
     world_size: int,
     group_name: str,
     timeout: timedelta = timedelta(minutes=10),
+    connect_timeout: timedelta | None = None,
 ) -> dist.ProcessGroup:
-    """Join (rank 0: host) the weight-update group; blocks until all `world_size` ranks arrive."""
-    store, rank, world_size = next(rendezvous(f"tcp://{master_address}:{master_port}", rank, world_size, timeout=timeout))
+    """Join (rank 0: host) the weight-update group; blocks until all `world_size` ranks arrive,
+    at most `connect_timeout` (default `timeout`, which the group's collectives then keep)."""
+    store, rank, world_size = next(rendezvous(f"tcp://{master_address}:{master_port}", rank, world_size,
+                                              timeout=connect_timeout or timeout))
     store.set_timeout(timeout)
     store = PrefixStore(group_name, store)
     # torch renamed pg_options to backend_options (2.6); SGLang's images carry either.

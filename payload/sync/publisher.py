@@ -56,10 +56,14 @@ partly updated weights, so it is not resumed (it stays paused, serving nothing) 
 the next publish in full, which sends every tensor anyway. A server the post-publish probe
 (payload/sync/probe.py, every version) finds serving wrong weights is rolled back: roll_back
 reloads the last good export from FSx with /update_weights_from_disk and resumes it. The publish fails (PublishError) only if no server took
-the version. Worst case per publish: one bucket_timeout_s, for all dead servers in parallel. A
-server that timed out while still answering HTTP is wedged in the broadcast (its scheduler
-waits out SGLang's 30 minutes): it is left out of later publishes until it reports another
-version (restarted) or stops answering, so it costs no publish a timeout twice.
+the version. Worst case per publish: one bucket_timeout_s for all dead servers together
+(estimate/costs.py DeadServerBound): a server whose bucket is not taken grace_s (bucket_timeout_s
+/ (2 x servers)) after we are ready to go on is dropped without waiting (its broadcast aborted in
+the background bucket_timeout_s after it started), once per publish; the control calls before
+the first bucket and after the last share one deadline each, control_s (bucket_timeout_s / 4;
+the fan-out: / (4 x rounds)). A server that timed out while still answering HTTP is wedged in
+the broadcast (its scheduler waits out SGLang's 30 minutes): it is left out of later publishes
+until it reports another version (restarted) or stops answering, so it costs no publish twice.
 
 Bytes and seconds at p5en-48 (estimate/costs.py, `python -m payload plan --env p5en-48`):
 0.5.23 delivers every tensor to every TP rank of a server, so each server receives the whole
@@ -75,6 +79,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
@@ -89,6 +94,7 @@ from payload.sync.bucket import FlatBucket
 from payload.sync.client import PauseMode, RolloutServerClient, RolloutServerError
 from payload.sync.group import destroy_weights_update_group, init_weights_update_group
 from payload.sync.wire import Precision, WireFormat
+from estimate.costs import DeadServerBound
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +102,27 @@ LOAD_FORMAT = "flattened_bucket"
 # torch's default process-group timeout, which SGLang 0.5.23 gives its side of the group: a
 # server stuck in a broadcast stays stuck this long (then NCCL's watchdog takes it down).
 SGLANG_GROUP_TIMEOUT_S = 1800.0
+
+
+def group_timeout(backend: str, bucket_timeout_s: float) -> timedelta:
+    """A server group's timeout. gloo: the collective's own deadline, which ends a dropped
+    broadcast. NCCL: 3 x bucket_timeout_s (estimate/costs.py DeadServerBound.group_s), after the
+    background abort of a dropped broadcast (bucket_timeout_s after it started, on every rank of
+    the group): we abort the communicator before its watchdog would (taking the trainer down)."""
+    return timedelta(seconds=(1 if backend == "gloo" else 3) * bucket_timeout_s)
+
+
+def abort_later(group: dist.ProcessGroup, at: float, skip: Callable[[], bool] = lambda: False) -> None:
+    """Abort NCCL `group` at time.monotonic() `at`, on a daemon timer (never on the publish's own
+    path: an abort with a kernel in flight may take a while), unless `skip()` says by then that
+    its broadcast completed after all."""
+    def abort():
+        if not skip():
+            dist.distributed_c10d._abort_process_group(group)
+
+    timer = threading.Timer(max(0.0, at - time.monotonic()), abort)
+    timer.daemon = True
+    timer.start()
 
 
 class PublishError(RuntimeError):
@@ -162,9 +189,17 @@ class WeightPublisher:
         master_address: str = ""
         # One HTTP call (a bucket's update waits for its broadcast; begin/end/pause are quick).
         timeout_s: float = 600.0
-        # A server that has not taken a bucket this long after it went out is dead for this
-        # publish (a 1 GiB bucket takes ~30 ms at 37.5 GB/s: this is 1000x that).
+        # What all dead servers together may cost a publish (estimate/costs.py DeadServerBound;
+        # 235B at p5en-48: a 4 GiB bucket reaches a server in ~28 ms). A broadcast a dropped
+        # server left in flight is aborted this long after it started.
         bucket_timeout_s: float = 30.0
+        # A server whose bucket is not taken this long after we are ready to go on is dropped
+        # from the publish; None: DeadServerBound's bucket_timeout_s / (2 x servers).
+        grace_s: float | None = None
+        # Deadline of each control phase (probe, group, pause, begin before the first bucket;
+        # end, version check, continue after the last); None: DeadServerBound's
+        # bucket_timeout_s / 4 (one round). A server not through by then is dropped.
+        control_s: float | None = None
         # A server that does not answer /model_info within this is down for this publish.
         probe_timeout_s: float = 5.0
         # Trainer GPUs in each server's group, as group ranks 0..trainer_ranks-1 (the server's
@@ -185,11 +220,19 @@ class WeightPublisher:
         self._links: dict[str, _Link] = {}
         # Servers left paused with partly updated (or wrong) weights until a publish completes on them.
         self.held: set[str] = set()
+        self.left_out: dict[str, str] = {}
+        self._down: list[str] = []
         # Servers that timed out inside a broadcast: (the version they reported, until when they
         # are left out). Their scheduler is blocked in it; a restart shows as another version.
         self._wedged: dict[str, tuple[str | None, float]] = {}
         self._last_versions: dict[str, str | None] = {}
-        self._pool = ThreadPoolExecutor(max_workers=max(2, 2 * len(self.clients)))
+        # An update call to a dead server can hold a thread up to bucket_timeout_s; probes and
+        # the next calls must not queue behind it.
+        self._pool = ThreadPoolExecutor(max_workers=max(4, 4 * len(self.clients)))
+        bound = DeadServerBound(config.bucket_timeout_s, len(self.clients), 1)
+        self.grace_s = bound.grace_s if config.grace_s is None else config.grace_s
+        self.control_s = bound.control_s if config.control_s is None else config.control_s
+        self._started: dict[str, float] = {}  # when each server's in-flight broadcast started
         self._buffers: list[torch.Tensor | None] = [None, None, None]
         # The group's other trainer ranks follow this one's every step on their side of the
         # groups (payload/sync/fanout.py sends it to them; alone, nothing to tell): ("join", url, name,
@@ -198,20 +241,29 @@ class WeightPublisher:
 
     # -- fan-out -------------------------------------------------------------------------------
 
-    def _each(self, call, clients) -> dict[str, BaseException | None]:
+    @staticmethod
+    def _left(deadline: float | None) -> float | None:
+        return None if deadline is None else max(deadline - time.monotonic(), 1e-3)
+
+    def _each(self, call, clients, deadline: float | None = None) -> dict[str, BaseException | None]:
+        """`call(c)` for every client at once, each waited for until `deadline` at most (a call
+        still out then is an error; it was given the time left as its own HTTP timeout)."""
         futures = [(c.url, self._pool.submit(call, c)) for c in clients]
         errors: dict[str, BaseException | None] = {}
         for url, f in futures:
             try:
-                f.result()
+                f.result(timeout=self._left(deadline))
                 errors[url] = None
+            except TimeoutError:
+                errors[url] = TimeoutError(f"not through within the phase's {self.control_s:g} s")
             except BaseException as exc:  # noqa: BLE001 - reported per server by the caller
                 errors[url] = exc
         return errors
 
-    def _keep(self, call, clients, what: str, failed: dict[str, str]) -> list[RolloutServerClient]:
-        """The clients for which `call` succeeded; the others are recorded in `failed`."""
-        errors = self._each(call, clients)
+    def _keep(self, call, clients, what: str, failed: dict[str, str], deadline: float | None = None
+              ) -> list[RolloutServerClient]:
+        """The clients for which `call` succeeded (by `deadline`); the others are recorded in `failed`."""
+        errors = self._each(call, clients, deadline)
         for url, error in errors.items():
             if error is not None:
                 failed[url] = f"{what}: {error}"
@@ -219,19 +271,27 @@ class WeightPublisher:
 
     # -- who takes part ------------------------------------------------------------------------
 
-    def participants(self) -> list[RolloutServerClient]:
-        """Every server that answers /model_info in probe_timeout_s, whatever it serves: a
-        publish sends the whole model, so a server that missed versions (or was restarted on
-        an older export) is brought up to date by this one."""
+    def participants(self, deadline: float | None = None) -> list[RolloutServerClient]:
+        """Every server that answers /model_info in probe_timeout_s (and by `deadline`), whatever
+        it serves: a publish sends the whole model, so a server that missed versions (or was
+        restarted on an older export) is brought up to date by this one."""
         def probe(c: RolloutServerClient):
             try:
-                return c.weight_version(timeout_s=self.config.probe_timeout_s)
+                left = self._left(deadline)
+                return c.weight_version(timeout_s=min(self.config.probe_timeout_s, left or float("inf")))
             except RolloutServerError as exc:
                 log.warning("%s is down for this publish: %s", c.url, exc)
                 return None
 
-        versions = {c.url: f.result() for c, f in [(c, self._pool.submit(probe, c)) for c in self.clients]}
+        def answer(future):
+            try:
+                return future.result(timeout=self._left(deadline))
+            except TimeoutError:
+                return None
+
+        versions = {c.url: answer(f) for c, f in [(c, self._pool.submit(probe, c)) for c in self.clients]}
         self._last_versions = versions
+        self._down = [url for url, v in versions.items() if v is None]
         up = []
         for c in self.clients:
             if versions[c.url] is None:
@@ -249,46 +309,51 @@ class WeightPublisher:
     # -- the groups ----------------------------------------------------------------------------
 
     def _group_timeout(self) -> timedelta:
-        # gloo: the collective's own deadline. NCCL: later than ours, so that we abort the
-        # communicator before its watchdog does (which would take the trainer down with it).
-        factor = 1 if self.config.backend == "gloo" else 2
-        return timedelta(seconds=factor * self.config.bucket_timeout_s)
+        return group_timeout(self.config.backend, self.config.bucket_timeout_s)
 
-    def _connect(self, c: RolloutServerClient) -> None:
+    def _connect(self, c: RolloutServerClient, deadline: float | None = None) -> None:
         """Form `c`'s own weight-update group (a new name each time: torch refuses a name
         already taken in the process, and a broken group is never reused)."""
         name = f"{self.config.group_name}-{uuid.uuid4().hex[:8]}"
         address = self.config.master_address or _own_address()
         port = _free_port()
         world_size = self.config.trainer_ranks + self.config.ranks_per_server
-        self.tell(("join", c.url, name, address, port, world_size))
+        left = self._left(deadline)
+        # The rendezvous waits for every member at most the phase's time left (the followers too).
+        connect = timedelta(seconds=left) if left is not None else None
+        self.tell(("join", c.url, name, address, port, world_size, left))
         joined = self._pool.submit(c.init_weights_update_group, master_address=address, master_port=port,
                                    rank_offset=self.config.trainer_ranks, world_size=world_size, group_name=name,
-                                   backend=self.config.backend)
+                                   backend=self.config.backend, timeout_s=left)
         try:
             group = init_weights_update_group(backend=self.config.backend, master_address=address, master_port=port,
                                               rank=0, world_size=world_size, group_name=name,
-                                              timeout=self._group_timeout())
+                                              timeout=self._group_timeout(), connect_timeout=connect)
         except Exception as exc:
             self.tell(("drop", c.url))
             raise PublishError(f"weight-update group {name} did not form at {address}:{port}: {exc}") from exc
         try:
-            joined.result()
-        except RolloutServerError:
+            joined.result(timeout=self._left(deadline))
+        except (RolloutServerError, TimeoutError):
             self.tell(("drop", c.url))
             destroy_weights_update_group(group)
             raise
         self._links[c.url] = _Link(group, name)
         log.info("weight-update group %s formed with %s (world %d)", name, c.url, world_size)
 
-    def _drop(self, url: str, abort: bool = False) -> None:
+    def _drop(self, url: str, abort: bool = False, skip: Callable[[], bool] = lambda: False) -> None:
         """Forget `url`'s group. A group left mid-collective is never destroyed (a broken
-        communicator can hang in teardown); NCCL's is aborted, which frees our side's kernel."""
+        communicator can hang in teardown); NCCL's is aborted, which frees our side's kernel:
+        in the background, bucket_timeout_s after its broadcast started (now if none is out),
+        unless `skip()` says by then that it completed. The followers do the same on their side."""
         link = self._links.pop(url, None)
         if link is not None:
             self.tell(("drop", url))
         if link is not None and abort and self.config.backend == "nccl":
-            dist.distributed_c10d._abort_process_group(link.group)
+            started = self._started.get(url)
+            abort_later(link.group, time.monotonic() if started is None else started + self.config.bucket_timeout_s,
+                        skip)
+        self._started.pop(url, None)
 
     def disconnect(self) -> None:
         links, self._links = self._links, {}
@@ -322,14 +387,20 @@ class WeightPublisher:
             meta = dict(names=bucket.names, dtypes=bucket.dtypes, shapes=bucket.shapes, group_name=link.name,
                         load_format=LOAD_FORMAT, flush_cache=last and self.config.pause_mode != "in_place",
                         weight_version=str(version) if last else None)
-            future = self._pool.submit(c.update_weights_from_distributed, **meta)
+            # The call ends with the background abort of its broadcast at the latest.
+            future = self._pool.submit(c.update_weights_from_distributed, **meta,
+                                       timeout_s=self.config.bucket_timeout_s)
+            self._started[c.url] = time.monotonic()
             in_flight[c.url] = (future, dist.broadcast(bucket.flat, src=0, group=link.group, async_op=True))
         return in_flight
 
     def _finish_bucket(self, in_flight: dict, failed: dict[str, str]) -> None:
-        """Wait for every server's bucket, at most bucket_timeout_s; a server that fails or
-        does not finish in time is recorded in `failed` and its group dropped."""
-        deadline = time.monotonic() + self.config.bucket_timeout_s
+        """Wait for every server's bucket, at most grace_s from now (when we are ready to go
+        on); a server that fails or is late is recorded in `failed` and dropped from the rest
+        of the publish without waiting for it: its broadcast stays in flight and is aborted in
+        the background (`_drop`). Each server is late at most once a publish, so dead servers
+        cost at most servers x grace_s in all (estimate/costs.py DeadServerBound)."""
+        deadline = time.monotonic() + self.grace_s
         pending = dict(in_flight)
         while pending:
             for url, (future, handle) in list(pending.items()):
@@ -345,15 +416,22 @@ class WeightPublisher:
                 del pending[url]
             if pending and time.monotonic() > deadline:
                 for url in pending:
-                    failed[url] = f"bucket not taken within {self.config.bucket_timeout_s:g} s"
+                    failed[url] = f"bucket not taken within {self.grace_s:g} s of the others"
                     self._wedged[url] = (self._last_versions.get(url), time.monotonic() + SGLANG_GROUP_TIMEOUT_S)
                 break
             if pending:
                 time.sleep(0.002)
-        for url in in_flight:
+        for url, (future, _) in in_flight.items():
             if url in failed:
-                self._drop(url, abort=True)
+                # Taken after all by the time of the abort: a slow server, not a wedged one.
+                self._drop(url, abort=True, skip=lambda url=url, future=future: self._taken_late(url, future))
         self.tell(("finish",))
+
+    def _taken_late(self, url: str, future) -> bool:
+        if future.done() and future.exception() is None:
+            self._wedged.pop(url, None)
+            return True
+        return False
 
     def publish(self, named_tensors: Iterable[tuple[str, torch.Tensor]], version: int) -> list[str]:
         """Send HF-named tensors (call on trainer rank 0; the iterator may gather collectively)
@@ -371,17 +449,23 @@ class WeightPublisher:
         failed: dict[str, str] = {}
         done: list[RolloutServerClient] = []
         started = time.monotonic()
+        # Control phases: every call before the first bucket shares one deadline, every call
+        # after the last another (all servers' calls at once): a server not through is dropped.
+        deadline = started + self.control_s
+        left = lambda: self._left(deadline)  # noqa: E731
         try:
-            members = self.participants()
+            members = self.participants(deadline)
             for c in members:
                 if c.url not in self._links:
                     try:
-                        self._connect(c)
+                        self._connect(c, deadline)
                     except (PublishError, RolloutServerError) as exc:
                         failed[c.url] = f"init_weights_update_group: {exc}"
             members = [c for c in members if c.url in self._links]
-            members = self._keep(lambda c: c.pause_generation(self.config.pause_mode), members, "pause_generation", failed)
-            opened = self._keep(lambda c: c.begin_weight_update(), members, "begin_weight_update", failed)
+            members = self._keep(lambda c: c.pause_generation(self.config.pause_mode, timeout_s=left()), members,
+                                 "pause_generation", failed, deadline)
+            opened = self._keep(lambda c: c.begin_weight_update(timeout_s=left()), members, "begin_weight_update",
+                                failed, deadline)
             try:
                 live = self._send(iterator, opened, version, failed)
             except Exception as exc:  # the gather or the pack: no server has the whole version
@@ -389,15 +473,27 @@ class WeightPublisher:
                     failed.setdefault(c.url, f"{type(exc).__name__}: {exc}")
                     self._drop(c.url, abort=True)  # a broadcast of ours may be left in flight
                 live = []
-            live = self._keep(lambda c: c.end_weight_update(), live, "end_weight_update", failed)
-            # Sessions a failed server left open are closed (it may be alive; errors expected).
-            self._each(lambda c: c.end_weight_update(), [c for c in opened if c.url in failed])
-            done = [c for c in live if self._serves(c, version, failed)]
-            self._keep(lambda c: c.continue_generation(), done, "continue_generation", failed)
+            deadline = time.monotonic() + self.control_s
+            # Sessions a failed server left open are closed too (it may be alive; errors
+            # expected), beside the live ones' ends and within the same deadline.
+            ended = self._each(lambda c: c.end_weight_update(timeout_s=left()), opened, deadline)
+            for c in live:
+                if ended[c.url] is not None:
+                    failed[c.url] = f"end_weight_update: {ended[c.url]}"
+            live = [c for c in live if ended[c.url] is None]
+            served = self._each(lambda c: self._check(c, version, left()), live, deadline)
+            for url, error in served.items():
+                if error is not None:
+                    failed[url] = f"version check: {error}"
+            done = [c for c in live if served[c.url] is None]
+            self._keep(lambda c: c.continue_generation(timeout_s=left()), done, "continue_generation", failed,
+                       deadline)
         finally:
             for _ in iterator:  # every rank takes part in every gather, even after a failure
                 pass
             self._buffers = [None] * len(self._buffers)  # 3 buckets of memory, back to training
+        # This publish's servers that did not take it, and why (down ones too, not held).
+        self.left_out = {url: "down: no answer to /model_info" for url in self._down} | failed
         self.held = (self.held | set(failed)) - {c.url for c in done}
         for url, reason in failed.items():
             log.error("%s left out of version %d (held paused until a publish completes on it): %s", url, version, reason)
@@ -431,17 +527,12 @@ class WeightPublisher:
             self._finish_bucket(self._start_bucket(index, held, live, True, version), failed)
         return [c for c in live if c.url not in failed]
 
-    def _serves(self, c: RolloutServerClient, version: int, failed: dict[str, str]) -> bool:
+    def _check(self, c: RolloutServerClient, version: int, left: float | None) -> None:
         """Loud, cheap: the server must now report the version (one that dropped a bucket or
         never loaded the last one does not)."""
-        try:
-            got = c.weight_version(timeout_s=self.config.probe_timeout_s)
-        except RolloutServerError as exc:
-            failed[c.url] = f"version check: {exc}"
-            return False
+        got = c.weight_version(timeout_s=min(self.config.probe_timeout_s, left or float("inf")))
         if got != str(version):
-            failed[c.url] = f"serves {got!r} after publishing version {version}"
-        return got == str(version)
+            raise RolloutServerError(f"serves {got!r} after publishing version {version}")
 
     def roll_back(self, urls: list[str], model_path: str, version: int) -> list[str]:
         """Servers that serve wrong weights (the post-publish probe, payload/sync/probe.py)

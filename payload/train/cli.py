@@ -41,6 +41,9 @@ def register(subparsers) -> None:
                    help=f"Prometheus /metrics and /healthz port (0: any); default ${METRICS_PORT_ENV} or 9400")
     p.add_argument("--stall-timeout-s", type=float, default=900.0,
                    help="/healthz fails when one phase (waiting for experience, a collective) lasts this long")
+    p.add_argument("--publish-timeout-s", type=float, default=None,
+                   help="the weight fan-out groups' timeout (estimate/costs.py Timeouts.publish_s); "
+                        "default: derived from the publish's bucket timeout")
     p.set_defaults(run=run)
 
 
@@ -106,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
             metrics_jsonl=args.metrics_jsonl,
             metrics_port=args.metrics_port,
             stall_timeout_s=args.stall_timeout_s,
+            publish_timeout_s=args.publish_timeout_s,
             resume=args.resume,
             # data.total_steps ends the run where the data does not (the feeder repeats it).
             max_steps=args.max_steps if args.max_steps is not None else job.data and job.data.total_steps,

@@ -158,6 +158,9 @@ class Trainer:
         metrics_jsonl: str | None = None
         metrics_port: int | None = 9400
         stall_timeout_s: float = 900.0
+        # The fan-out groups' timeout (estimate/costs.py Timeouts.publish_s: dead servers cost a
+        # publish at most one bucket_timeout_s); None: FanOutPublisher derives it.
+        publish_timeout_s: float | None = None
         # "auto": the newest complete checkpoint if there is one; "none"; or a checkpoint path.
         resume: str = "auto"
         max_steps: int | None = None
@@ -257,12 +260,13 @@ class Trainer:
                     dtype=job.model.dtype,
                     precision=job.rollout.precision,
                     bucket_bytes=config.publish_bucket_mb << 20,
-                    # A dead server fails the publish (which rolls back) well before the phase
-                    # watchdog would call the trainer stuck.
+                    # One HTTP call's outer limit; the publish's own deadlines (DeadServerBound:
+                    # a grace a bucket, a deadline a control phase) end a dead server's far sooner.
                     timeout_s=min(600.0, config.stall_timeout_s / 2),
                 ),
                 local_ranks=layout.gpus_per_node,
                 replicas=world.replica_ranks,
+                timeout_s=config.publish_timeout_s,
             ).build(world.rank, world.world_size, world.device)
         self.publish_failures = PublishFailures(job.rollout.max_staleness)
         self.tracker = self._tracker() if world.is_main else None

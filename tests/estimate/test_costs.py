@@ -117,3 +117,24 @@ def test_fp8_rollout_halves_every_publish_byte_after_the_gather():
                              keep_last=3, servers=1, shard_gpus=8, server_gpus=2, rollout_precision=p)
                  for p in ("bf16", "fp8")]
         assert small[1].publish.transfer_s / small[0].publish.transfer_s < 0.52
+
+
+def test_dead_servers_cost_a_publish_at_most_one_bucket_timeout_and_the_timeouts_follow():
+    """estimate/costs.py DeadServerBound, as payload/sync/fanout.py enforces it (timed on CPU in
+    tests/payload/sync/test_sync_fanout_dead.py): 235B at p5en-48, 32 TP8 servers in 2 rounds,
+    a 4 GiB bucket reaching a server in ~28 ms (3.04 s / 110)."""
+    from estimate.costs import DeadServerBound
+
+    large, small = p5en_48("Qwen3-235B-A22B"), p5en_48("Qwen3-30B-A3B", servers=64, server_gpus=4)
+    big = DeadServerBound(30.0, large.publish.servers, large.publish.rounds)
+    assert (big.servers, big.rounds) == (32, 2)
+    assert round(big.grace_s, 3) == 0.469 and big.control_s == 3.75 and big.group_s == 90
+    assert big.seconds == 30.0  # every server late once and every control phase at its deadline: one timeout
+    assert big.grace_s > 15 * large.publish.transfer_s / large.publish.buckets  # 17x a bucket's transfer
+    little = DeadServerBound(30.0, small.publish.servers, small.publish.rounds)
+    assert (round(little.grace_s, 3), little.control_s, little.seconds) == (0.234, 1.875, 30.0)
+    # The fan-out groups' timeout: twice (the bound + a round's live work), not 515 s.
+    for costs in (large, small):
+        t = Timeouts.from_costs(costs)
+        assert t.publish_s == 70
+        assert t.stall_s >= 2 * (costs.publish.seconds + 30) and t.collective_s > t.publish_s
