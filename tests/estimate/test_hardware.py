@@ -53,11 +53,12 @@ def test_the_h100_trainer_and_servers_run_at_h100_rates(h100):
     head = 2 * ARCHITECTURES["Qwen3-30B-A3B"].hidden_size * ARCHITECTURES["Qwen3-30B-A3B"].vocab_size
     work = t.flops_per_token - (head if t.keeps_logits else 0)
     assert math.isclose(t.compute_s, t.step_tokens * work / (128 * a.train_mfu * 731e12), rel_tol=1e-3)
-    # 235B at bf16 does not hold one 8 x 80 GB node's replica with a group's KV: refused in one line.
+    # 235B does not fit 16 nodes of 80 GB GPUs: refused in one line, naming the GB and the limit.
     data = on("p5.48xlarge")
     data["job"]["model"]["path"] = "/fsx/models/Qwen3-235B-A22B"
     data["storage"] = {"fsx_storage_gib": 14400, "fsx_throughput_mb_s_per_tib": 1000}
-    with pytest.raises(EnvironmentFileError, match="no SGLang replica inside one p5.48xlarge holds Qwen3-235B-A22B"):
+    with pytest.raises(EnvironmentFileError, match=r"Qwen3-235B-A22B needs [\d.]+ GB a GPU .* more than the "
+                                                   r"72.0 GB that fit \(90% of a 80 GB GPU\)"):
         parse_environment(data, "p5-48.yaml")
 
 

@@ -3,6 +3,8 @@
 import shutil
 
 import pytest
+
+from estimate.footprint import FIT_FRACTION
 import yaml
 
 from estimate.checks import parse_environment
@@ -59,7 +61,8 @@ def test_an_explicit_layout_that_does_not_fit_is_refused_in_one_line():
     message = str(error.value)
     assert "\n" not in message
     assert message.startswith("p5en-48.yaml: job.parallel: Qwen3-235B-A22B needs ")
-    assert "GB a GPU under PP 1 x EP 8 x FSDP 8 x 16 repl" in message and "112.8 GB that fit (80% of a 141 GB GPU)" in message
+    assert "GB a GPU under PP 1 x EP 8 x FSDP 8 x 16 repl" in message
+    assert f"{FIT_FRACTION * 141:.1f} GB that fit ({FIT_FRACTION:.0%} of a 141 GB GPU)" in message
 
 
 def test_an_explicit_rollout_tp_that_does_not_fit_names_the_one_that_does():

@@ -38,19 +38,22 @@ def run(capsys, *argv):
 
 
 def test_plan_json_recommends_the_fastest_split_within_limits(tmp_path, capsys):
-    path = env_file(tmp_path, train=(1, 2, 3), rollout=(1, 3, 5), parallel={"expert_parallel_size": 8})
+    # Qwen3-30B-A3B on 2 train nodes takes two pipeline stages (one node's GPUs each), so the
+    # trainer comes in whole 2-node multiples.
+    path = env_file(tmp_path, train=(2, 2, 4), rollout=(1, 3, 5), parallel={"expert_parallel_size": 8})
     # 32 slots a server: the job's 64 groups in flight keep every split's servers full.
     code, out, err = run(capsys, "plan", "--env", path, *RATES, "--server-slots", "32", "--json")
     assert code == 0, err
     answer = json.loads(out)
     env = load_environment(path)
+    assert env.layout.trainer.pipeline == 2
     spec = LoopSpec.from_environment(env, Rates(20000, 50000, 15), server_slots=32)
-    steps = {t: predict(spec, spec.split(t, 5 - t)).step_time_s for t in (1, 2, 3)}
+    steps = {t: predict(spec, spec.split(t, 5 - t)).step_time_s for t in (2, 4)}
     assert answer["budget_nodes"] == 5
     assert answer["current"]["split"] == {"train_nodes": 2, "rollout_nodes": 3, "replicas": 3, "train_gpus": 16}
     assert answer["recommended"]["split"]["train_nodes"] == min(steps, key=steps.get)
     assert answer["recommended"]["step_time_s"] == pytest.approx(min(steps.values()))
-    assert [c["split"]["train_nodes"] for c in answer["candidates"]] == [1, 2, 3, 4]
+    assert [c["split"]["train_nodes"] for c in answer["candidates"]] == [2, 4]
 
 
 def test_plan_table(capsys):

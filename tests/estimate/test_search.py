@@ -2,6 +2,8 @@
 
 import pytest
 
+from estimate.footprint import FIT_FRACTION
+
 from estimate.checks import load_environment
 from payload.__main__ import main
 from estimate.search import reshaped_layout, search_splits, verified_best
@@ -46,19 +48,18 @@ def test_235b_candidates_keep_whole_pipeline_stages(env235):
     assert best.tokens_per_s_per_gpu >= shipped.tokens_per_s_per_gpu
 
 
-def test_a_best_split_whose_trainer_does_not_fit_gives_way_to_the_next(env235):
-    """235B at 12:36 would be 1.4% faster with the trainer's rate held, but PP 4 over 12 nodes
-    is FSDP 24 a stage, 118 GB a GPU: over the footprint's fit line, so 16:32 stays."""
+def test_the_picked_split_is_verified_to_fit(env235):
+    """235B's picked layout (PP 8 x EP 8 x FSDP 16) has whole stages only at multiples of 8 train
+    nodes, so the search's candidates at 8 and 24 nodes re-shape it and each is verified against
+    the fit line before it is picked; 16:32 stays, and its own rate is the one held."""
     env = env235
     e = estimate(env, "Qwen3-235B-A22B")
-    rows, best, _ = search_splits(env, e, in_flight=(1536,), train_nodes=(12, 16))
-    assert best.train_nodes == 12
+    rows, best, _ = search_splits(env, e, in_flight=(1536,), train_nodes=(8, 16, 24))
     pick, checks = verified_best(env, e, rows)
-    assert [c.choice.train_nodes for c in checks] == [12, 16] and [c.fits for c in checks] == [False, True]
-    assert checks[0].layout.shard == 24 and checks[0].memory_gb > 0.8 * 141 > checks[1].memory_gb
-    assert pick.train_nodes == 16
-    # At 16 nodes the re-shaped layout is the shipped one, so its own rate is the one held.
-    assert checks[1].trainer_tokens_per_s_per_node == pytest.approx(checks[1].held_tokens_per_s_per_node)
+    assert checks and checks[-1].fits and pick.train_nodes == checks[-1].choice.train_nodes == 16
+    assert all(not c.fits for c in checks[:-1])
+    assert checks[-1].memory_gb <= FIT_FRACTION * 141
+    assert checks[-1].trainer_tokens_per_s_per_node == pytest.approx(checks[-1].held_tokens_per_s_per_node)
 
 
 def test_reshaped_layouts_keep_stages_and_ep_and_take_the_widest_shard(env, env235):
@@ -66,8 +67,9 @@ def test_reshaped_layouts_keep_stages_and_ep_and_take_the_widest_shard(env, env2
     shipped = e.trainer.layout  # EP 8, FSDP 128
     assert reshaped_layout(shipped, 30).shard == 120 and reshaped_layout(shipped, 32).shard == 128
     assert reshaped_layout(shipped, 28).shard == 112 and reshaped_layout(shipped, 3).shard == 24
-    big = estimate(env235, "Qwen3-235B-A22B").trainer.layout  # PP 4, FSDP 32
-    assert reshaped_layout(big, 10) is None and reshaped_layout(big, 12).pipeline == 4
+    big = estimate(env235, "Qwen3-235B-A22B").trainer.layout  # PP 8, FSDP 16
+    assert reshaped_layout(big, 12) is None and reshaped_layout(big, 24).pipeline == 8
+    assert reshaped_layout(big, 24).shard == 8 and reshaped_layout(big, 8).shard == 8  # widest dividing a stage
 
 
 def test_plan_search_splits_prints_the_best_beside_the_shipped(capsys):
