@@ -115,6 +115,19 @@ class ParallelSection(_Section):
         return self
 
 
+class OverlongPenalty(_Section):
+    """DAPO's soft overlong punishment (arXiv 2503.14476, §3.4), added to each sample's reward
+    before the group normalisation (payload.train.shaping). With L_max = batch.max_response_tokens
+    and L_cache = buffer_tokens, a response of |y| tokens gets
+    0 for |y| <= L_max - L_cache, -factor * (|y| - (L_max - L_cache)) / L_cache inside the buffer,
+    and -factor at L_max and beyond (a truncated response)."""
+
+    # L_cache: the last this many tokens before batch.max_response_tokens are the penalised buffer.
+    buffer_tokens: int = Field(ge=1)
+    # The penalty at L_max (the paper's 1; verl's overlong_buffer.penalty_factor).
+    factor: float = Field(default=1.0, gt=0)
+
+
 class AlgorithmSection(_Section):
     group_size: int = Field(default=8, ge=2)
     learning_rate: float = Field(default=1e-6, gt=0)
@@ -130,6 +143,10 @@ class AlgorithmSection(_Section):
     tis_cap: float | None = Field(default=2.0, gt=0)
     # DAPO dynamic sampling: drop groups whose rewards are all equal (zero advantage).
     filter_equal_reward_groups: bool = True
+    # DAPO's soft overlong punishment on the reward (see OverlongPenalty); None (the default)
+    # leaves rewards as the verifiers gave them. Left out of the rendered job at its default, so
+    # adding the switch changed no ConfigMap (nor the pods' job-config hash).
+    overlong_penalty: OverlongPenalty | None = Field(default=None, exclude_if=lambda v: v is None)
     # MoE load-balancing loss weight in the trainer; 0 leaves routing to the policy loss
     # (with routing replay the trained routes are the rollout engine's anyway).
     router_aux_loss_coef: float = Field(default=0.0, ge=0)
@@ -554,6 +571,10 @@ class JobConfig(_Section):
                 f"batch.micro_batch_size {self.batch.micro_batch_size} must divide prompts_per_step × group_size "
                 f"({self.batch.prompts_per_step} × {self.algorithm.group_size})"
             )
+        overlong = self.algorithm.overlong_penalty
+        if overlong is not None and overlong.buffer_tokens > self.batch.max_response_tokens:
+            raise ValueError(f"algorithm.overlong_penalty.buffer_tokens {overlong.buffer_tokens} must be at most "
+                             f"batch.max_response_tokens {self.batch.max_response_tokens}")
         if (self.eval.interval_steps or self.eval.before_training) and (self.data is None or self.data.eval is None):
             raise ValueError("eval.interval_steps / eval.before_training need an eval set (data.eval)")
         if self.parallel.pipeline_parallel_size not in ("auto", 1):

@@ -54,6 +54,7 @@ from payload.sync.fanout import FanOutPublisher, Outcome
 from payload.sync.publisher import WeightPublisher
 from payload.train import deadline
 from payload.train.advantages import group_advantages
+from payload.train.shaping import length_metrics, shaped_rewards
 from payload.train.batch import MicroBatch, Sample, micro_batches, packed_for_rank, split_for_ranks
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
 from payload.train.export import export_hf
@@ -70,7 +71,8 @@ log = logging.getLogger(__name__)
 _DTYPES = {"bfloat16": torch.bfloat16, "float32": torch.float32}
 # Per-step numbers that also go to Prometheus as gauges (rl_trainer_<name>).
 _STEP_GAUGES = ("loss", "policy_loss", "kl_loss", "clip_fraction", "approx_kl", "grad_norm", "mean_reward",
-                "response_length_mean", "tis_weight_mean", "rollout_logprob_diff", "rollout_kl")
+                "response_length_mean", "tis_weight_mean", "rollout_logprob_diff", "rollout_kl",
+                "response_length_max", "response_length_p95", "response_clip_ratio", "overlong_penalty_mean")
 
 
 class TrainerConfigError(ValueError):
@@ -380,7 +382,7 @@ class Trainer:
                     log.warning("group %s has %d samples, algorithm.group_size is %d: dropped",
                                 group.task_id, len(group.samples), job.algorithm.group_size)
                     dropped.append(buffered.entry_id)
-                elif job.algorithm.filter_equal_reward_groups and np.all(group.rewards_G == group.rewards_G[0]):
+                elif job.algorithm.filter_equal_reward_groups and np.all((r := self._rewards(group.samples)[0]) == r[0]):
                     batch.filtered += 1
                     dropped.append(buffered.entry_id)
                 else:
@@ -425,10 +427,20 @@ class Trainer:
             dist.all_reduce(count, op=dist.ReduceOp.MAX, group=group)
         return micro_batches(mine, batch.micro_batch_size, int(count.item()))
 
+    def _rewards(self, samples) -> tuple[np.ndarray, np.ndarray]:
+        """(shaped rewards, overlong penalties) of these samples, float64: the verifiers' rewards
+        plus algorithm.overlong_penalty's length penalty (payload.train.shaping), what both the
+        equal-reward filter and the advantages see."""
+        job = self.config.job
+        rewards = np.array([s.reward for s in samples], dtype=np.float32)
+        return shaped_rewards(rewards, [len(s.token_ids_T) for s in samples], job.batch.max_response_tokens,
+                              job.algorithm.overlong_penalty)
+
     def _samples(self, groups: list[ExperienceGroup]) -> list[Sample]:
         """Rank 0: every sample of the step with its group's advantage, arrays kept as they are."""
         a = self.config.job.algorithm
-        rewards = torch.tensor(np.concatenate([g.rewards_G for g in groups]), dtype=torch.float32)
+        shaped, _ = self._rewards([s for g in groups for s in g.samples])
+        rewards = torch.tensor(shaped, dtype=torch.float32)
         advantages = group_advantages(rewards, a.group_size, a.advantage_scale).numpy()
         samples = []
         for group in groups:
@@ -607,7 +619,8 @@ class Trainer:
 
     def _record(self, step: int, batch: Batch, metrics: dict, publish_s: float) -> None:
         m = self.metrics
-        lengths = [len(s.token_ids_T) for g in batch.groups for s in g.samples]
+        every = [s for g in batch.groups for s in g.samples]
+        lengths = [len(s.token_ids_T) for s in every]
         tokens = sum(lengths)
         busy = metrics["step_seconds"]
         staleness = [step - 1 - g.policy_version for g in batch.groups]
@@ -624,7 +637,7 @@ class Trainer:
         m.dropped.labels("stale").inc(batch.stale)
         m.dropped.labels("filtered").inc(batch.filtered)
         extra = dict(metrics, mean_reward=float(np.mean(np.concatenate([g.rewards_G for g in batch.groups]))),
-                     response_length_mean=float(np.mean(lengths)), response_length_max=max(lengths),
+                     **length_metrics(lengths, [s.finish_reason == "length" for s in every], self._rewards(every)[1]),
                      groups_dropped_filtered=batch.filtered)
         for name, gauge in m.step_values.items():
             if name in extra:
