@@ -35,7 +35,8 @@ model (job.parallel auto, estimate/layout.py) is expected to be it.
 
 Publish (estimate.costs.model_costs under the trainer's layout): the trainer stalls for
 the device-to-host copy of its shard; a server pauses for its transfer and load, plus, in
-`retract` mode (payload.sync.publisher's default), the re-prefill of every running request's
+`retract` mode (the job's rollout.pause_mode, default retract; `plan --pause-mode` overrides
+it), the re-prefill of every running request's
 context, which SGLang's retract drops with its KV cache. The loop model has one pause for both
 sides: it takes the longer one.
 
@@ -83,7 +84,7 @@ class Assumptions:
     mem_fraction_static: float = 0.85  # SGLang --mem-fraction-static: weights + KV cache
     max_running_requests: int = 1024  # SGLang --max-running-requests cap on B
     prompt_tokens: int | None = None  # mean prompt; None: batch.max_prompt_tokens / 4
-    pause_mode: str = "retract"  # payload.sync.publisher's pause_generation mode
+    pause_mode: str | None = None  # the publish's pause_generation mode; None: the job's rollout.pause_mode
 
     def on(self, gpu: GpuSpec) -> "Assumptions":
         """These assumptions with what they leave None taken from `gpu`."""
@@ -197,7 +198,7 @@ def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_t
         prefill_per_token = prompt_tokens / (group_size * response_mean) * 2 * active / (t * peak * a.prefill_mfu)
         per_token = step / batch + prefill_per_token
         replicas = gpus_per_node // t
-        reprefill = batch * context * 2 * active / (t * peak * a.prefill_mfu) if a.pause_mode == "retract" else 0.0
+        reprefill = batch * context * 2 * active / (t * peak * a.prefill_mfu) if a.pause_mode != "in_place" else 0.0
         out.append(ServerOption(t, replicas, batch, step, weights / 1e9, capacity, replicas / per_token, reprefill))
     out.sort(key=lambda e: -e.tokens_per_s_per_node)
     if out:
@@ -258,6 +259,7 @@ def estimate_rates(env, *, response_mean: float | None = None, response_sigma: f
 
     model, config = shape_of(env.job.model)
     job = env.job
+    a = replace(a, pause_mode=a.pause_mode or job.rollout.pause_mode)
     prompt = a.prompt_tokens if a.prompt_tokens is not None else job.batch.max_prompt_tokens / 4
     mean = response_mean or job.batch.max_response_tokens / 2
     trainer = trainer_estimate(env, prompt, mean, a)

@@ -219,6 +219,14 @@ class RolloutSection(_Section):
     model_path: str | None = None
     # Multi-turn tasks (data.environment): policy turns per conversation before it is cut.
     max_turns: int = Field(default=8, ge=1)
+    # SGLang's /pause_generation mode while the trainer publishes (payload/sync/publisher.py):
+    # retract frees running requests' KV and re-prefills them on the new weights (no output token
+    # reads old-weight KV); in_place keeps it, and they go on decoding with the new weights after
+    # the publish (no re-prefill: the planner's in_place rates), their tokens split between
+    # versions (meta_info.weight_versions). in_place sends no flush_cache (0.5.23 refuses one while
+    # a request runs): run the servers with --disable-radix-cache so no old-weight prefix outlives
+    # its request.
+    pause_mode: Literal["retract", "in_place"] = "retract"
 
     @model_validator(mode="after")
     def _fp8_start(self) -> "RolloutSection":

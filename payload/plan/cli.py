@@ -99,7 +99,7 @@ def register(subparsers) -> None:
     model.add_argument("--in-flight", type=_counts, metavar="N,N,...",
                        help="groups in flight to try with --search-splits (default 768,1024,1536,2048,3072,4096)")
     model.add_argument("--pause-mode", choices=("retract", "in_place"),
-                       help="SGLang pause_generation mode during a publish (default retract: running requests re-prefill)")
+                       help="SGLang pause_generation mode during a publish (default the job's rollout.pause_mode; retract: running requests re-prefill)")
     plan.set_defaults(run=run_plan)
     sim = subparsers.add_parser(
         "simulate",

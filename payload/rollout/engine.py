@@ -18,8 +18,11 @@ Pausing follows SGLang's `/pause_generation` modes, checked between decode steps
 queue with what they generated so far, to be continued (re-prefilled) after
 `/continue_generation`; `in_place` holds the batch as it is. Either way no new batch starts
 until `continue_generation`. Weight updates take the model lock between decode steps, so
-without a pause in-flight sequences continue on the new weights, as in SGLang; every
-completion reports the weight version it finished under.
+in_place (or no pause) in-flight sequences keep their KV and continue on the new weights, as in
+SGLang. Like SGLang 0.5.23 (scheduler.record_weight_version_change, utils/weight_versions.py)
+a version change marks every live sequence's output so far, and each completion reports
+`weight_versions`: one {version, start, end} span of output tokens per version that sampled
+them, in order (`weight_version` is the last span's).
 """
 
 from __future__ import annotations
@@ -93,9 +96,11 @@ class Completion:
     prompt_tokens: int
     # int32 [prompt + output - 1, moe layers, top_k] when asked for
     routed_experts: np.ndarray | None = None
+    # SGLang 0.5.23's meta_info.weight_versions: [{version, start, end}] over output tokens
+    weight_versions: list[dict] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(eq=False)
 class _Sequence:
     input_ids: list[int]
     options: SamplingOptions
@@ -104,6 +109,8 @@ class _Sequence:
     output_ids: list[int] = field(default_factory=list)
     logprobs: list[float] = field(default_factory=list)
     routed: list[np.ndarray] = field(default_factory=list)  # [positions, L, K] chunks
+    # (old version, output tokens it had sampled) at each weight version change while live
+    version_events: list[tuple[str, int]] = field(default_factory=list)
 
 
 class Engine:
@@ -137,6 +144,7 @@ class Engine:
         self._weights_lock = threading.Lock()  # one forward step or one weight update at a time
         self._state = threading.Condition()  # guards the queue and the pause state
         self._waiting: deque[_Sequence] = deque()
+        self._live: set[_Sequence] = set()  # submitted and not finished: waiting or running
         self._paused: PauseMode | None = None
         self._abort_requested = False
         self._closed = False
@@ -167,6 +175,7 @@ class Engine:
             if self._closed:
                 raise EngineError("the engine is shut down")
             self._waiting.extend(sequences)
+            self._live.update(sequences)
             self._state.notify_all()
         return [s.future for s in sequences]
 
@@ -239,7 +248,7 @@ class Engine:
             load_hf_state_dict(self.model, dict(iter_hf_tensors(fresh)), source=path)
             self.model_path = path
             if weight_version is not None:
-                self.weight_version = weight_version
+                self._set_weight_version(weight_version)
         log.info("loaded weights from %s (version %s)", path, self.weight_version)
 
     def init_weights_update_group(
@@ -318,7 +327,18 @@ class Engine:
                                       f"the model needs {tuple(target.shape)}")
                 target.copy_(tensor)
             if weight_version is not None:
-                self.weight_version = weight_version
+                self._set_weight_version(weight_version)
+
+    def _set_weight_version(self, version: str) -> None:
+        """SGLang's record_weight_version_change: under the weights lock (between decode steps),
+        every live sequence with output notes how many of its tokens the old version sampled."""
+        if version == self.weight_version:
+            return
+        with self._state:
+            for seq in self._live:
+                if seq.output_ids:
+                    seq.version_events.append((self.weight_version, len(seq.output_ids)))
+        self.weight_version = version
 
     # -- the scheduler --------------------------------------------------------------------------
 
@@ -326,9 +346,12 @@ class Engine:
         routed = None
         if seq.return_routed_experts and seq.routed:
             routed = np.concatenate(seq.routed).astype(np.int32)
+        with self._state:  # re-entrant: some callers hold it
+            self._live.discard(seq)
         if not seq.future.done():
-            seq.future.set_result(Completion(list(seq.output_ids), list(seq.logprobs), reason, self.weight_version,
-                                             len(seq.input_ids), routed))
+            spans = _version_spans(seq.version_events, self.weight_version, len(seq.output_ids))
+            seq.future.set_result(Completion(list(seq.output_ids), list(seq.logprobs), reason, spans[-1]["version"],
+                                             len(seq.input_ids), routed, spans))
 
     def _schedule(self) -> None:
         while True:
@@ -337,6 +360,7 @@ class Engine:
                     self._state.wait()
                 if self._closed:
                     for seq in self._waiting:
+                        self._live.discard(seq)
                         seq.future.set_exception(EngineError("the engine shut down"))
                     return
                 batch = [self._waiting.popleft() for _ in range(min(len(self._waiting), self.config.max_batch_size))]
@@ -346,6 +370,7 @@ class Engine:
             except Exception as exc:  # noqa: BLE001 - a failed batch fails its requests, not the engine
                 log.exception("batch failed")
                 for seq in batch:
+                    self._live.discard(seq)
                     if not seq.future.done():
                         seq.future.set_exception(exc)
 
@@ -464,3 +489,18 @@ class Engine:
             sampled = torch.multinomial(probs_BV, 1, generator=self._generator).squeeze(1)
         tokens_B = torch.where(greedy, logits_BV.argmax(-1), sampled)
         return tokens_B.cpu(), logprobs_BV.gather(1, tokens_B[:, None].to(logprobs_BV.device)).squeeze(1).cpu()
+
+
+def _version_spans(events: list[tuple[str, int]], current: str, n: int) -> list[dict]:
+    """SGLang 0.5.23's compute_weight_version_spans + add_weight_versions_to_meta_info: the
+    output tokens [start, end) each version sampled, merged where a version repeats."""
+    spans: list[dict] = []
+    for version, end in [*events, (current, n)]:
+        end = min(end, n)
+        if spans and end <= spans[-1]["end"]:
+            continue
+        if spans and version == spans[-1]["version"]:
+            spans[-1]["end"] = end
+            continue
+        spans.append({"version": version, "start": spans[-1]["end"] if spans else 0, "end": end})
+    return spans

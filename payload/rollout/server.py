@@ -69,6 +69,7 @@ def build_app(engine: Engine) -> FastAPI:
             "completion_tokens": len(completion.output_ids),
             "cached_tokens": 0,
             "weight_version": completion.weight_version,
+            "weight_versions": completion.weight_versions,
         }
         if return_logprob:
             meta["output_token_logprobs"] = [[lp, t, None] for lp, t in zip(completion.logprobs, completion.output_ids)]

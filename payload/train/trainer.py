@@ -261,6 +261,7 @@ class Trainer:
                     backend="nccl" if world.device.type == "cuda" else "gloo",
                     dtype=job.model.dtype,
                     precision=job.rollout.precision,
+                    pause_mode=job.rollout.pause_mode,
                     bucket_bytes=config.publish_bucket_mb << 20,
                     # One HTTP call's outer limit; the publish's own deadlines (DeadServerBound:
                     # a grace a bucket, a deadline a control phase) end a dead server's far sooner.

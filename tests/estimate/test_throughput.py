@@ -221,3 +221,27 @@ def test_plan_prints_one_step_and_one_pause_to_budget(capsys):
     assert budget.startswith(f"  budget: {step} s a step (bound: ") and f"and {pause} s a publish pauses each server" in budget
     assert "re-prefill, pause mode retract)" in budget
     assert not any("step >=" in line for line in out)  # the footprint's cost ranks layouts; it is not a step time
+
+
+def test_the_job_s_rollout_pause_mode_drives_the_plan_and_pause_mode_overrides_it(env, estimate_30b, tmp_path, capsys):
+    """rollout.pause_mode in_place in the job (issue 47 item 1): the estimate drops the re-prefill
+    as Assumptions(pause_mode="in_place") does; `plan --pause-mode retract` still overrides it."""
+    import yaml
+
+    in_place_job = env.job.model_copy(update={"rollout": env.job.rollout.model_copy(update={"pause_mode": "in_place"})})
+    from_job = estimate_rates(env.model_copy(update={"job": in_place_job}))
+    assert from_job.engine.reprefill_s == 0 and from_job.assumptions.pause_mode == "in_place"
+    assert estimate_30b.assumptions.pause_mode == "retract" and estimate_30b.engine.reprefill_s > 0
+    assert from_job.publish_s == estimate_rates(env, a=Assumptions(pause_mode="in_place")).publish_s
+
+    data = yaml.safe_load(open("environments/p5en-48.yaml"))
+    data["job"]["rollout"]["pause_mode"] = "in_place"
+    path = tmp_path / "p5en-48.yaml"
+    path.write_text(yaml.safe_dump(data))
+
+    def budget(*extra):
+        assert main(["plan", "--env", str(path), "--model", "Qwen3-30B-A3B", *extra]) == 0
+        return next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  budget:"))
+
+    assert "0.0 s re-prefill, pause mode in_place)" in budget()
+    assert "re-prefill, pause mode retract)" in budget("--pause-mode", "retract")
