@@ -141,6 +141,16 @@ class AlgorithmSection(_Section):
     aggregation: Literal["token-mean", "seq-mean-token-mean", "seq-mean-token-sum", "seq-mean-token-sum-norm"] = "token-mean"
     # Truncated importance sampling cap for rollout/trainer logprob mismatch; None disables.
     tis_cap: float | None = Field(default=2.0, gt=0)
+    # Off-policy correction of the policy term by the trainer/rollout ratio k = π_old / π_rollout
+    # (payload/train/loss.py): "tis" weighs each token by min(k, tis_cap) (today's behaviour);
+    # "sequence_mask" also drops whole sequences whose geometric-mean k is outside
+    # [off_policy_low, off_policy_high] (OpenRLHF seq-mask-tis, verl geometric rejection);
+    # "icepop" masks tokens whose k is outside [off_policy_low, off_policy_high] and weighs the
+    # rest by k (IcePop, Ring-1T; tis_cap unused). Bounds: 0 < low < 1 < high; the defaults are
+    # IcePop's α = 0.5, β = 5.
+    off_policy_correction: Literal["tis", "sequence_mask", "icepop"] = "tis"
+    off_policy_low: float = Field(default=0.5, gt=0, lt=1)
+    off_policy_high: float = Field(default=5.0, gt=1)
     # DAPO dynamic sampling: drop groups whose rewards are all equal (zero advantage).
     filter_equal_reward_groups: bool = True
     # DAPO's soft overlong punishment on the reward (see OverlongPenalty); None (the default)

@@ -1,13 +1,32 @@
-"""The GRPO policy loss: clipped surrogate, dual clip, k3 KL to a reference, TIS, aggregations.
+"""The GRPO policy loss: clipped surrogate, dual clip, k3 KL to a reference, off-policy correction
+(TIS, sequence mask, IcePop), aggregations.
 
 Per token (PPO / DAPO clip-higher, Schulman's k3 KL estimator, verl's TIS):
 
     ratio  = exp(logp − old_logp)
     pg     = −min(ratio·A, clamp(ratio, 1 − clip_low, 1 + clip_high)·A)
     pg     = min(pg, −dual_clip·A)                where A < 0 and dual_clip is set
-    pg     = pg · min(exp(old_logp − rollout_logp), tis_cap)     (detached weight, TIS)
+    pg     = pg · w                               (w: the off-policy correction below, detached)
     kl     = exp(ref − logp) − (ref − logp) − 1   (k3, unbiased and ≥ 0)
     loss_t = pg + kl_coef · kl
+
+The off-policy correction (`correction`) weighs each token's policy term by w, from the
+trainer-vs-rollout ratio k = exp(old_logp − rollout_logp) (old_logp: the trainer's policy the
+batch is trained against; rollout_logp: the engine's, which may be up to `max_staleness`
+versions older and runs other kernels / precision):
+
+    tis            w = min(k, tis_cap)                      (verl's token TIS; no weight without tis_cap)
+    sequence_mask  w = 1[low ≤ k_seq ≤ high] · min(k, tis_cap),
+                   k_seq = exp(mean over the sequence's loss tokens of (old_logp − rollout_logp)),
+                   the geometric mean of its token ratios: a sequence outside [low, high] is
+                   dropped whole (OpenRLHF `seq-mask-tis`; verl rollout_rs="geometric")
+    icepop         w = k · 1[low ≤ k ≤ high]                (IcePop, Ring-1T: M(k) = k inside
+                   [α, β], 0 outside; tokens outside are masked, not clipped; tis_cap unused)
+
+Masked tokens stay in the aggregation's denominator (their policy term is 0, as in the IcePop
+objective's 1/|y| and OpenRLHF's mask · loss), and their KL term is kept: only the policy
+gradient of an off-policy token is dropped. `off_policy_masked_fraction` reports the share
+of loss tokens whose policy term a mask zeroed (0 under tis).
 
 Reported beside them, the train-rollout gap (no gradient): rollout_logprob_diff = |old_logp −
 rollout_logp| and rollout_kl = k3 of KL(rollout ‖ trainer) = exp(g) − g − 1, g = old_logp −
@@ -30,6 +49,7 @@ micro-batches. `loss_denominator` computes the global denominator once per step.
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 import torch
@@ -37,6 +57,8 @@ import torch.distributed as dist
 
 Aggregation = Literal["token-mean", "seq-mean-token-mean", "seq-mean-token-sum", "seq-mean-token-sum-norm"]
 AGGREGATIONS: tuple[str, ...] = ("token-mean", "seq-mean-token-mean", "seq-mean-token-sum", "seq-mean-token-sum-norm")
+Correction = Literal["tis", "sequence_mask", "icepop"]
+CORRECTIONS: tuple[str, ...] = ("tis", "sequence_mask", "icepop")
 
 # exp() of a log-ratio beyond this overflows float32 and turns a clipped (zero-gradient) token
 # into inf·0 = NaN; verl clamps at the same value. Real ratios never come near it.
@@ -112,6 +134,9 @@ def grpo_loss(
     kl_coef: float = 0.0,
     rollout_logprobs_BT: torch.Tensor | None = None,
     tis_cap: float | None = None,
+    correction: Correction = "tis",
+    correction_low: float = 0.5,
+    correction_high: float = 5.0,
     aggregation: Aggregation = "token-mean",
     max_response_tokens: int | None = None,
     denominator: float | None = None,
@@ -121,9 +146,19 @@ def grpo_loss(
     Shapes: logprobs / old / ref / rollout logprobs and mask `[B, T]`, advantages `[B]`.
     `denominator`: the global one from `loss_denominator` (default: this batch alone).
     `max_response_tokens`: the constant of seq-mean-token-sum-norm (default: T).
+    `correction`, `correction_low`, `correction_high`: the off-policy correction and its
+    acceptance interval [low, high] (sequence_mask: of the sequence's geometric-mean ratio;
+    icepop: of each token's ratio); see the module docstring.
     Metrics are means over this batch's unmasked tokens.
     """
     _check_aggregation(aggregation)
+    if correction not in CORRECTIONS:
+        raise ValueError(f"correction {correction!r} is not one of {', '.join(CORRECTIONS)}")
+    if correction != "tis":
+        if not 0 < correction_low < 1 < correction_high:
+            raise ValueError(f"correction bounds must satisfy 0 < low < 1 < high, got [{correction_low}, {correction_high}]")
+        if rollout_logprobs_BT is None:
+            raise ValueError(f"correction {correction} needs rollout logprobs")
     if dual_clip is not None and dual_clip <= 1.0:
         raise ValueError(f"dual_clip must be > 1, got {dual_clip}")
     if logprobs_BT.ndim != 2 or advantages_B.shape != logprobs_BT.shape[:1]:
@@ -155,14 +190,34 @@ def grpo_loss(
         gap_BT = (old_logprobs_BT - rollout_logprobs_BT).clamp(-_MAX_LOG_RATIO, _MAX_LOG_RATIO).detach()
         metrics["rollout_logprob_diff"] = _masked_mean(gap_BT.abs(), mask_BT)
         metrics["rollout_kl"] = _masked_mean(torch.exp(gap_BT) - 1.0 - gap_BT, mask_BT)
-    if tis_cap is not None:
+    if correction == "icepop":
+        # IcePop (Ring-1T): the ratio itself inside [low, high], 0 outside (masked, not clipped).
+        k_BT = torch.exp(gap_BT)
+        keep_BT = (k_BT >= correction_low) & (k_BT <= correction_high)
+        weight_BT = torch.where(keep_BT, k_BT, torch.zeros_like(k_BT))
+        metrics["off_policy_masked_fraction"] = _masked_mean((~keep_BT).to(pg_BT.dtype), mask_BT)
+        metrics["tis_weight_mean"] = _masked_mean(weight_BT, mask_BT)
+        pg_BT = pg_BT * weight_BT
+    elif tis_cap is not None or correction == "sequence_mask":
         if rollout_logprobs_BT is None:
             raise ValueError("tis_cap is set but no rollout logprobs were given")
-        tis_BT = torch.exp((old_logprobs_BT - rollout_logprobs_BT).clamp(-_MAX_LOG_RATIO, _MAX_LOG_RATIO))
-        metrics["tis_clip_fraction"] = _masked_mean((tis_BT > tis_cap).to(pg_BT.dtype), mask_BT)
-        tis_BT = tis_BT.clamp(max=tis_cap).detach()
-        metrics["tis_weight_mean"] = _masked_mean(tis_BT, mask_BT)
-        pg_BT = pg_BT * tis_BT
+        gap_BT = (old_logprobs_BT - rollout_logprobs_BT).clamp(-_MAX_LOG_RATIO, _MAX_LOG_RATIO).detach()
+        weight_BT = torch.exp(gap_BT)
+        if tis_cap is not None:
+            metrics["tis_clip_fraction"] = _masked_mean((weight_BT > tis_cap).to(pg_BT.dtype), mask_BT)
+            weight_BT = weight_BT.clamp(max=tis_cap)
+        if correction == "sequence_mask":
+            # The sequence's geometric-mean ratio over its loss tokens (log space; an empty row is 1).
+            zero = torch.zeros_like(gap_BT)
+            seq_log_B1 = (torch.where(mask_BT, gap_BT, zero).sum(dim=1, keepdim=True)
+                          / mask_BT.sum(dim=1, keepdim=True).clamp(min=1))
+            keep_B1 = (seq_log_B1 >= math.log(correction_low)) & (seq_log_B1 <= math.log(correction_high))
+            weight_BT = torch.where(keep_B1, weight_BT, zero)
+            metrics["off_policy_masked_fraction"] = _masked_mean((~keep_B1).expand_as(mask_BT).to(pg_BT.dtype), mask_BT)
+        metrics["tis_weight_mean"] = _masked_mean(weight_BT, mask_BT)
+        pg_BT = pg_BT * weight_BT
+    if correction == "tis" and rollout_logprobs_BT is not None:
+        metrics["off_policy_masked_fraction"] = torch.zeros((), dtype=pg_BT.dtype, device=pg_BT.device)
 
     policy_loss = _aggregate(pg_BT, mask_BT, aggregation, denominator, max_response_tokens)
     loss = policy_loss

@@ -336,6 +336,8 @@ def pipeline_train_step(
             clip_low=config.clip_low, clip_high=config.clip_high, dual_clip=config.dual_clip,
             ref_logprobs_BT=None if ref is None else ref[0][mb.unpack_BT1.to(device)], kl_coef=config.kl_coef,
             rollout_logprobs_BT=mb.rollout_logprobs_BT1.to(device), tis_cap=config.tis_cap,
+            correction=config.off_policy_correction, correction_low=config.off_policy_low,
+            correction_high=config.off_policy_high,
             aggregation=config.aggregation, max_response_tokens=config.max_response_tokens, denominator=denominator,
         )
         totals.add(metrics, mb.loss_mask_BT1.to(device).sum(), mb.num_tokens)

@@ -20,12 +20,12 @@ from torch.distributed.fsdp import FSDPModule
 
 from payload.model import Qwen3MoeForCausalLM, compute_logprobs
 from payload.train.batch import MicroBatch
-from payload.train.loss import Aggregation, grpo_loss, loss_denominator
+from payload.train.loss import Aggregation, Correction, grpo_loss, loss_denominator
 from payload.train.parallel import clip_grad_norm_
 
 _SHARES = ("loss", "policy_loss", "kl_loss", "aux_loss")
 _MEANS = ("clip_fraction", "dual_clip_fraction", "tis_clip_fraction", "tis_weight_mean", "ref_kl", "approx_kl", "ratio_mean",
-          "rollout_logprob_diff", "rollout_kl")
+          "rollout_logprob_diff", "rollout_kl", "off_policy_masked_fraction")
 
 
 @dataclass
@@ -35,6 +35,9 @@ class LossConfig:
     dual_clip: float | None = None
     kl_coef: float = 0.0
     tis_cap: float | None = 2.0
+    off_policy_correction: Correction = "tis"
+    off_policy_low: float = 0.5
+    off_policy_high: float = 5.0
     aggregation: Aggregation = "token-mean"
     max_response_tokens: int | None = None
     router_aux_loss_coef: float = 0.0
@@ -167,6 +170,9 @@ def train_step(
             kl_coef=config.kl_coef,
             rollout_logprobs_BT=mb.rollout_logprobs_BT1,
             tis_cap=config.tis_cap,
+            correction=config.off_policy_correction,
+            correction_low=config.off_policy_low,
+            correction_high=config.off_policy_high,
             aggregation=config.aggregation,
             max_response_tokens=config.max_response_tokens,
             denominator=denominator,

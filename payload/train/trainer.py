@@ -72,7 +72,8 @@ _DTYPES = {"bfloat16": torch.bfloat16, "float32": torch.float32}
 # Per-step numbers that also go to Prometheus as gauges (rl_trainer_<name>).
 _STEP_GAUGES = ("loss", "policy_loss", "kl_loss", "clip_fraction", "approx_kl", "grad_norm", "mean_reward",
                 "response_length_mean", "tis_weight_mean", "rollout_logprob_diff", "rollout_kl",
-                "response_length_max", "response_length_p95", "response_clip_ratio", "overlong_penalty_mean")
+                "response_length_max", "response_length_p95", "response_clip_ratio", "overlong_penalty_mean",
+                "off_policy_masked_fraction")
 
 
 class TrainerConfigError(ValueError):
@@ -229,6 +230,9 @@ class Trainer:
             dual_clip=a.dual_clip,
             kl_coef=a.kl_coef,
             tis_cap=a.tis_cap,
+            off_policy_correction=a.off_policy_correction,
+            off_policy_low=a.off_policy_low,
+            off_policy_high=a.off_policy_high,
             aggregation=a.aggregation,
             max_response_tokens=job.batch.max_response_tokens,
             router_aux_loss_coef=a.router_aux_loss_coef,

@@ -1,5 +1,6 @@
 """grpo_loss and group_advantages against a float64 reference written token by token from the
-published formulas (PPO clip, DAPO clip-higher, dual clip, k3 KL, TIS, the four aggregations)."""
+published formulas (PPO clip, DAPO clip-higher, dual clip, k3 KL, the off-policy corrections TIS,
+sequence mask and IcePop, the four aggregations)."""
 
 import itertools
 import math
@@ -12,12 +13,16 @@ from payload.train.loss import AGGREGATIONS, grpo_loss, loss_denominator
 
 
 def reference_loss(logp, old, adv, mask, *, clip_low, clip_high, dual_clip, ref, kl_coef, rollout, tis_cap,
-                   aggregation, max_tokens):
+                   aggregation, max_tokens, correction="tis", correction_low=0.5, correction_high=5.0):
     """One Python float at a time, float64, no vectorisation shared with the code under test."""
     B, T = len(logp), len(logp[0])
     token_loss = [[0.0] * T for _ in range(B)]
     for b in range(B):
         a = adv[b]
+        # Sequence mask: the geometric mean of the sequence's token ratios old/rollout, in [low, high].
+        tokens = [t for t in range(T) if mask[b][t]]
+        seq_ratio = math.prod(math.exp(old[b][t] - rollout[b][t]) for t in tokens) ** (1 / max(len(tokens), 1))
+        seq_kept = correction_low <= seq_ratio <= correction_high
         for t in range(T):
             if not mask[b][t]:
                 continue
@@ -26,8 +31,14 @@ def reference_loss(logp, old, adv, mask, *, clip_low, clip_high, dual_clip, ref,
             pg = -min(ratio * a, clipped * a)
             if dual_clip is not None and a < 0:
                 pg = min(pg, -dual_clip * a)
-            if tis_cap is not None:
-                pg *= min(math.exp(old[b][t] - rollout[b][t]), tis_cap)
+            k = math.exp(old[b][t] - rollout[b][t])
+            if correction == "icepop":  # M(k) = k inside [α, β], 0 outside
+                pg *= k if correction_low <= k <= correction_high else 0.0
+            else:
+                if tis_cap is not None or correction == "sequence_mask":
+                    pg *= k if tis_cap is None else min(k, tis_cap)
+                if correction == "sequence_mask" and not seq_kept:
+                    pg *= 0.0
             if ref is not None and kl_coef > 0:
                 d = ref[b][t] - logp[b][t]
                 pg += kl_coef * (math.exp(d) - d - 1)
@@ -96,6 +107,88 @@ def test_loss_and_gradient_match_float64_reference(seed, aggregation, options):
     assert math.isfinite(metrics["approx_kl"].item())
 
 
+CORRECTIONS = [
+    # Bounds tight enough that some tokens (IcePop) and some sequences (sequence mask) of
+    # make_batch's ratios (old/rollout within e^±1) fall outside, and some inside.
+    dict(clip_low=0.2, clip_high=0.28, dual_clip=None, kl_coef=0.0, tis_cap=None, correction="icepop",
+         correction_low=0.6, correction_high=1.8),
+    dict(clip_low=0.2, clip_high=0.28, dual_clip=3.0, kl_coef=0.1, tis_cap=2.0, correction="icepop",
+         correction_low=0.5, correction_high=1.5),
+    dict(clip_low=0.2, clip_high=0.28, dual_clip=None, kl_coef=0.0, tis_cap=2.0, correction="sequence_mask",
+         correction_low=0.85, correction_high=1.15),
+    dict(clip_low=0.2, clip_high=0.28, dual_clip=2.0, kl_coef=0.1, tis_cap=None, correction="sequence_mask",
+         correction_low=0.9, correction_high=1.2),
+]
+
+
+@pytest.mark.parametrize("seed,aggregation,options",
+                         [(100 + i, *case) for i, case in enumerate(itertools.product(AGGREGATIONS, CORRECTIONS))])
+def test_off_policy_corrections_match_float64_reference(seed, aggregation, options):
+    """Sequence mask and IcePop, loss and gradient, against the token-by-token float64 reference;
+    the masked fraction is the share of loss tokens the reference zeroes."""
+    test_loss_and_gradient_match_float64_reference(seed, aggregation, options)
+    logp, old, adv, mask, ref, rollout = make_batch(seed)
+    _, metrics = grpo_loss(logp, old, adv, mask, ref_logprobs_BT=ref, rollout_logprobs_BT=rollout,
+                           aggregation=aggregation, max_response_tokens=9, **options)
+    low, high = options["correction_low"], options["correction_high"]
+    masked = total = 0
+    for b in range(mask.shape[0]):
+        tokens = [t for t in range(mask.shape[1]) if mask[b, t]]
+        gaps = [old[b, t].item() - rollout[b, t].item() for t in tokens]
+        if options["correction"] == "icepop":
+            masked += sum(1 for g in gaps if not low <= math.exp(g) <= high)
+        elif tokens and not low <= math.exp(sum(gaps) / len(gaps)) <= high:
+            masked += len(tokens)
+        total += len(tokens)
+    assert metrics["off_policy_masked_fraction"].item() == pytest.approx(masked / total, rel=1e-12)
+
+
+def test_off_policy_corrections_mask_some_but_not_all():
+    """The reference cases above do exercise both sides of each mask."""
+    for seed, options in zip(range(100, 104), CORRECTIONS):
+        logp, old, adv, mask, ref, rollout = make_batch(seed)
+        _, m = grpo_loss(logp, old, adv, mask, rollout_logprobs_BT=rollout, **options)
+        assert 0 < m["off_policy_masked_fraction"].item() < 1, options
+
+
+def test_sequence_mask_drops_whole_sequences_and_keeps_their_kl():
+    """A sequence whose geometric-mean ratio is outside [low, high] gets no policy gradient at any
+    token, even tokens whose own ratio is 1; its KL term still pulls toward the reference.
+    IcePop on the same batch masks only the outlying token."""
+    old = torch.full((2, 3), -1.0, dtype=torch.float64)
+    rollout = old.clone()
+    rollout[0, 0] = old[0, 0] - 3.0  # ratio e^3 at one token: geometric mean e^1 over 3 tokens
+    mask = torch.ones(2, 3, dtype=torch.bool)
+    adv = torch.tensor([1.0, 1.0], dtype=torch.float64)
+    ref = old - 0.3
+    logp = old.clone().requires_grad_()
+    loss, m = grpo_loss(logp, old, adv, mask, rollout_logprobs_BT=rollout, tis_cap=2.0, correction="sequence_mask",
+                        correction_low=0.5, correction_high=2.0)
+    loss.backward()
+    assert torch.all(logp.grad[0] == 0) and torch.all(logp.grad[1] != 0)
+    assert m["off_policy_masked_fraction"].item() == pytest.approx(0.5)
+    logp.grad = None
+    loss, _ = grpo_loss(logp, old, adv, mask, rollout_logprobs_BT=rollout, ref_logprobs_BT=ref, kl_coef=0.1,
+                        correction="sequence_mask", correction_low=0.5, correction_high=2.0)
+    loss.backward()
+    assert torch.all(logp.grad[0] != 0)  # the KL gradient alone
+    logp.grad = None
+    loss, m = grpo_loss(logp, old, adv, mask, rollout_logprobs_BT=rollout, correction="icepop",
+                        correction_low=0.5, correction_high=2.0)
+    loss.backward()
+    assert logp.grad[0, 0] == 0 and torch.all(logp.grad[0, 1:] != 0)
+    assert m["off_policy_masked_fraction"].item() == pytest.approx(1 / 6)
+
+
+def test_tis_default_is_unchanged_and_reports_nothing_masked():
+    logp, old, adv, mask, ref, rollout = make_batch(seed=5)
+    explicit, m = grpo_loss(logp, old, adv, mask, rollout_logprobs_BT=rollout, tis_cap=2.0, correction="tis",
+                            correction_low=0.9, correction_high=1.1)
+    default, _ = grpo_loss(logp, old, adv, mask, rollout_logprobs_BT=rollout, tis_cap=2.0)
+    assert explicit.item() == default.item()
+    assert m["off_policy_masked_fraction"].item() == 0
+
+
 def test_metrics_count_clipping_on_unmasked_tokens():
     old = torch.zeros(2, 4, dtype=torch.float64)
     logp = torch.log(torch.tensor([[1.5, 1.0, 0.5, 9.0], [1.1, 1.0, 1.0, 1.0]], dtype=torch.float64))
@@ -131,6 +224,12 @@ def test_bad_options_are_rejected_by_name():
         grpo_loss(x, x, torch.zeros(1), x.bool(), tis_cap=2.0)
     with pytest.raises(ValueError, match="dual_clip"):
         grpo_loss(x, x, torch.zeros(1), x.bool(), dual_clip=0.5)
+    with pytest.raises(ValueError, match="correction 'mis' is not one of tis, sequence_mask, icepop"):
+        grpo_loss(x, x, torch.zeros(1), x.bool(), rollout_logprobs_BT=x, correction="mis")
+    with pytest.raises(ValueError, match="correction icepop needs rollout logprobs"):
+        grpo_loss(x, x, torch.zeros(1), x.bool(), correction="icepop")
+    with pytest.raises(ValueError, match=r"0 < low < 1 < high, got \[1.2, 5.0\]"):
+        grpo_loss(x, x, torch.zeros(1), x.bool(), rollout_logprobs_BT=x, correction="sequence_mask", correction_low=1.2)
 
 
 def reference_advantages(rewards, group_size, scale, eps):
