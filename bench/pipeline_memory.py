@@ -186,7 +186,7 @@ def main() -> None:
         print(f"  {name:<52} {model:10.3f} {measured:10.3f} {ratio}{unit}")
     print("  [1] measured: allocated before the measured step minus the ring, plus the sharded gradients")
     print("  [2] measured: peak allocated minus the persistent bytes and the ring")
-    print(f"\n  fragmentation, three ways (the measured step; expandable_segments off, as the trainer runs):")
+    print("\n  fragmentation, three ways (the measured step; expandable_segments off, as the trainer runs):")
     print(f"    reserved / allocated - 1 (of every allocated byte)        {frag_all:8.3f}")
     print(f"    (reserved - allocated) / transient (estimate.footprint's) {frag_transient:8.3f}   "
           f"({reserved - peak:.3f} GB over {transient:.3f} GB)")

@@ -41,7 +41,7 @@ own ElasticBuffer with prefer_overlap_with_compute=False and passes
 `num_sms=SGLANG_DEEPEP_V2_NUM_SMS` (default 0: DeepEP's auto, the failing path). With that flag
 DeepEP's estimate is at least 64 SMs (elastic.py:824), and with an EFA rate it is exactly 64 for
 the MoE shapes this repo serves (tests/payload/ep/test_deepep_efa.py runs DeepEP's own function):
-SGLANG_NUM_SMS.
+payload.common.efa.SGLANG_DEEPEP_V2_NUM_SMS (its home is torch-free: the charts render it).
 
 AWS's amazon-contributing/DeepEP fork (what awsome-distributed-training's DeepEP-V2-on-EFA
 samples build) probes sysfs instead (deep_ep/utils/envs.py `_get_sysfs_rdma_gbs`, one device's
@@ -57,10 +57,6 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-
-# SGLANG_DEEPEP_V2_NUM_SMS for SGLang deepep_v2 replicas spanning nodes (its home is torch-free:
-# the charts render it).
-from payload.common.efa import SGLANG_DEEPEP_V2_NUM_SMS as SGLANG_NUM_SMS
 
 # GB/s of scale-out bandwidth per GPU, instead of the sysfs probe.
 RDMA_GBS_ENV = "RL_DEEPEP_RDMA_GBS"

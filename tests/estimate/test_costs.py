@@ -1,6 +1,5 @@
 """The cost model's shape arithmetic against a real model, and the timeouts it derives."""
 
-import pytest
 import torch
 
 from estimate.checks import load_environment

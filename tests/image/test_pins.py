@@ -69,7 +69,7 @@ def test_the_acceptance_jobs_run_deepeps_own_test_of_the_built_commit_from_the_i
     from payload.accept.cli import DEEPEP_TEST_EP, DEEPEP_TESTS
 
     build = stage("deepep-build")
-    assert f"github.com/deepseek-ai/DeepEP/archive/${{DEEPEP_COMMIT}}.tar.gz" in build
+    assert "github.com/deepseek-ai/DeepEP/archive/${DEEPEP_COMMIT}.tar.gz" in build
     assert "cp -r tests /deepep/tests" in build and "tests/elastic/test_ep.py\" | sha256sum -c" in build
     assert DEEPEP_TESTS == "/opt/deepep/tests" and DEEPEP_TEST_EP == DEEPEP_TESTS + "/elastic/test_ep.py"
     assert "COPY --from=deepep-build /deepep /opt/deepep" in DOCKERFILE[DOCKERFILE.rindex("\nFROM efa\n"):]

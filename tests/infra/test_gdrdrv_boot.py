@@ -11,7 +11,6 @@ install-worker.sh and install-nvidia-driver.sh install `kernel-devel` on 6.1 and
 
 from __future__ import annotations
 
-import os
 import subprocess
 import tarfile
 from pathlib import Path

@@ -23,6 +23,7 @@ import pytest
 
 from payload.ep import deepep_efa
 from payload.ep.deepep_efa import DeepEPEfaError
+from payload.common.efa import SGLANG_DEEPEP_V2_NUM_SMS
 from tests.payload.ep.test_deepep_import import REPO, TOOLS, released_files
 
 DEEPEP_FILES = ("deep_ep/buffers/elastic.py", "deep_ep/utils/__init__.py", "deep_ep/utils/comm.py",
@@ -147,7 +148,7 @@ def test_sglang_replicas_across_nodes_get_deepeps_own_choice_from_the_fixed_sm_c
     # SGLang builds its buffer with prefer_overlap_with_compute=False: DeepEP's estimate with the
     # EFA rate is its 64-SM floor for every MoE shape here, 2 and 4 nodes.
     out, _ = child
-    assert set(out["sglang"].values()) == {deepep_efa.SGLANG_NUM_SMS}
+    assert set(out["sglang"].values()) == {SGLANG_DEEPEP_V2_NUM_SMS}
 
 
 def test_the_rate_is_one_gpus_share_of_the_nodes_efa_devices(tmp_path):

@@ -3,7 +3,6 @@ item 4): Trainer._settle against a fake publisher and probe, no processes."""
 
 from types import SimpleNamespace
 
-import pytest
 import torch
 
 from payload.sync.fanout import Outcome
