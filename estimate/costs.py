@@ -315,6 +315,17 @@ class DeadServerBound:
     group_s: the server groups' NCCL timeout, 3 x bucket_timeout_s: a dropped broadcast is
     aborted bucket_timeout_s after it started (the trainer's side; the follower's within the
     others' graces of that), before the watchdog would take the trainer down with it.
+
+    A new group's first bucket is not held to grace_s. Neither side creates the group's NCCL
+    communicator when the group forms: SGLang 0.5.23's init_custom_process_group gets no
+    device_id (weight_updater.py), so both create it lazily, inside the first broadcast:
+    ncclCommInitRank across two nodes over EFA (bootstrap, topology, the OFI endpoints) takes
+    seconds, against a 0.47 s grace at 235B. Held to grace_s, every server would be dropped in
+    its first bucket, its group with it, and the next publish would form a new group and drop
+    it again: no server would ever get a version. So the first bucket of a group is allowed
+    first_bucket_s (bucket_timeout_s / 2). A group forms once per server life (at start, after
+    a restart or a drop), so this is what the first publish to a server adds, at most
+    first_publish_s = rounds x first_bucket_s (every round's first bucket).
     """
 
     bucket_timeout_s: float
@@ -338,12 +349,20 @@ class DeadServerBound:
     def group_s(self) -> float:
         return 3 * self.bucket_timeout_s
 
+    @property
+    def first_bucket_s(self) -> float:
+        return self.bucket_timeout_s / 2
+
+    @property
+    def first_publish_s(self) -> float:
+        return self.rounds * self.first_bucket_s
+
     def fanout_s(self, round_s: float) -> int:
         """The fan-out groups' timeout (payload/sync/fanout.py: the replica's gather, the node and
         leaders' groups): the longest a rank legitimately waits for a peer between two of their
-        collectives is what all dead servers cost (`seconds`) plus a round of live work; twice
-        that, in whole 10 s."""
-        return math.ceil(2 * (self.seconds + round_s) / 10) * 10
+        collectives is what all dead servers cost (`seconds`), a new group's first bucket and a
+        round of live work; twice that, in whole 10 s."""
+        return math.ceil(2 * (self.seconds + self.first_bucket_s + round_s) / 10) * 10
 
 
 @dataclass(frozen=True)
@@ -371,7 +390,8 @@ class Timeouts:
     def from_costs(cls, costs: Costs, minimum_stall_s: int = 900,
                    bucket_timeout_s: float = BUCKET_TIMEOUT_S) -> "Timeouts":
         dead = DeadServerBound(bucket_timeout_s, costs.publish.servers, costs.publish.rounds)
-        slowest = max(costs.publish.seconds + dead.seconds, costs.export_s, costs.checkpoint.write_s)
+        slowest = max(costs.publish.seconds + dead.seconds + dead.first_publish_s, costs.export_s,
+                      costs.checkpoint.write_s)
         stall = max(minimum_stall_s, math.ceil(2 * slowest / 60) * 60)
         write = costs.checkpoint.stage_s + costs.checkpoint.write_s
         grace = 120 if write * 1.25 <= 110 else min(600, math.ceil(write * 1.25 / 30) * 30 + 30)

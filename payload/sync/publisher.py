@@ -58,7 +58,8 @@ the next publish in full, which sends every tensor anyway. A server the post-pub
 reloads the last good export from FSx with /update_weights_from_disk and resumes it. The publish fails (PublishError) only if no server took
 the version. Worst case per publish: one bucket_timeout_s for all dead servers together
 (estimate/costs.py DeadServerBound): a server whose bucket is not taken grace_s (bucket_timeout_s
-/ (2 x servers)) after we are ready to go on is dropped without waiting (its broadcast aborted in
+/ (2 x servers); a new group's first bucket, which creates its NCCL communicators on both sides,
+first_bucket_s) after we are ready to go on is dropped without waiting (its broadcast aborted in
 the background bucket_timeout_s after it started), once per publish; the control calls before
 the first bucket and after the last share one deadline each, control_s (bucket_timeout_s / 4;
 the fan-out: / (4 x rounds)). A server that timed out while still answering HTTP is wedged in
@@ -232,6 +233,9 @@ class WeightPublisher:
         bound = DeadServerBound(config.bucket_timeout_s, len(self.clients), 1)
         self.grace_s = bound.grace_s if config.grace_s is None else config.grace_s
         self.control_s = bound.control_s if config.control_s is None else config.control_s
+        # A group's first broadcast creates its NCCL communicators on both sides (DeadServerBound).
+        self.first_bucket_s = max(bound.first_bucket_s, self.grace_s)
+        self._fresh: set[str] = set()  # servers whose group has not completed a broadcast yet
         self._started: dict[str, float] = {}  # when each server's in-flight broadcast started
         self._buffers: list[torch.Tensor | None] = [None, None, None]
         # The group's other trainer ranks follow this one's every step on their side of the
@@ -339,6 +343,7 @@ class WeightPublisher:
             destroy_weights_update_group(group)
             raise
         self._links[c.url] = _Link(group, name)
+        self._fresh.add(c.url)
         log.info("weight-update group %s formed with %s (world %d)", name, c.url, world_size)
 
     def _drop(self, url: str, abort: bool = False, skip: Callable[[], bool] = lambda: False) -> None:
@@ -354,6 +359,7 @@ class WeightPublisher:
             abort_later(link.group, time.monotonic() if started is None else started + self.config.bucket_timeout_s,
                         skip)
         self._started.pop(url, None)
+        self._fresh.discard(url)
 
     def disconnect(self) -> None:
         links, self._links = self._links, {}
@@ -396,11 +402,13 @@ class WeightPublisher:
 
     def _finish_bucket(self, in_flight: dict, failed: dict[str, str]) -> None:
         """Wait for every server's bucket, at most grace_s from now (when we are ready to go
-        on); a server that fails or is late is recorded in `failed` and dropped from the rest
-        of the publish without waiting for it: its broadcast stays in flight and is aborted in
-        the background (`_drop`). Each server is late at most once a publish, so dead servers
-        cost at most servers x grace_s in all (estimate/costs.py DeadServerBound)."""
-        deadline = time.monotonic() + self.grace_s
+        on; first_bucket_s for a group's first broadcast, which creates its communicators); a
+        server that fails or is late is recorded in `failed` and dropped from the rest of the
+        publish without waiting for it: its broadcast stays in flight and is aborted in the
+        background (`_drop`). Each server is late at most once a publish, so dead servers cost
+        at most servers x grace_s in all (estimate/costs.py DeadServerBound)."""
+        now = time.monotonic()
+        allowed = {url: self.first_bucket_s if url in self._fresh else self.grace_s for url in in_flight}
         pending = dict(in_flight)
         while pending:
             for url, (future, handle) in list(pending.items()):
@@ -409,16 +417,16 @@ class WeightPublisher:
                 elif future.done() and handle.is_completed():
                     try:
                         handle.wait()
+                        self._fresh.discard(url)
                     except Exception as exc:  # noqa: BLE001 - gloo: the peer went away
                         failed[url] = f"bucket broadcast: {exc}"
                 else:
-                    continue
+                    if time.monotonic() > now + allowed[url]:
+                        failed[url] = f"bucket not taken within {allowed[url]:g} s of the others"
+                        self._wedged[url] = (self._last_versions.get(url), time.monotonic() + SGLANG_GROUP_TIMEOUT_S)
+                    else:
+                        continue
                 del pending[url]
-            if pending and time.monotonic() > deadline:
-                for url in pending:
-                    failed[url] = f"bucket not taken within {self.grace_s:g} s of the others"
-                    self._wedged[url] = (self._last_versions.get(url), time.monotonic() + SGLANG_GROUP_TIMEOUT_S)
-                break
             if pending:
                 time.sleep(0.002)
         for url, (future, _) in in_flight.items():

@@ -20,7 +20,9 @@ publisher always pauses, so that release would fail these tests.)
 Every request body is kept for GET /debug/requests: the contract tests check them against
 the release's own request classes. POST /debug/fault {"bucket": N, "how": "exit" | "hang"} makes
 the N-th bucket from then on (1-based) kill the process or hang forever inside its receive,
-before joining the broadcast: a member that dies or wedges mid-publish.
+before joining the broadcast: a member that dies or wedges mid-publish; {"how": "slow",
+"seconds": S} makes it join S seconds late, as a member whose NCCL communicator is being
+created inside its first broadcast (SGLang 0.5.23 creates it lazily).
 
 Running requests and the cache flush, as 0.5.23's scheduler has them (scheduler.py
 `pause_generation`, `flush_cache`; weight_updater.py `flush_cache_after_weight_update`): a
@@ -120,7 +122,9 @@ async def update_from_distributed(request: Request):
             fault["bucket"] -= 1
             if fault["bucket"] == 0 and fault["how"] == "exit":
                 os._exit(9)
-            if fault["bucket"] == 0:
+            if fault["bucket"] == 0 and fault["how"] == "slow":
+                threading.Event().wait(fault["seconds"])  # e.g. NCCL creating a communicator
+            elif fault["bucket"] == 0:
                 threading.Event().wait()
         group = state["groups"][body["group_name"]]
         if body.get("load_format") == "flattened_bucket":

@@ -57,7 +57,8 @@ def servers(tmp_path_factory):
 
 def _fanout(urls, rank, world_size, timeout_s=None):
     config = WeightPublisher.Config(servers=urls, backend="gloo", dtype="float32", master_address="127.0.0.1",
-                                    bucket_bytes=600, timeout_s=60, bucket_timeout_s=3.0)
+                                    bucket_bytes=600, timeout_s=60, bucket_timeout_s=3.0,
+                                    control_s=3.0)  # not 0.75 s: gloo groups form slowly on a loaded runner
     return FanOutPublisher.Config(config, local_ranks=LOCAL, timeout_s=timeout_s).build(rank, world_size,
                                                                                          torch.device("cpu"))
 

@@ -78,9 +78,11 @@ def initial(tmp_path):
 
 
 def make_publisher(servers, **overrides):
+    # bucket_timeout_s 3 s keeps the failure tests short; the control phases get 10 s, not its
+    # 0.75 s: forming gloo groups with test servers on a loaded 2-core runner can take longer.
     config = WeightPublisher.Config(servers=[s.url for s in servers], backend="gloo", master_address="127.0.0.1",
                                     timeout_s=60, **{"dtype": "float32", "bucket_bytes": 600, "bucket_timeout_s": 3.0,
-                                                     **overrides})
+                                                     "control_s": 10.0, **overrides})
     return config.build()
 
 
@@ -237,6 +239,28 @@ def test_server_that_missed_versions_rejoins_the_next_publish_without_a_disk_loa
         publisher.close()
         up.stop()
         (returned or down).stop()
+
+
+def test_a_new_groups_first_bucket_may_take_first_bucket_s_a_later_one_only_grace_s(initial):
+    """Neither side creates a weight-update group's NCCL communicator when it forms (SGLang
+    0.5.23 passes no device_id): the first broadcast does, which takes seconds across nodes.
+    A server that joins its first bucket later than grace_s, within first_bucket_s, still takes
+    the version; the same delay in a later publish drops it (estimate/costs.py DeadServerBound)."""
+    servers = [Server(initial), Server(initial)]
+    slow = servers[1]
+    publisher = make_publisher(servers, bucket_timeout_s=8.0)  # grace 2 s, first bucket 4 s
+    assert (publisher.grace_s, publisher.first_bucket_s) == (2.0, 4.0)
+    try:
+        httpx.post(f"{slow.url}/debug/fault", json={"bucket": 1, "how": "slow", "seconds": 3}).raise_for_status()
+        assert publisher.publish(weights(1).items(), version=1) == [s.url for s in servers]
+        assert_serves(slow, weights(1), "1")
+        httpx.post(f"{slow.url}/debug/fault", json={"bucket": 1, "how": "slow", "seconds": 3}).raise_for_status()
+        assert publisher.publish(weights(2).items(), version=2) == [servers[0].url]
+        assert "within 2 s" in publisher.left_out[slow.url] and publisher.held == {slow.url}
+    finally:
+        publisher.close()
+        for s in servers:
+            s.stop()
 
 
 def test_roll_back_reloads_the_last_good_export_and_resumes(initial):
