@@ -119,11 +119,22 @@ def run(args: argparse.Namespace) -> int:
     except user_errors as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    stalled = None
     try:
         trainer.run()
-    except (PublishStalled, QueueError) as exc:  # QueueUnavailable: Redis gone longer than the outage bound
+    except PublishStalled as exc:
+        stalled = exc
+    except QueueError as exc:  # QueueUnavailable: Redis gone longer than the outage bound
         print(f"error: {exc}", file=sys.stderr)
         return 1
     finally:
         trainer.close()
+    if stalled is not None:
+        print(f"error: {stalled}", file=sys.stderr)
+        # Checkpointed and closed; an eval request may still wait on a server the failed
+        # publishes left paused (up to its HTTP timeout, in a pool thread the interpreter
+        # would join at exit): end the process now rather than hold the pod on it.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(1)
     return 0

@@ -90,6 +90,9 @@ class Evaluator:
                                        else job.rollout.top_p, max_new_tokens=job.batch.max_response_tokens,
                                        stop_token_ids=list(stop_token_ids))
         self.clients = [SGLangClient.Config(url=url).build() for url in config.servers]
+        # The servers that serve the newest version: a server a publish left out is held
+        # paused (payload/sync/publisher.py) and would never answer an eval prompt.
+        self.serving = list(self.clients)
         self.rewards = RewardPool.Config(processes=1).build()
         self.mean_reward = Gauge(signals.EVAL_MEAN_REWARD, "Eval set mean reward, by data source", ["data_source"],
                                  registry=registry)
@@ -120,6 +123,12 @@ class Evaluator:
         self._thread = threading.Thread(target=self.run, args=(step,), name="eval", daemon=True)
         self._thread.start()
 
+    def serve_from(self, urls: list[str]) -> None:
+        """Evaluate on these servers from now on (the ones the last publish reached)."""
+        serving = [c for c in self.clients if c.url in {u.rstrip("/") for u in urls}]
+        if serving:
+            self.serving = serving
+
     def wait(self) -> None:
         if self._thread is not None:
             self._thread.join()
@@ -127,7 +136,8 @@ class Evaluator:
     # -- what -----------------------------------------------------------------------------------
 
     def _group(self, index: int, prompt: Prompt) -> tuple[ExperienceGroup, set[str]]:
-        client = self.clients[index % len(self.clients)]
+        serving = self.serving
+        client = serving[index % len(serving)]
         generations = client.generate(prompt.tokens_P, self.config.job.eval.samples_per_prompt, self.sampling, self.stop)
         samples = [Sample(g.token_ids_T, g.logprobs_T, g.finish_reason, g.text) for g in generations]
         group = ExperienceGroup(f"eval-r{prompt.row}", f"eval-r{prompt.row}", 0, prompt.tokens_P, samples,
@@ -173,9 +183,12 @@ class Evaluator:
             self.on_record(record)
         return record
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
+        """wait=False: an eval still out is left (a daemon thread) rather than waited for, as
+        when the servers it asks are held paused by a failed publish and would never answer."""
         self.stop.set()
-        self.wait()
+        if wait:
+            self.wait()
         for client in self.clients:
             client.close()
         self.rewards.close()

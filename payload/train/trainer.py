@@ -80,6 +80,10 @@ class TrainerConfigError(ValueError):
     """A trainer setting that cannot work (resume path, model vs job): one line."""
 
 
+# What rank 0 scatters instead of a step's samples when a failed publish is due again.
+REPUBLISH = "republish"
+
+
 class PublishStalled(RuntimeError):
     """Publishes kept failing until every group the servers make is too stale to train on."""
 
@@ -89,15 +93,32 @@ class PublishFailures:
     """Consecutive failed publishes (rank 0). Servers left on version v make groups of version
     v; once the trainer is more than `max_staleness` steps past v every one of them is dropped
     as stale (and the feeder replaces each with the next row), so the run would go on
-    consuming its data without training on it. One failure more than max_staleness stops it."""
+    consuming its data without training on it. One failure more than max_staleness stops it.
+
+    A failed publish reached no server, and the publisher holds every server it reached paused
+    (partly updated weights): no group comes until a publish completes. So the trainer does not
+    wait for the next step's groups to publish again: it publishes the same weights again
+    every `retry_s` while it waits (Trainer.run). With the stall watchdog's timeout W,
+    retry_s = W / (2 x (max_staleness + 1)): the run stops, checkpointed, W / 2 plus the failed
+    attempts' own time after its first failure (max_staleness + 1 attempts; max_staleness 0: at
+    once), no phase lasting W (the watchdog never fires), and a rollout fleet that comes back
+    within that gets the version. Measured on CPU (tests/payload/train/test_train_publish_stall.py,
+    W 30 s, a failed attempt 5 s): stopped 11.9 / 25.8 / 44.9 s after start at max_staleness 0 / 1 / 4."""
 
     max_staleness: int
+    retry_s: float = 60.0
     in_a_row: int = 0
     last_error: str = ""
+    failed_at: float = 0.0  # time.monotonic() of the last failure
+
+    @classmethod
+    def of(cls, max_staleness: int, stall_timeout_s: float) -> "PublishFailures":
+        return cls(max_staleness, retry_s=stall_timeout_s / (2 * (max_staleness + 1)))
 
     def failed(self, error: str) -> None:
         self.in_a_row += 1
         self.last_error = error
+        self.failed_at = time.monotonic()
 
     def succeeded(self) -> None:
         self.in_a_row = 0
@@ -105,6 +126,9 @@ class PublishFailures:
     @property
     def stalled(self) -> bool:
         return self.in_a_row > self.max_staleness
+
+    def retry_due(self) -> bool:
+        return 0 < self.in_a_row <= self.max_staleness and time.monotonic() - self.failed_at >= self.retry_s
 
     def error(self, step: int) -> PublishStalled:
         return PublishStalled(
@@ -275,7 +299,9 @@ class Trainer:
                 replicas=world.replica_ranks,
                 timeout_s=config.publish_timeout_s,
             ).build(world.rank, world.world_size, world.device)
-        self.publish_failures = PublishFailures(job.rollout.max_staleness)
+        self.publish_failures = PublishFailures.of(job.rollout.max_staleness, config.stall_timeout_s)
+        # Groups taken for the next step when a failed publish was retried (kept for after it).
+        self._partial: tuple[Batch, list[str]] | None = None
         self.tracker = self._tracker() if world.is_main else None
         self.evaluator = self._evaluator() if world.is_main else None
         self.counters = TrainCounters()
@@ -353,20 +379,30 @@ class Trainer:
             self.service.stopping.set()
         return self.service.stopping.is_set()
 
-    def _take_groups(self, step: int) -> Batch | None:
-        """Rank 0: the step's groups (from the replay log after a resume, else the buffer)."""
+    def _take_groups(self, step: int) -> Batch | str | None:
+        """Rank 0: the step's groups (from the replay log after a resume, else the buffer);
+        REPUBLISH when the last publish failed and is due again (no group comes until one
+        completes, see PublishFailures); None: stop (SIGTERM, or publishes failed too often)."""
         if self.resumed and (replayed := self.checkpointer.replayed(step)) is not None:
             self._replayed_tasks.update(g.task_id for g in replayed)
             return Batch(replayed)
-        job, batch = self.config.job, Batch([])
-        started = time.monotonic()
-        entry_ids: list[str] = []
+        job = self.config.job
+        batch, entry_ids = self._partial or (Batch([]), [])
+        self._partial = None
+        started = time.monotonic() - batch.wait_s
         while len(batch.groups) < job.batch.prompts_per_step:
             if self._stopping():
                 return None
             self.checkpointer.poll()
             if self.publisher is not None and self.publisher.finished:
                 self._settle(self.publisher.wait())  # reports the version: the feeder goes on
+            if self.publisher is not None and not self.publisher.in_flight:
+                if self.publish_failures.stalled:
+                    return None  # its groups stay unacknowledged: redelivered after the restart
+                if self.publish_failures.retry_due():
+                    batch.wait_s = time.monotonic() - started
+                    self._partial = (batch, entry_ids)
+                    return REPUBLISH
             consumed = self.queue.consume(
                 self.config.consumer,
                 max_groups=job.batch.prompts_per_step - len(batch.groups),
@@ -401,13 +437,15 @@ class Trainer:
         self.queue.ack(entry_ids)
         return batch
 
-    def _scatter(self, batch: Batch | None) -> tuple[list[Sample], int, bool] | None:
+    def _scatter(self, batch: Batch | str | None) -> tuple[list[Sample], int, bool] | str | None:
         """Rank 0 splits the step's samples over the ranks by token count and sends each rank
         only its own part (numpy arrays, pickled once per rank) with the step's group count
-        and whether it is the data's last; None everywhere: stop."""
+        and whether it is the data's last; REPUBLISH everywhere: publish again; None: stop."""
         world = self.world
         parts = [None] * world.world_size
-        if batch is not None:
+        if batch == REPUBLISH:
+            parts = [REPUBLISH] * world.world_size
+        elif batch is not None:
             # One share per data-parallel rank; every stage of a pipeline gets its pipeline's share.
             dp = world.stage_world_size
             shares = split_for_ranks(self._samples(batch.groups), dp) if batch.groups else [[]] * dp
@@ -508,6 +546,8 @@ class Trainer:
             log.error("version %d is served WRONG by %d of %d servers (rolled back to %s): %s", outcome.version,
                       len(bad), len(outcome.done), path, "; ".join(map(str, bad)))
             self.publisher.roll_back([m.url for m in bad], path, version)
+        if self.evaluator is not None:
+            self.evaluator.serve_from([url for url in outcome.done if url not in {m.url for m in bad}])
         if len(bad) == len(outcome.done):
             self.metrics.publish_failures.inc()
             self.publish_failures.failed(f"version {outcome.version} served wrong: " + "; ".join(map(str, bad)))
@@ -546,15 +586,20 @@ class Trainer:
             with self._phase("wait_experience"):
                 batch = self._take_groups(step) if self.world.is_main else None
                 received = self._scatter(batch)
-            if received is None:  # SIGTERM while waiting
+            if received is None:  # SIGTERM while waiting, or publishes failed too often
                 break
+            if received == REPUBLISH:  # the same weights again: no group comes until a publish lands
+                log.warning("publishing version %d again (%d failed in a row; rollout.max_staleness %d)",
+                            self.counters.step, self.publish_failures.in_a_row, self.publish_failures.max_staleness)
+                with self._phase("publish"):
+                    self._publish(self.counters.step)
+                continue
             mine, groups, final = received
             self._finished = final
             if not groups:  # end of data, nothing left: export what the last step made
                 if self.counters.step and self.counters.step % job.checkpoint.export_interval_steps:
                     self._export(self.counters.step)
-                if self.evaluator:
-                    self.evaluator.after_step(self.counters.step, final=True)
+                self._evaluate(self.counters.step, final=True)
                 break
             with self._phase("train_step"):
                 metrics = self._train_step(self._micro_batches(mine))
@@ -571,8 +616,7 @@ class Trainer:
             if last and self.publisher is not None:
                 with self._phase("publish"):  # the last version is served before the final eval
                     self._settle(self.publisher.wait())
-            if self.evaluator:
-                self.evaluator.after_step(step, final=last)
+            self._evaluate(step, final=last)
             if step % job.checkpoint.interval_steps == 0 or last:
                 with self._phase("checkpoint"):
                     # Asynchronous: staged in host memory, written while the next steps run
@@ -610,6 +654,18 @@ class Trainer:
         return train_step(self.model, self.optimizer, micro, self.loss, group=dist.group.WORLD, reference=self.reference,
                           device=world.device, norm_group=world.replica_group,
                           sync_every_micro_batch=not self.layout.per_step_sync)
+
+    def _evaluate(self, step: int, final: bool) -> None:
+        """The eval due after `step`, on the servers that serve the newest version. A run whose
+        last publish failed has none (its servers are held paused and would never answer):
+        its final eval is skipped, said in the log, and an eval still out is not waited for."""
+        if self.evaluator is None:
+            return
+        if self.publisher is not None and self.publish_failures.in_a_row:
+            log.warning("eval after step %d skipped: version %d reached no server (%s)", step, self.counters.step,
+                        self.publish_failures.last_error)
+            return
+        self.evaluator.after_step(step, final=final)
 
     def _agree_to_stop(self) -> bool:
         # Rank 0 alone knows the publishes failed; every rank stops and checkpoints with it. A
@@ -676,7 +732,7 @@ class Trainer:
 
     def close(self) -> None:
         if self.evaluator is not None:
-            self.evaluator.close()
+            self.evaluator.close(wait=not self.publish_failures.in_a_row)
         if self.tracker is not None:
             self.tracker.finish(self.outcome)
         self.checkpointer.close()

@@ -27,7 +27,7 @@ def fake_trainer(wrong: set[str]):
     return SimpleNamespace(queue=SimpleNamespace(report_progress=lambda v: None), _expected={},
                            metrics=SimpleNamespace(publish_failures=Counter(), publish_check_failures=Counter()),
                            publish_failures=PublishFailures(max_staleness=2), probe=probe, publisher=publisher,
-                           _last_good=("/fsx/hf/step-00000004", 4)), rolled
+                           _last_good=("/fsx/hf/step-00000004", 4), evaluator=None), rolled
 
 
 def test_a_publish_that_is_always_wrong_stalls_and_every_wrong_server_is_rolled_back():
