@@ -15,6 +15,9 @@ pipeline without being trained (dropped stale, dead-lettered, or dropped by the 
 equal-reward filter). Rollouts never start on weights too old to be trained on, and a filter
 that drops groups never starves the trainer.
 
+Redis full (BufferFull: maxmemory reached, the submission refused whole): the feeder waits,
+retrying with backoff up to `full_pause_max_s`, and goes on from the same cursor once it has room.
+
 End of data: once every position is submitted (all epochs), or the trainer reached
 `data.total_steps`, the cursor is stored with `finished`; the trainer trains what is left
 and exits (RolloutQueue.exhausted).
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -39,7 +43,7 @@ from payload.data.plan import FeedPlan
 from payload.data.prompts import PromptBuilder
 from payload.data.source import OpenDataset
 from spec.job import JobConfig
-from payload.queue.base import FeedCursor, RolloutQueue, TrainerProgress
+from payload.queue.base import BufferFull, FeedCursor, RolloutQueue, TrainerProgress
 from payload.queue.experience import Task
 
 log = logging.getLogger(__name__)
@@ -78,6 +82,8 @@ class Feeder:
         batch_tasks: int = 64
         # How often a feeder that is ahead of the trainer looks again.
         poll_s: float = 0.5
+        # The longest pause between submissions a full Redis refused (the pause doubles from poll_s).
+        full_pause_max_s: float = 10.0
 
         @classmethod
         def of(cls, job: JobConfig) -> "Feeder.Config":
@@ -95,6 +101,8 @@ class Feeder:
         self.config, self.plan, self.prompts, self.dataset, self.queue = config, plan, prompts, dataset, queue
         self.metrics = metrics
         self.cursor: FeedCursor | None = None
+        self._full_since: float | None = None
+        self._full_pause = config.poll_s
 
     def budget(self, progress: TrainerProgress) -> int:
         """How many positions may be submitted in total, given the trainer's progress."""
@@ -130,6 +138,18 @@ class Feeder:
             raise FeedConflict(f"the feed cursor moved from {self.cursor} to {self.queue.feed_cursor()} under this "
                                "feeder: is a second feeder running on this queue namespace?")
         self.cursor = cursor
+        if self._full_since is not None:
+            log.info("Redis has room again: the feed goes on after %.0f s", time.monotonic() - self._full_since)
+            self._full_since, self._full_pause = None, self.config.poll_s
+
+    def _wait_for_room(self, exc: BufferFull, stop: threading.Event, beat) -> None:
+        """Redis refused a submission for memory (nothing was written): wait, doubling the pause."""
+        if self._full_since is None:
+            self._full_since = time.monotonic()
+            log.warning("%s: the feed waits for room", exc)
+        beat()  # waiting on purpose is not a stall
+        stop.wait(self._full_pause)
+        self._full_pause = min(self._full_pause * 2, self.config.full_pause_max_s)
 
     def run(self, stop: threading.Event, beat=lambda: None) -> FeedCursor | None:
         m, plan = self.metrics, self.plan
@@ -149,7 +169,11 @@ class Feeder:
             m.epoch.set(position // plan.rows)
             if self._finished(position, progress):
                 if not (self.cursor and self.cursor.finished):
-                    self._commit([], FeedCursor(position, plan.fingerprint, finished=True))
+                    try:
+                        self._commit([], FeedCursor(position, plan.fingerprint, finished=True))
+                    except BufferFull as exc:
+                        self._wait_for_room(exc, stop, beat)
+                        continue
                     log.info("end of data: %d tasks in %s epochs", position, f"{position / plan.rows:g}",
                              extra={"position": position, "event": "end_of_data"})
                 m.finished.set(1)
@@ -163,7 +187,11 @@ class Feeder:
                 stop.wait(self.config.poll_s)
                 continue
             tasks = self._tasks(position, count, progress.policy_version)
-            self._commit(tasks, FeedCursor(position + count, plan.fingerprint))
+            try:
+                self._commit(tasks, FeedCursor(position + count, plan.fingerprint))
+            except BufferFull as exc:
+                self._wait_for_room(exc, stop, beat)
+                continue
             position += count
             m.submitted.inc(count)
             log.info("submitted %d tasks", count, extra={"position": position, "epoch": position // plan.rows,

@@ -13,8 +13,9 @@ and its clients use.
 
 The `default` user is switched off: a connection that does not authenticate can run nothing.
 Every queue user may create its consumer groups (the connect step creates all three, whoever
-connects first) through a selector that allows XGROUP CREATE and nothing else on those streams,
-so a feeder cannot XADD into the buffer even though it may create the buffer's group.
+connects first, in an allow-oom script where the role may run scripts) through a selector that
+allows XGROUP CREATE and nothing else on those streams, so a feeder cannot XADD into the buffer
+even though it may create the buffer's group.
 
 Certificates: `write_access` issues a private CA (its key is deleted once the server
 certificate is signed, so the Secret holds nothing that can issue another) and a server
@@ -81,10 +82,11 @@ ROLES: dict[str, Role] = {
         writes=("verify", "experiences", "dead:verify", "done:verify:*", "stats"),
     ),
     # consume() (XPENDING, XREADGROUP, the ingest script's SET NX GET EX, the ack script's
-    # XACK XDEL HINCRBY), ack(), exhausted() (HGET XLEN XPENDING), buffer_fill(),
-    # report_progress() and publish_policy() (the pointer script's HGET + HSET).
+    # XACK XDEL HINCRBY), ack(), exhausted() (a no-writes script, EVALSHA_RO: HGET XLEN XPENDING; no MULTI,
+    # which Redis 7.0 refuses at maxmemory), buffer_fill(), report_progress() and
+    # publish_policy() (the pointer script's HGET + HSET).
     "trainer": Role(
-        commands=(*_TRANSACTION, *_SCRIPT, "xpending", "xreadgroup", "set", "xack", "xdel", "hincrby", "hget", "hset",
+        commands=(*_SCRIPT, "evalsha_ro", "xpending", "xreadgroup", "set", "xack", "xdel", "hincrby", "hget", "hset",
                   "xlen"),
         writes=("experiences", "consumed:*", "stats", "policy", "progress"),
         reads=("feed", "tasks", "verify"),

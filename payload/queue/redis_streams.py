@@ -45,6 +45,27 @@ Producers wait for room while Redis's used memory is at or above `high_water_byt
 maxmemory is the headroom for groups already being generated when the mark is crossed (the
 environment's checks size it, estimate/checks.py). A write refused for memory raises
 `BufferFull`, which says so, and the worker hands its task back without charging it.
+
+At maxmemory (held there by this job or by a neighbour on the same Redis), nothing a process
+does while the buffer is full or empty may be refused, or it is waited out as "buffer full":
+- reads are plain commands or a `no-writes` script (`exhausted`), never MULTI: Redis 7.0
+  refuses every command queued in a MULTI when out of memory, read-only ones included;
+- what frees memory or hands work back (the trainer's ingest and acks, its pointers,
+  reclaim, release, a duplicate taken back, the consumer groups at connect) is a script
+  flagged `allow-oom`: its own writes are bytes;
+- what adds data (a group: `complete`; tasks and the feed's cursor: `submit_feed`) is refused
+  whole and raises BufferFull; the worker and the verifier hand the item back uncharged and
+  pause, the feeder retries with backoff.
+What this relies on, read in Redis's source (tag 7.0.15, the apt/CI version, and the
+development tree of October 2024, after 7.4.1, that 8.x grew from; the chart ships 8.2.2):
+processCommand refuses a command at OOM only when it is flagged DENYOOM (or, until 7.4, when it
+is queued inside MULTI: commit 85a834bfa, "Revert multi OOM limit", dropped that, so newer Redis
+refuses less, never more); the command flags are the same in both trees (src/commands/*.json:
+XADD, XGROUP CREATE, SET, HSET, HINCRBY, INCR are DENYOOM; XREADGROUP, XACK, XDEL, XCLAIM,
+XAUTOCLAIM, EXPIRE are writes without it; XLEN, XPENDING, HGET, HGETALL, INFO, PING, SCRIPT LOAD,
+EVALSHA and EVALSHA_RO carry no DENYOOM); and scriptFlagsToCmdFlags (src/script.c, script flags since 7.0)
+adds DENYOOM to a script with flags unless it declares `allow-oom` or `no-writes`, identically
+in both. So the version difference cannot turn an allowed call into a refused one.
 """
 
 from __future__ import annotations
@@ -177,7 +198,8 @@ return 1
 
 # KEYS: tasks stream, feed hash.  ARGV: expected position ('' = no cursor yet), plan, finished;
 # new position, plan, finished; then the encoded tasks. Returns 1 (submitted) or 0 (cursor moved).
-_SUBMIT_FEED = """
+# Flags without allow-oom: a full Redis refuses the whole script before it runs (the feeder waits).
+_SUBMIT_FEED = """#!lua
 local cur = redis.call('HMGET', KEYS[2], 'position', 'plan', 'finished')
 if ARGV[1] == '' then
   if cur[1] then return 0 end
@@ -188,6 +210,39 @@ for i = 7, #ARGV do
   redis.call('XADD', KEYS[1], '*', 'd', ARGV[i])
 end
 redis.call('HSET', KEYS[2], 'position', ARGV[4], 'plan', ARGV[5], 'finished', ARGV[6])
+return 1
+"""
+
+
+# The trainer's end-of-data check, read in one atomic step. `no-writes` lets it run at maxmemory
+# (Redis treats it as allow-oom): the trainer asks exactly when the buffer is empty, which is
+# when a full Redis holds the producers back. KEYS: feed, tasks, verify, buffer. ARGV: group.
+_EXHAUSTED = """#!lua flags=no-writes
+if redis.call('HGET', KEYS[1], 'finished') ~= '1' then return 0 end
+if redis.call('XLEN', KEYS[2]) ~= 0 or redis.call('XLEN', KEYS[3]) ~= 0 then return 0 end
+local pending = redis.call('XPENDING', KEYS[4], ARGV[1])[1]
+if redis.call('XLEN', KEYS[4]) ~= pending then return 0 end
+return 1
+"""
+
+# A consumer group (its stream created with it), at maxmemory too: a pod restarted while Redis
+# is full must come up, or the trainer that frees the memory never returns. An empty stream is
+# bytes. KEYS: streams. ARGV: their groups.
+_CREATE_GROUPS = _ALLOW_OOM + """
+for i, key in ipairs(KEYS) do
+  local reply = redis.pcall('XGROUP', 'CREATE', key, ARGV[i], '0', 'MKSTREAM')
+  if type(reply) == 'table' and reply.err and not string.find(reply.err, 'BUSYGROUP', 1, true) then
+    return reply
+  end
+end
+return #KEYS
+"""
+
+# A duplicate's copy taken back out of its stream and counted (XDEL frees what XADD took).
+# KEYS: stream, stats. ARGV: entry id.
+_TAKE_BACK = _ALLOW_OOM + """
+redis.call('XDEL', KEYS[1], ARGV[1])
+redis.call('HINCRBY', KEYS[2], 'duplicates', 1)
 return 1
 """
 
@@ -252,6 +307,9 @@ class RedisQueue(RolloutQueue):
         self._ack = self.redis.register_script(_ACK)
         self._pointer = self.redis.register_script(_POINTER)
         self._submit_feed = self.redis.register_script(_SUBMIT_FEED)
+        self._exhausted = self.redis.register_script(_EXHAUSTED)
+        self._create = self.redis.register_script(_CREATE_GROUPS)
+        self._take_back = self.redis.register_script(_TAKE_BACK)
         self._feed = f"{ns}:feed"
         self._progress = f"{ns}:progress"
         self._cursors: dict[tuple[Stage, str], str] = {}
@@ -302,7 +360,17 @@ class RedisQueue(RolloutQueue):
         pairs = [(self._streams[s], _GROUPS[s]) for s in Stage] + [(self._buffer, _TRAINER_GROUP)]
         for stream, group in pairs:
             try:
+                # EVALSHA asks for write access to its keys: a role gets here for the streams
+                # it consumes (whose group it needs), and falls back for the others.
+                self._create(keys=[stream], args=[group])
+                continue
+            except redis.exceptions.NoPermissionError:
+                pass
+            try:
                 self.redis.xgroup_create(stream, group, id="0", mkstream=True)
+            except redis.exceptions.OutOfMemoryError:
+                log.warning("Redis is full (maxmemory): group %s of %s left to its consumers, which create it "
+                            "at maxmemory too", group, stream)
             except redis.ResponseError as exc:
                 if "BUSYGROUP" not in str(exc):
                     raise
@@ -347,15 +415,14 @@ class RedisQueue(RolloutQueue):
         return FeedCursor(int(fields[b"position"]), fields[b"plan"].decode(), fields[b"finished"] == b"1")
 
     def exhausted(self) -> bool:
-        # One transaction: a consistent snapshot (every move between the streams is atomic too).
-        with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hget(self._feed, "finished")
-            pipe.xlen(self._streams[Stage.ROLLOUT])
-            pipe.xlen(self._streams[Stage.VERIFY])
-            pipe.xlen(self._buffer)
-            pipe.xpending(self._buffer, _TRAINER_GROUP)
-            finished, tasks, verify, buffered, pending = pipe.execute()
-        return finished == b"1" and tasks == 0 and verify == 0 and buffered == pending["pending"]
+        # A script, not MULTI: Redis 7.0 refuses every command queued in a MULTI at maxmemory.
+        # EVALSHA_RO, not EVALSHA: it needs only read access to its keys, all the trainer has.
+        keys = [self._feed, self._streams[Stage.ROLLOUT], self._streams[Stage.VERIFY], self._buffer]
+        try:
+            return self.redis.evalsha_ro(self._exhausted.sha, len(keys), *keys, _TRAINER_GROUP) == 1
+        except redis.exceptions.NoScriptError:
+            self.redis.script_load(_EXHAUSTED)
+            return self.redis.evalsha_ro(self._exhausted.sha, len(keys), *keys, _TRAINER_GROUP) == 1
 
     def report_progress(self, policy_version: int) -> None:
         self._pointer(keys=[self._progress], args=["set", policy_version, ""])
@@ -431,10 +498,7 @@ class RedisQueue(RolloutQueue):
             return True
         # This task's result already existed (a reclaimed task finished twice): take the copy
         # back out. Should this process die first, the trainer's ingest check drops it.
-        with self.redis.pipeline(transaction=True) as pipe:
-            pipe.xdel(out, written_id)
-            pipe.hincrby(self._stats, "duplicates", 1)
-            pipe.execute()
+        self._take_back(keys=[out, self._stats], args=[written_id])
         return False
 
     def release(self, delivery: Delivery, *, failed: bool, reason: str = "") -> None:

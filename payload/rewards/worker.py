@@ -4,7 +4,9 @@ with its scored copy; SIGTERM hands back what is in flight; a crashing verifier,
 hangs past `verifier_timeout_s` (killed, payload/rewards/pool.py), charges the group an attempt,
 so a group that always crashes or hangs it ends in the dead-letter stream, never in the buffer
 with a made-up reward. A reward model server that cannot be reached hands the group back
-uncharged (an outage is not the group's fault) and the slot pauses."""
+uncharged (an outage is not the group's fault) and the slot pauses. So is a scored group Redis
+refuses for lack of memory (BufferFull): charging it would dead-letter healthy groups whenever
+Redis stays full for max_deliveries claims."""
 
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from prometheus_client import REGISTRY, CollectorRegistry, Counter
 
 from spec.job import RewardsSection
-from payload.queue.base import Delivery, RolloutQueue, Stage
+from payload.queue.base import BufferFull, Delivery, RolloutQueue, Stage
 from payload.rewards.model import RewardModelUnavailable
 from payload.rewards.pool import RewardPool
 
@@ -35,7 +37,7 @@ class VerifyWorker:
         # job.rewards and the reward model's address (payload.rewards.pool).
         rewards: RewardsSection | None = None
         reward_url: str | None = None
-        # After the reward model was unreachable, a slot pauses this long before claiming again.
+        # After the reward model was unreachable, or Redis full, a slot pauses this long before claiming again.
         server_down_pause_s: float = 5.0
 
     def __init__(self, config: Config, queue: RolloutQueue, registry: CollectorRegistry = REGISTRY,
@@ -48,6 +50,8 @@ class VerifyWorker:
                                       model_url=config.reward_url).build()
         self.verified = Counter("rl_verify_groups_total", "Groups scored and written to the buffer", registry=registry)
         self.failed = Counter("rl_verify_failures_total", "Groups handed back because verification failed", registry=registry)
+        self.refused = Counter("rl_verify_buffer_full_total", "Scored groups handed back uncharged: Redis was full",
+                               registry=registry)
         self._lock = threading.Lock()
         self._in_flight: dict[str, Delivery] = {}
 
@@ -89,7 +93,14 @@ class VerifyWorker:
                 finally:
                     with self._lock:
                         self._in_flight.pop(delivery.entry_id, None)
-                self.queue.complete(delivery, group)
+                try:
+                    self.queue.complete(delivery, group)
+                except BufferFull as exc:
+                    log.warning("%s; %s handed back uncharged", exc, delivery.task_id)
+                    self.queue.release(delivery, failed=False, reason="Redis out of memory")
+                    self.refused.inc()
+                    stop.wait(self.config.server_down_pause_s)
+                    continue
                 self.verified.inc()
                 self.on_progress()
             except Exception:  # noqa: BLE001 - e.g. Redis restarting: the lease is reclaimed later

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 import redis
 
-from payload.queue.base import BufferFull, PolicyPointer, RolloutQueue, Stage
+from payload.queue.base import BufferFull, FeedCursor, PolicyPointer, RolloutQueue, Stage
 from payload.queue.experience import ExperienceGroup, Sample, Task, encode_group
 from tests.payload.queue.redis_server import started
 
@@ -144,3 +144,21 @@ def test_the_trainer_drains_a_redis_that_is_over_maxmemory(small_redis):
     assert queue.trainer_progress().policy_version == 5 and queue.latest_policy() == PolicyPointer(5, "/fsx/policy/5")
     assert queue.claim(Stage.ROLLOUT, "w2", block_s=0.1).task_id == "t2"
     queue.close()
+
+
+def test_a_process_starts_and_the_trainer_checks_for_the_end_at_maxmemory(small_redis):
+    # Before: XGROUP CREATE (DENYOOM) killed every process starting at maxmemory, and exhausted()
+    # was a read-only MULTI, which Redis 7.0 refuses whole at maxmemory.
+    server, client = small_redis
+    client.config_set("maxmemory", 1)
+    fresh = RolloutQueue.Config(backend="redis", url=server.url, namespace=uuid.uuid4().hex[:8]).build()
+    assert not fresh.exhausted() and fresh.stats().tasks_waiting == 0  # its groups exist
+    with pytest.raises(BufferFull, match="refused 1 new tasks"):
+        fresh.submit_feed([Task("t0", "p0", np.array([1]), GROUP_SIZE)], FeedCursor(1, "plan"), expected=None)
+    assert fresh.feed_cursor() is None  # refused whole
+    client.config_set("maxmemory", MAXMEMORY)
+    assert fresh.submit_feed([], FeedCursor(0, "plan", finished=True), expected=None)
+    client.config_set("maxmemory", 1)
+    assert fresh.exhausted()
+    client.config_set("maxmemory", MAXMEMORY)
+    fresh.close()
