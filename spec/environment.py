@@ -20,6 +20,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from spec.config_errors import pod_path_problem, schema_errors, yaml_problem
 from spec.hardware import INSTANCE_TYPES, InstanceSpec, instance_spec
 from spec.job import JobConfig
 from spec.layout import RunLayout, server_layout_of, trainer_layout_of
@@ -250,6 +251,16 @@ class Environment(_Strict):
         return self
 
     @model_validator(mode="after")
+    def _checkpoints_on_fsx(self) -> "Environment":
+        # Here, not in spec.job: `payload local` runs a job from a relative folder on this machine.
+        job = self.job
+        for field, path in (("job.model.path", job.model.path), ("job.rollout.model_path", job.rollout.model_path),
+                            ("job.rewards.model.path", job.rewards.model and job.rewards.model.path)):
+            if path is not None and (problem := pod_path_problem(field, path)):
+                raise ValueError(problem)
+        return self
+
+    @model_validator(mode="after")
     def _autoscaled_pools(self) -> "Environment":
         for name, pool in self.pools.items():
             if pool.autoscale and name not in AUTOSCALED_POOLS:
@@ -300,19 +311,15 @@ def _location(error: dict[str, Any]) -> str:
     return ".".join(str(part) for part in error["loc"]) or "(top level)"
 
 
-def _first_error(exc: ValidationError) -> str:
-    error = exc.errors()[0]
+def _describe(error: dict[str, Any]) -> str:
+    """One pydantic error, named by its field (unknown keys: spec.config_errors)."""
     message = error["msg"].removeprefix("Value error, ")
     if not error["loc"]:  # the whole environment's check; the message names its fields
         return message
     if error["type"] == "missing":
         return f"{_location(error)}: required field is missing"
-    if error["type"] == "extra_forbidden":
-        return f"{_location(error)}: unknown field"
     if "input" in error and error["type"] not in ("value_error", "assertion_error") and not isinstance(error["input"], dict):
         return f"{_location(error)}: {error['input']!r}: {message}"
-    if not error["loc"]:  # a check across fields: its message names them
-        return message
     return f"{_location(error)}: {message}"
 
 
@@ -324,8 +331,7 @@ def validate_environment(data: Any, source: str) -> Environment:
     try:
         return Environment.model_validate(data)
     except ValidationError as exc:
-        extra = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise EnvironmentFileError(f"{source}: {_first_error(exc)}{extra}") from None
+        raise EnvironmentFileError(f"{source}: {schema_errors(exc, Environment, _describe)}") from None
 
 
 def environment_file(name_or_path: str) -> Path:
@@ -352,7 +358,7 @@ def read_environment(name_or_path: str) -> Environment:
     except UnicodeDecodeError as exc:
         raise EnvironmentFileError(f"{path.name}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
     except yaml.YAMLError as exc:
-        raise EnvironmentFileError(f"{path.name}: not valid YAML: {str(exc).splitlines()[0]}") from None
+        raise EnvironmentFileError(yaml_problem(path.name, exc)) from None
     environment = validate_environment(data, path.name)
     if path.parent == ENVIRONMENTS_DIR and environment.name != path.stem:
         raise EnvironmentFileError(f"{path.name}: name {environment.name!r} must match the file name {path.stem!r}")

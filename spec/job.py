@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from spec.config_errors import schema_errors, yaml_problem
 
 # Where the ConfigMap is mounted inside every pod, and the variable that overrides it.
 JOB_CONFIG_ENV = "RL_JOB_CONFIG"
@@ -613,12 +615,14 @@ def parse_job_config(data: object, source: str) -> JobConfig:
     try:
         return JobConfig.model_validate(data)
     except ValidationError as exc:
-        error = exc.errors()[0]
-        where = "job." + ".".join(str(p) for p in error["loc"]) if error["loc"] else "job"
-        message = {"missing": "required field is missing", "extra_forbidden": "unknown field"}.get(
-            error["type"], error["msg"].removeprefix("Value error, ")
-        )
-        raise JobConfigError(f"{source}: {where}: {message}") from None
+        raise JobConfigError(f"{source}: {schema_errors(exc, JobConfig, _describe, prefix=('job',))}") from None
+
+
+def _describe(error: dict[str, Any]) -> str:
+    """One pydantic error, named by its field (unknown keys: spec.config_errors)."""
+    where = "job." + ".".join(str(p) for p in error["loc"]) if error["loc"] else "job"
+    message = "required field is missing" if error["type"] == "missing" else error["msg"].removeprefix("Value error, ")
+    return f"{where}: {message}"
 
 
 def load_job_config(path: str | os.PathLike[str] | None = None) -> JobConfig:
@@ -631,5 +635,5 @@ def load_job_config(path: str | os.PathLike[str] | None = None) -> JobConfig:
     except UnicodeDecodeError as exc:
         raise JobConfigError(f"{path}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
     except yaml.YAMLError as exc:
-        raise JobConfigError(f"{path}: not valid YAML: {str(exc).splitlines()[0]}") from None
+        raise JobConfigError(yaml_problem(str(path), exc)) from None
     return parse_job_config(data, str(path))

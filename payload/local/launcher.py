@@ -64,6 +64,7 @@ import numpy as np
 from payload.local.task import MAX_POSITIONS as TOY_MAX_POSITIONS
 from payload.local.task import write_policy, write_problems
 from payload.queue.url import redacted
+from spec.config_errors import hub_download
 
 log = logging.getLogger(__name__)
 
@@ -208,7 +209,9 @@ class Launcher:
             if self.redis is not None and not self.redis.startswith(("redis://", "rediss://")):
                 raise LocalError(f"--redis {redacted(self.redis)!r}: expected redis://host:port/db")
             if self.model is not None and not (Path(self.model) / "config.json").is_file():
-                raise LocalError(f"--model {self.model}: not a checkpoint directory (no config.json)")
+                download = hub_download(self.model) if not Path(self.model).exists() else None
+                hint = f"; a Hugging Face Hub id? download it first ({download}) and pass that folder" if download else ""
+                raise LocalError(f"--model {self.model}: not a checkpoint directory (no config.json){hint}")
             uri = self.tracking_uri or os.environ.get("MLFLOW_TRACKING_URI")
             if uri and not uri.startswith(("http://", "https://")):
                 where = "--tracking-uri" if self.tracking_uri else "MLFLOW_TRACKING_URI"

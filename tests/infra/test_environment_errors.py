@@ -71,7 +71,9 @@ CASES = {
         lambda d: d["pools"]["train"].update(capacity_type="RESERVED"),
         "pools.train.capacity_type: 'RESERVED': Input should be 'ON_DEMAND', 'SPOT' or 'CAPACITY_BLOCK'",
     ),
-    "unknown pool field": (lambda d: d["pools"]["memory"].update(gpus=1), "pools.memory.gpus: unknown field"),
+    # No key is close to it: the error lists those there are.
+    "unknown pool field": (lambda d: d["pools"]["memory"].update(gpus=1),
+                           "default.yaml: unknown key 'gpus' in pools.memory (known keys: instance_type, min_size,"),
     "same zone twice": (
         lambda d: d.update(control_plane_availability_zone="us-east-2a"),
         "control_plane_availability_zone must differ from availability_zone",

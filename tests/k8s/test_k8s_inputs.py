@@ -131,7 +131,7 @@ def _environment_with(tmp_path: Path, **job_overrides) -> Path:
         ({"data__train": "/fsx/datasets/math/train.csv"}, EnvironmentFileError,
          "job.data.train.path: /fsx/datasets/math/train.csv: unsupported file type '.csv'"),
         ({"checkpoint__max_restarts": -1}, EnvironmentFileError, "job.checkpoint.max_restarts"),
-        ({"rollout__replicas": 3}, EnvironmentFileError, "job.rollout.replicas"),
+        ({"rollout__replicas": 3}, EnvironmentFileError, "unknown key 'replicas' in job.rollout (known keys: "),
         ({"parallel__expert_parallel_size": 5, "parallel__data_parallel_shard_size": None}, EnvironmentFileError,
          "job.parallel.expert_parallel_size"),
         # A replica's own rules are checked where the layout is resolved (spec.layout, at load)...

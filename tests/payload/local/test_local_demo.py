@@ -338,6 +338,8 @@ def test_ctrl_c_on_redis_with_overlap_stops_everything_and_loses_no_task(tmp_pat
     ("--group-size", "1", "--group-size 1: GRPO needs at least 2"),
     ("--redis", "localhost:6379", "--redis 'localhost:6379': expected redis://host:port/db"),
     ("--model", "/nonexistent", "--model /nonexistent: not a checkpoint directory"),
+    ("--model", "Qwen/Qwen3-30B-A3B", "--model Qwen/Qwen3-30B-A3B: not a checkpoint directory (no config.json); a "
+     "Hugging Face Hub id? download it first (huggingface-cli download Qwen/Qwen3-30B-A3B --local-dir Qwen3-30B-A3B)"),
     ("--temperature", "0", "--temperature 0.0: must be positive"),
 ])
 def test_bad_flag_is_one_line_and_exit_2(flag, value, message):

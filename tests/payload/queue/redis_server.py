@@ -1,6 +1,6 @@
 """A real redis-server on a free loopback port, for tests and benchmarks (no mocks of Redis).
 
-Never skipped: `make setup` installs redis-server where it is missing, and where it still is,
+Never skipped: `make test` installs redis-server where it is missing, and where it still is,
 every test that needs it fails with the command that installs it.
 """
 
@@ -19,7 +19,7 @@ import redis
 REDIS_SERVER = shutil.which("redis-server")
 MISSING_REASON = (
     "redis-server is not installed: the queue and buffer tests run against a real Redis. Install it with "
-    "`make setup` (apt-get install -y redis-server; on macOS: brew install redis)"
+    "`make redis-server` (apt-get install -y redis-server; on macOS: brew install redis; Redis 7 or newer)"
 )
 
 

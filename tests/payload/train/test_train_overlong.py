@@ -92,7 +92,8 @@ def test_setting_is_off_by_default_left_out_of_the_rendered_job_and_bad_values_n
         "job.algorithm.overlong_penalty.buffer_tokens: Input should be greater than or equal to 1": {"buffer_tokens": 0},
         "job.algorithm.overlong_penalty.buffer_tokens: required field is missing": {"factor": 1.0},
         "job.algorithm.overlong_penalty.factor: Input should be greater than 0": {"buffer_tokens": 8, "factor": 0},
-        "job.algorithm.overlong_penalty.buffr_tokens: unknown field": {"buffer_tokens": 8, "buffr_tokens": 8},
+        "unknown key 'buffr_tokens' in job.algorithm.overlong_penalty: did you mean 'buffer_tokens'?":
+            {"buffer_tokens": 8, "buffr_tokens": 8},
         "job: algorithm.overlong_penalty.buffer_tokens 8193 must be at most batch.max_response_tokens 8192":
             {"buffer_tokens": 8193},
     }
