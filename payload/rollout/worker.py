@@ -121,7 +121,7 @@ class RolloutWorker:
             from payload.rewards import RewardPool
 
             self._pool = RewardPool.Config(processes=config.verifier_processes, rewards=config.rewards,
-                                           model_url=config.reward_url).build()
+                                           model_url=config.reward_url).build(registry)
         self._lock = threading.Lock()
         self._in_flight: dict[str, Delivery] = {}
         self._retries_seen = 0
