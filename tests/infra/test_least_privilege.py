@@ -63,6 +63,20 @@ def test_a_wrong_api_network_is_one_line(cidr, message):
         deployable("default", lambda d: d.update(api_public_cidrs=[cidr]))
 
 
+@pytest.mark.parametrize("cidrs", [["0.0.0.0/1", "128.0.0.0/1"], ["2.0.0.0/7"], ["11.0.0.0/8", "52.0.0.0/24"]])
+def test_networks_covering_more_than_a_slash_8_are_refused_by_what_they_cover(cidrs):
+    with pytest.raises(EnvironmentFileError) as raised:
+        deployable("default", lambda d: d.update(api_public_cidrs=cidrs))
+    message = str(raised.value)
+    assert "\n" not in message and message.startswith("default.yaml: api_public_cidrs: the listed networks together cover "), message
+    assert "more than a /8 (16,777,216)" in message
+
+
+def test_a_slash_8_in_pieces_is_accepted():
+    # Overlaps are counted once: a /8 listed whole and again as its halves is still a /8.
+    deployable("default", lambda d: d.update(api_public_cidrs=["11.0.0.0/8", "11.0.0.0/9", "11.128.0.0/9"]))
+
+
 def statements(synth):
     for logical_id, resource in synth.template["Resources"].items():
         if resource["Type"] in ("AWS::IAM::Policy", "AWS::IAM::ManagedPolicy"):
