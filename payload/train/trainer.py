@@ -146,6 +146,8 @@ class Batch:
     filtered: int = 0
     # The feed ended and the pipeline is empty: this (possibly short or empty) batch is the last.
     final: bool = False
+    # Taken from the replay log after a resume (the step is trained again; metrics.jsonl says so).
+    replayed: bool = False
 
 
 class Trainer:
@@ -357,7 +359,7 @@ class Trainer:
         """Rank 0: the step's groups (from the replay log after a resume, else the buffer)."""
         if self.resumed and (replayed := self.checkpointer.replayed(step)) is not None:
             self._replayed_tasks.update(g.task_id for g in replayed)
-            return Batch(replayed)
+            return Batch(replayed, replayed=True)
         job, batch = self.config.job, Batch([])
         started = time.monotonic()
         entry_ids: list[str] = []
@@ -666,6 +668,7 @@ class Trainer:
             policy_version=step,
             model=self.config.job.model.architecture or self.config.job.model.path.rstrip("/").rsplit("/", 1)[-1],
             device=device_name(self.world.device),
+            replayed=batch.replayed,
         )
         line = asdict(record) | {k: v for k, v in extra.items() if k not in asdict(record)}
         if self.tracker is not None:
