@@ -10,6 +10,7 @@ import pytest
 from cluster.identities import TRACKING_ARTIFACTS_PREFIX, TRACKING_SERVICE_ACCOUNT, WORKLOAD_NAMESPACE
 from infra.addons import GRAFANA_ADMIN_KEYS, GRAFANA_ADMIN_SECRET
 from spec.environment import EnvironmentFileError
+from infra.gpu_node_group import IMDS_HOP_LIMIT as GPU_IMDS_HOP_LIMIT
 from infra.node_group import IMDS_HOP_LIMIT
 from infra.storage import FSX_S3_ROLE
 from tests.infra.environments import PUBLIC_API_CIDRS, deployable
@@ -145,11 +146,11 @@ def test_every_node_group_requires_imds_tokens_and_encrypts_its_root_volume(synt
             metadata = template["MetadataOptions"]
             assert metadata["HttpTokens"] == "required", logical_id
             pool = properties["Labels"]["rl.aws/pool"]
-            assert metadata["HttpPutResponseHopLimit"] == IMDS_HOP_LIMIT.get(pool, 2), logical_id
+            assert metadata["HttpPutResponseHopLimit"] == IMDS_HOP_LIMIT.get(pool, GPU_IMDS_HOP_LIMIT), logical_id
             (root,) = template["BlockDeviceMappings"]
             assert root["Ebs"]["Encrypted"] is True and root["Ebs"]["VolumeType"] == "gp3", logical_id
-        # No pod outside the host network on the cpu (model output) and memory pools reaches IMDS.
-        assert IMDS_HOP_LIMIT["cpu"] == IMDS_HOP_LIMIT["memory"] == 1
+        # No pod outside the host network on the cpu (model output), memory and GPU pools reaches IMDS.
+        assert IMDS_HOP_LIMIT["cpu"] == IMDS_HOP_LIMIT["memory"] == GPU_IMDS_HOP_LIMIT == 1
 
 
 def test_grafanas_admin_password_comes_from_a_secret(synthesized):
