@@ -103,6 +103,8 @@ class RewardPool:
         self.timeouts = Counter("rl_verifier_timeouts_total", "Samples left unscored because verification timed "
                                 "out: limit=verifier (its own) or pool (killed after timeout_s)", ["limit"],
                                 registry=CollectorRegistry() if registry is None else registry)
+        for limit in ("verifier", "pool"):
+            self.timeouts.labels(limit)  # exported as 0 from the start: a rate() sees the first one
         self._lock = threading.Lock()
         self._pool = self._new_pool()
         # Pools killed for a hung verifier: the other groups they were scoring are innocent and
