@@ -92,6 +92,7 @@ def _from_jsonl(text: str, path: Path) -> _Totals:
             steps.append(record)
         elif kind == signals.KIND_ROLLOUT:
             rollout.append(record)
+    steps = signals.current_records(steps)  # a step a restarted trainer replayed counts once
     if len(steps) < 2:
         raise BalanceError(f"{path}: {len(steps)} train_step record(s); the planner needs at least 2")
     # The first step pays for start-up (compilation, an empty buffer): leave it out.

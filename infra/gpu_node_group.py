@@ -27,6 +27,15 @@ from cluster.placement import EFA_HUGEPAGES_GIB, GDRDRV_READY_LABEL
 # EFA device plugin and the DCGM exporter are given these labels as their node selectors.
 GPU_NODE_LABELS = {"nvidia.com/gpu.present": "true"}
 EFA_NODE_LABELS = {"vpc.amazonaws.com/efa.present": "true"}
+# Instance metadata hop limit 1, as on the cpu and memory pools (infra/node_group.py): a pod in
+# its own network namespace is a second hop and gets no answer, so the trainer and the SGLang
+# servers (model code, model output) cannot take the node role's credentials. Nothing on these
+# nodes needs IMDS from a pod namespace: the daemons that read it (VPC CNI, kube-proxy, the Pod
+# Identity agent, the FSx CSI node) use the host network; the EBS CSI node plugin falls back to
+# the Kubernetes API; the NVIDIA and EFA device plugins and the DCGM exporter read devices and
+# sysfs; add-ons with AWS permissions get them through Pod Identity, not the node role; the
+# payload's pods need no AWS credentials at all (no payload role exists).
+IMDS_HOP_LIMIT = 1
 # 2 MiB pages outside any pod's request: the node's own libfabric users (EFA device plugin
 # health checks, nccl-tests run by an operator on the host).
 HUGEPAGES_HEADROOM_GIB = 1
@@ -279,8 +288,7 @@ class GpuNodeGroup(Construct):
                 instance_type=pool.instance_type,
                 metadata_options=ec2.CfnLaunchTemplate.MetadataOptionsProperty(
                     http_tokens="required",
-                    # 2 hops: containers reach IMDS through the pod network namespace.
-                    http_put_response_hop_limit=2,
+                    http_put_response_hop_limit=IMDS_HOP_LIMIT,
                 ),
                 block_device_mappings=[
                     ec2.CfnLaunchTemplate.BlockDeviceMappingProperty(

@@ -1,9 +1,9 @@
 """CPU, memory and system node groups: managed node groups in the node zone, each with a launch
 template for what the node group API cannot set: IMDSv2 only and an encrypted gp3 root volume.
 
-Instance metadata: tokens required everywhere. Hop limit 1 on the cpu and memory pools: a pod
-outside the host network (rollout workers and verifiers handle model output) cannot reach IMDS
-and so cannot take the node role's credentials; the daemons there that read it (VPC CNI,
+Instance metadata: tokens required everywhere. Hop limit 1 on the cpu and memory pools (and on
+the GPU pools: infra/gpu_node_group.py): a pod outside the host network (rollout workers and
+verifiers handle model output) cannot reach IMDS and so cannot take the node role's credentials; the daemons there that read it (VPC CNI,
 kube-proxy, Pod Identity agent, FSx CSI node) use the host network, and the EBS CSI node plugin
 falls back to the Kubernetes API for its instance facts. Hop limit 2 on the system pool,
 whose controllers (EBS CSI controller, add-on operators) may read instance metadata from pods.

@@ -49,6 +49,11 @@ ROOT_VOLUME_BESIDE_NVME_GIB = 100
 IAM_PRINCIPAL_ARN = r"arn:aws[a-z-]*:iam::\d{12}:(role|user)/[\w+=,.@/-]+"
 # EKS takes at most this many public access CIDR blocks.
 MAX_API_PUBLIC_CIDRS = 40
+# The most IPv4 addresses api_public_cidrs may cover together: a /8's worth (2**24, 1/256 of
+# IPv4). Offices, VPN egress and CI runners are /32s to /16s; the largest blocks one
+# organisation holds are a few legacy /8s. More is "the Internet" in pieces: 0.0.0.0/1 plus
+# 128.0.0.0/1 is 0.0.0.0/0 by another name, and each half passes a per-CIDR check.
+MAX_API_PUBLIC_ADDRESSES = 2 ** 24
 
 
 class EnvironmentFileError(Exception):
@@ -238,6 +243,12 @@ class Environment(_Strict):
             if not network.is_global:
                 raise ValueError(f"{cidr!r} is a private range: the public endpoint sees public addresses "
                                  "(a private endpoint serves the VPC without listing it)")
+        # By the addresses covered, overlaps counted once (collapse_addresses merges them).
+        covered = sum(n.num_addresses for n in ipaddress.collapse_addresses(ipaddress.IPv4Network(c) for c in cidrs))
+        if covered > MAX_API_PUBLIC_ADDRESSES:
+            raise ValueError(f"the listed networks together cover {covered:,} addresses ({covered / 2 ** 32:.1%} of IPv4), more than a /8 "
+                             f"({MAX_API_PUBLIC_ADDRESSES:,}): that opens the API endpoint to much of the Internet; "
+                             "list your networks, or none for a private endpoint")
         return cidrs
 
     @model_validator(mode="after")

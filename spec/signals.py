@@ -131,6 +131,10 @@ class TrainStepRecord:
     # The accelerator the step ran on (torch.cuda.get_device_name, e.g. "NVIDIA H200", or "cpu"):
     # rates measured on one device do not transfer to another's environment.
     device: str = ""
+    # The step's groups came from the replay log: a restarted trainer resumed from its last
+    # checkpoint and trains the steps after it again, so an earlier record of this step may be
+    # in the file already. Readers keep the later one (`current_records`).
+    replayed: bool = False
     kind: str = KIND_TRAIN_STEP
 
     def to_json(self) -> str:
@@ -153,6 +157,19 @@ class RolloutRecord:
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))
+
+
+def current_records(records: list[dict]) -> list[dict]:
+    """Records of one step-numbered kind (train_step, or eval) in file order, less those a later
+    one supersedes, so each step counts once. A record of step s supersedes every earlier record
+    of step s or later: after a restart the trainer replays from its checkpoint, and what the
+    first run recorded past that checkpoint belonged to weights that were lost."""
+    kept: list[dict] = []
+    for record in records:
+        while kept and kept[-1]["step"] >= record["step"]:
+            kept.pop()  # kept is ascending by step, so the superseded ones are at its end
+        kept.append(record)
+    return kept
 
 
 TRAIN_STEP_FIELDS = tuple(f.name for f in fields(TrainStepRecord))

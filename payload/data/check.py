@@ -112,6 +112,9 @@ class _Collector:
         if verifier == "math":
             from math_verify import parse
 
+            from payload.rewards.math import cap_math_verify_logs
+
+            cap_math_verify_logs()  # a label that times out is logged clipped, not whole
             return bool(parse(label if "$" in label else f"${label}$", parsing_timeout=5))
         return None
 

@@ -65,6 +65,7 @@ from payload.local.task import MAX_POSITIONS as TOY_MAX_POSITIONS
 from payload.local.task import write_policy, write_problems
 from payload.queue.url import redacted
 from spec.config_errors import hub_download
+from spec.signals import current_records
 
 log = logging.getLogger(__name__)
 
@@ -582,7 +583,9 @@ class Launcher:
             self._lines_read += len(complete)
             for line in complete:
                 record = json.loads(line) | {"_seen": time.monotonic()}
-                (self.evals if record.get("kind") == "eval" else self.records).append(record)
+                kept = self.evals if record.get("kind") == "eval" else self.records
+                # A restarted trainer replays steps: their new records supersede the old ones.
+                kept[:] = current_records([*kept, record])
         return len(self.records)
 
     def _shutdown(self) -> None:

@@ -95,7 +95,7 @@ from payload.queue.base import (
     TrainerProgress,
 )
 from payload.queue.experience import ExperienceGroup, Task, decode_group, decode_task, encode_group, encode_task
-from payload.queue.url import redacted, redis_credentials
+from payload.queue.url import answers_plain_redis, redacted, redis_credentials
 from spec.job import too_stale
 
 log = logging.getLogger(__name__)
@@ -341,7 +341,14 @@ class RedisQueue(RolloutQueue):
                         raise QueueError(f"queue url {redacted(self.config.url)}: Redis refused the credentials: "
                                          f"{exc}") from None
                     raise
-                except redis.ConnectionError as exc:
+                except (redis.ConnectionError, redis.TimeoutError) as exc:
+                    # rediss:// at a plain Redis: the TLS handshake times out (redis-py's
+                    # TimeoutError, no ConnectionError), every attempt alike: say so at once.
+                    kwargs = self.redis.connection_pool.connection_kwargs
+                    if self.config.url.startswith("rediss://") and answers_plain_redis(kwargs["host"], kwargs["port"]):
+                        raise QueueError(f"queue url {redacted(self.config.url)}: rediss:// (TLS) but "
+                                         f"{kwargs['host']}:{kwargs['port']} answers plain Redis: use redis://, or the "
+                                         "port that serves TLS") from None
                     if time.monotonic() + pause > deadline:
                         raise QueueError(
                             f"queue url {redacted(self.config.url)}: cannot reach Redis within {timeout_s:g} s: {exc}"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 from urllib.parse import urlsplit, urlunsplit
 
 from payload.queue.base import QueueError, RolloutQueue
@@ -40,6 +41,18 @@ def redacted(url: str | None) -> str:
     except ValueError:
         # Not parseable as a URL: nothing of it is safe to print.
         return "<unparseable url>"
+
+
+def answers_plain_redis(host: str, port: int, timeout_s: float = 2.0) -> bool:
+    """Whether host:port answers a plaintext PING with a RESP reply (+PONG, -NOAUTH, ...): a plain
+    Redis. A TLS client's handshake there hangs until its timeout (Redis reads the ClientHello as
+    an unfinished inline command), which alone says nothing about why."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout_s) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16)[:1] in (b"+", b"-")
+    except OSError:
+        return False
 
 
 def redis_credentials() -> dict[str, str]:

@@ -10,6 +10,22 @@ class VerifierError(ValueError):
     """A task names a verifier this build does not have."""
 
 
+class VerifierTimedOut(RuntimeError):
+    """A verifier's own time limit ran out on a sample (e.g. math-verify's SIGALRM). Raised, never
+    scored 0: a correct answer that is slow to check would be trained on as wrong. The pool
+    (payload.rewards.pool) leaves the sample unscored and charges the group, as for its own kill."""
+
+
+# What a log line or error message quotes of a response or label: math-verify's own warning
+# once printed a whole 10 MB expression per sample.
+QUOTE_CHARS = 200
+
+
+def clip(text: str, limit: int = QUOTE_CHARS) -> str:
+    """`text` for a log line: its first `limit` characters and its full length if longer."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} chars)"
+
+
 class Verifier(ABC):
     name: ClassVar[str]
 

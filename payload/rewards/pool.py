@@ -16,6 +16,10 @@ it). The sample stays unscored (reward NaN: the group is not `verified`) and `sc
 raises VerifierTimeout, which the caller charges to the group like a verifier crash: it is
 verified again elsewhere, or dead-lettered with the reason after max_deliveries. Never a 0:
 a made-up reward would be trained on as if the response were wrong.
+
+A verifier whose own time limit runs out (VerifierTimedOut, e.g. math-verify's) is treated the
+same way, without the kill (its process is fine): the sample unscored, VerifierTimeout raised.
+Both are counted in rl_verifier_timeouts_total, by which limit ran out.
 """
 
 from __future__ import annotations
@@ -32,10 +36,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from prometheus_client import CollectorRegistry, Counter
 
 from spec.job import RewardsSection
 from payload.queue.experience import ExperienceGroup
-from payload.rewards.base import Verifier, get_verifier
+from payload.rewards.base import Verifier, VerifierTimedOut, get_verifier
 from payload.rewards.model import RewardModelClient
 
 log = logging.getLogger(__name__)
@@ -46,7 +51,7 @@ POOL_START_TIMEOUT_S = 120.0
 
 
 class VerifierTimeout(RuntimeError):
-    """A verifier outlived the pool's timeout on a sample; its process was killed."""
+    """A verifier outlived the pool's timeout on a sample (its process was killed) or its own."""
 
 
 def _kill_workers(pool: ProcessPoolExecutor) -> None:
@@ -88,11 +93,18 @@ class RewardPool:
         rewards: RewardsSection | None = None
         model_url: str | None = None
 
-        def build(self) -> "RewardPool":
-            return RewardPool(self)
+        def build(self, registry: CollectorRegistry | None = None) -> "RewardPool":
+            return RewardPool(self, registry)
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, registry: CollectorRegistry | None = None) -> None:
         self.config = config
+        # The caller's registry (exported); a private one otherwise (eval, tests: a second pool
+        # in one process must not register the name twice).
+        self.timeouts = Counter("rl_verifier_timeouts_total", "Samples left unscored because verification timed "
+                                "out: limit=verifier (its own) or pool (killed after timeout_s)", ["limit"],
+                                registry=CollectorRegistry() if registry is None else registry)
+        for limit in ("verifier", "pool"):
+            self.timeouts.labels(limit)  # exported as 0 from the start: a rate() sees the first one
         self._lock = threading.Lock()
         self._pool = self._new_pool()
         # Pools killed for a hung verifier: the other groups they were scoring are innocent and
@@ -166,8 +178,14 @@ class RewardPool:
                 for i, (sample, future) in enumerate(zip(group.samples, futures)):
                     try:
                         sample.reward = float(future.result(timeout=self.config.timeout_s))
+                    except VerifierTimedOut as exc:
+                        sample.reward = float("nan")
+                        self.timeouts.labels("verifier").inc()
+                        raise VerifierTimeout(f"verifier {group.verifier} timed out on sample {i} of task "
+                                              f"{group.task_id}: {exc}") from None
                     except FutureTimeout:
                         sample.reward = float("nan")  # unverified, whatever an earlier attempt left
+                        self.timeouts.labels("pool").inc()
                         self._replace(pool, kill=True)
                         raise VerifierTimeout(f"verifier {group.verifier} did not finish sample {i} of task "
                                               f"{group.task_id} within {self.config.timeout_s:g} s: killed") from None

@@ -1,12 +1,12 @@
 """The `verify` worker: scores groups the rollout workers left unverified, then writes them
 to the buffer. Same lease rules as a rollout worker: a group is acknowledged only together
 with its scored copy; SIGTERM hands back what is in flight; a crashing verifier, or one that
-hangs past `verifier_timeout_s` (killed, payload/rewards/pool.py), charges the group an attempt,
-so a group that always crashes or hangs it ends in the dead-letter stream, never in the buffer
-with a made-up reward. A reward model server that cannot be reached hands the group back
-uncharged (an outage is not the group's fault) and the slot pauses. So is a scored group Redis
-refuses for lack of memory (BufferFull): charging it would dead-letter healthy groups whenever
-Redis stays full for max_deliveries claims."""
+hangs past `verifier_timeout_s` (killed, payload/rewards/pool.py), or whose own time limit
+runs out (math-verify's), charges the group an attempt, so a group that always crashes or hangs
+it ends in the dead-letter stream, never in the buffer with a made-up reward. A reward model
+server that cannot be reached hands the group back uncharged (an outage is not the group's
+fault) and the slot pauses. So is a scored group Redis refuses for lack of memory (BufferFull):
+charging it would dead-letter healthy groups whenever Redis stays full for max_deliveries claims."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ class VerifyWorker:
         self.on_progress = on_progress
         self.pool = RewardPool.Config(processes=config.processes, timeout_s=config.verifier_timeout_s,
                                       verifier_modules=config.verifier_modules, rewards=config.rewards,
-                                      model_url=config.reward_url).build()
+                                      model_url=config.reward_url).build(registry)
         self.verified = Counter("rl_verify_groups_total", "Groups scored and written to the buffer", registry=registry)
         self.failed = Counter("rl_verify_failures_total", "Groups handed back because verification failed", registry=registry)
         self.refused = Counter("rl_verify_buffer_full_total", "Scored groups handed back uncharged: Redis was full",

@@ -12,11 +12,12 @@ G samples and shares the prompt's prefix cache. Fields follow sglang/srt/manager
 the MoE layers' rows, the ones the trainer replays.)
 
 Failures are sorted by whose fault they are. The server's (connection refused, timeout,
-HTTP 5xx/429, a body that is not that shape): retried with exponential backoff and full
-jitter, then `ServerUnavailable`: the caller hands the task back without charging it an
-attempt, unless the server answered every attempt and still generates for other requests
-(`generates()`: /health_generate, a one-token generation): then the prompt is the cause
-(a 500 on this input only) and the caller charges it. The request's (HTTP 4xx, e.g. a prompt longer than the context): `RequestRejected`,
+HTTP 5xx/429, a body that is not that shape, a connection reset mid-request): retried with
+exponential backoff and full jitter, then `ServerUnavailable`: the caller hands the task back
+without charging it an attempt, unless the server was reached on every attempt and still
+generates for other requests (`generates()`: /health_generate, a one-token generation, on a
+fresh connection): then the prompt is the cause (a 500 or a dropped connection on this input
+only) and the caller charges it. The request's (HTTP 4xx, e.g. a prompt longer than the context): `RequestRejected`,
 not retried, charged to the task so a poison prompt ends in the dead-letter stream.
 Samples the server aborted (a weight update in `abort` mode) are generated again.
 """
@@ -50,7 +51,7 @@ class ServerUnavailable(GenerationError):
 
     def __init__(self, message: str, answered: bool = False) -> None:
         super().__init__(message)
-        # Every attempt got an HTTP answer (5xx, a malformed body): the server was reachable.
+        # Every attempt reached the server (5xx, a malformed body, a connection it dropped mid-request).
         self.answered = answered
 
 
@@ -168,8 +169,13 @@ class SGLangClient:
     def generates(self) -> bool:
         """The server generates for a request of its own choosing (GET /health_generate, which
         SGLang, its router and the embedded engine serve): it is up and able to serve."""
+        # A fresh connection, not the pool's: after an unhandled exception uvicorn answers 500 and
+        # closes the connection, and a probe sent on that pooled connection would fail for it,
+        # making a healthy server look down (and its poison prompt look like an outage).
         try:
-            return self._http.get("/health_generate", timeout=min(self.config.timeout_s, 30.0)).status_code == 200
+            with httpx.Client(base_url=self.url, timeout=httpx.Timeout(min(self.config.timeout_s, 30.0),
+                                                                       connect=10.0)) as fresh:
+                return fresh.get("/health_generate").status_code == 200
         except httpx.HTTPError:
             return False
 
@@ -200,8 +206,13 @@ class SGLangClient:
         headers = {ROUTING_KEY_HEADER: session} if session else None
         try:
             response = self._http.post("/generate", json=body, headers=headers)
-        except httpx.TransportError as exc:
+        except (httpx.ConnectError, httpx.TimeoutException) as exc:  # not reached, or no answer in time
             raise _Retryable(f"{type(exc).__name__}: {exc}", answered=False) from None
+        except httpx.TransportError as exc:
+            # Reached, then the connection was reset or closed mid-request: what uvicorn does when
+            # the handler raises after the response started (or a 500 it closes after). Counted as
+            # an answer, so a server that still passes its health probe charges the prompt.
+            raise _Retryable(f"{type(exc).__name__}: {exc}", answered=True) from None
         if response.status_code >= 500 or response.status_code in (408, 429):
             raise _Retryable(f"HTTP {response.status_code}: {response.text[:200]}")
         if response.status_code >= 400:

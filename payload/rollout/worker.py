@@ -14,8 +14,8 @@ What can go wrong and what happens:
   `drain_timeout_s` to finish, what is left is handed back without charging an attempt;
 - the server fails or is unreachable: the client retries with backoff, then the task is
   handed back (not charged: an outage is not the task's fault) and the slot backs off;
-- the server answers every attempt for this task with an error (HTTP 500) yet generates for
-  its own health check: the task is the cause, so it is charged (the reason says so) and
+- the server answers every attempt for this task with an error (HTTP 500, or a connection it
+  drops mid-request) yet generates for its own health check: the task is the cause, so it is charged (the reason says so) and
   reaches the dead-letter stream after max_deliveries instead of circling forever;
 - Redis refuses the group for lack of memory (BufferFull): the task is handed back without
   charge and the slot backs off; producers already wait below the byte high-water mark;
@@ -121,7 +121,7 @@ class RolloutWorker:
             from payload.rewards import RewardPool
 
             self._pool = RewardPool.Config(processes=config.verifier_processes, rewards=config.rewards,
-                                           model_url=config.reward_url).build()
+                                           model_url=config.reward_url).build(registry)
         self._lock = threading.Lock()
         self._in_flight: dict[str, Delivery] = {}
         self._retries_seen = 0

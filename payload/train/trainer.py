@@ -170,6 +170,8 @@ class Batch:
     filtered: int = 0
     # The feed ended and the pipeline is empty: this (possibly short or empty) batch is the last.
     final: bool = False
+    # Taken from the replay log after a resume (the step is trained again; metrics.jsonl says so).
+    replayed: bool = False
 
 
 class Trainer:
@@ -385,7 +387,7 @@ class Trainer:
         completes, see PublishFailures); None: stop (SIGTERM, or publishes failed too often)."""
         if self.resumed and (replayed := self.checkpointer.replayed(step)) is not None:
             self._replayed_tasks.update(g.task_id for g in replayed)
-            return Batch(replayed)
+            return Batch(replayed, replayed=True)
         job = self.config.job
         batch, entry_ids = self._partial or (Batch([]), [])
         self._partial = None
@@ -722,6 +724,7 @@ class Trainer:
             policy_version=step,
             model=self.config.job.model.architecture or self.config.job.model.path.rstrip("/").rsplit("/", 1)[-1],
             device=device_name(self.world.device),
+            replayed=batch.replayed,
         )
         line = asdict(record) | {k: v for k, v in extra.items() if k not in asdict(record)}
         if self.tracker is not None:

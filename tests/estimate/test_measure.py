@@ -26,6 +26,25 @@ def write(tmp_path, lines, name="metrics.jsonl"):
     return path
 
 
+def test_steps_a_restarted_trainer_replayed_count_once(tmp_path):
+    """Issue 49 item 7c: steps 1-3, a restart from the step-1 checkpoint, steps 2-3 again
+    (replayed) and 4. Before: 5 steps counted, 2 and 3 twice. Now: the later records win."""
+    lines = [step(1), step(2, wait_s=100.0), step(3, wait_s=100.0), step(2, replayed=True), step(3, replayed=True),
+             step(4)]
+    m = read_metrics(write(tmp_path, lines), train_nodes=2, rollout_nodes=2, group_size=4)
+    assert m.steps == 3  # 2, 3 (the replayed ones) and 4; step 1 is start-up
+    assert m.trainer_wait_fraction == pytest.approx(6 / 81)  # the first run's 100 s waits are gone
+
+
+def test_a_later_record_supersedes_its_step_and_every_later_one():
+    records = [{"step": s, "run": "a"} for s in (1, 2, 3, 4)] + [{"step": s, "run": "b"} for s in (3, 4, 5)]
+    assert [(r["step"], r["run"]) for r in signals.current_records(records)] == [
+        (1, "a"), (2, "a"), (3, "b"), (4, "b"), (5, "b")]
+    # Replayed from a checkpoint at 1 and stopped again after step 2: the first run's 3 and 4 are gone too.
+    again = [{"step": s} for s in (1, 2, 3, 4, 2)]
+    assert [r["step"] for r in signals.current_records(again)] == [1, 2]
+
+
 def test_trainer_records_give_every_rate(tmp_path):
     # Step 1 (start-up) is left out; steps 2 and 3 on 2 train and 2 rollout nodes, groups of 4.
     path = write(tmp_path, [step(1, wait_s=300.0), step(2), step(3)])

@@ -60,6 +60,8 @@ def test_instance_type_lives_in_launch_template_not_nodegroup(seed, pool):
 def test_imdsv2_required_and_encrypted_root(default):
     data = launch_template(default, "train")
     assert data["MetadataOptions"]["HttpTokens"] == "required"
+    # Hop limit 1: a pod outside the host network (the trainer, SGLang) cannot reach IMDS.
+    assert data["MetadataOptions"]["HttpPutResponseHopLimit"] == 1
     ebs = data["BlockDeviceMappings"][0]["Ebs"]
     assert ebs["Encrypted"] is True and ebs["VolumeSize"] == load_environment("default").pools.train.root_volume_gib
 

@@ -10,6 +10,7 @@ import pytest
 from cluster.identities import TRACKING_ARTIFACTS_PREFIX, TRACKING_SERVICE_ACCOUNT, WORKLOAD_NAMESPACE
 from infra.addons import GRAFANA_ADMIN_KEYS, GRAFANA_ADMIN_SECRET
 from spec.environment import EnvironmentFileError
+from infra.gpu_node_group import IMDS_HOP_LIMIT as GPU_IMDS_HOP_LIMIT
 from infra.node_group import IMDS_HOP_LIMIT
 from infra.storage import FSX_S3_ROLE
 from tests.infra.environments import PUBLIC_API_CIDRS, deployable
@@ -61,6 +62,20 @@ def test_listed_networks_are_the_only_public_access_and_the_only_nag_exception(v
 def test_a_wrong_api_network_is_one_line(cidr, message):
     with pytest.raises(EnvironmentFileError, match=rf"default.yaml: api_public_cidrs: '{cidr}'.*{message}"):
         deployable("default", lambda d: d.update(api_public_cidrs=[cidr]))
+
+
+@pytest.mark.parametrize("cidrs", [["0.0.0.0/1", "128.0.0.0/1"], ["2.0.0.0/7"], ["11.0.0.0/8", "52.0.0.0/24"]])
+def test_networks_covering_more_than_a_slash_8_are_refused_by_what_they_cover(cidrs):
+    with pytest.raises(EnvironmentFileError) as raised:
+        deployable("default", lambda d: d.update(api_public_cidrs=cidrs))
+    message = str(raised.value)
+    assert "\n" not in message and message.startswith("default.yaml: api_public_cidrs: the listed networks together cover "), message
+    assert "more than a /8 (16,777,216)" in message
+
+
+def test_a_slash_8_in_pieces_is_accepted():
+    # Overlaps are counted once: a /8 listed whole and again as its halves is still a /8.
+    deployable("default", lambda d: d.update(api_public_cidrs=["11.0.0.0/8", "11.0.0.0/9", "11.128.0.0/9"]))
 
 
 def statements(synth):
@@ -131,11 +146,11 @@ def test_every_node_group_requires_imds_tokens_and_encrypts_its_root_volume(synt
             metadata = template["MetadataOptions"]
             assert metadata["HttpTokens"] == "required", logical_id
             pool = properties["Labels"]["rl.aws/pool"]
-            assert metadata["HttpPutResponseHopLimit"] == IMDS_HOP_LIMIT.get(pool, 2), logical_id
+            assert metadata["HttpPutResponseHopLimit"] == IMDS_HOP_LIMIT.get(pool, GPU_IMDS_HOP_LIMIT), logical_id
             (root,) = template["BlockDeviceMappings"]
             assert root["Ebs"]["Encrypted"] is True and root["Ebs"]["VolumeType"] == "gp3", logical_id
-        # No pod outside the host network on the cpu (model output) and memory pools reaches IMDS.
-        assert IMDS_HOP_LIMIT["cpu"] == IMDS_HOP_LIMIT["memory"] == 1
+        # No pod outside the host network on the cpu (model output), memory and GPU pools reaches IMDS.
+        assert IMDS_HOP_LIMIT["cpu"] == IMDS_HOP_LIMIT["memory"] == GPU_IMDS_HOP_LIMIT == 1
 
 
 def test_grafanas_admin_password_comes_from_a_secret(synthesized):

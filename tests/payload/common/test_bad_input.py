@@ -1,5 +1,5 @@
 """Item 5 of issue 30, through the real commands: a job file that is not UTF-8, a port already
-taken (metrics, or the engine's), a wrong Redis password. Each: one line on stderr naming the
+taken (metrics, or the engine's), a wrong Redis password, rediss:// at a plain Redis. Each: one line on stderr naming the
 problem, a non-zero exit within seconds, no traceback, and nothing written to the queue."""
 
 import os
@@ -112,6 +112,17 @@ def test_a_wrong_redis_password(command, job, server):
     assert "wrong-password" not in done.stdout + done.stderr and PASSWORD not in done.stdout + done.stderr
     assert seconds < 30  # before: 60 s of retries, then "cannot reach"
     assert keys(server) == []
+
+
+def test_rediss_at_a_plain_redis(job, server):
+    """Issue 49 item 7b: before, redis-py's handshake TimeoutError escaped as a 72-line traceback."""
+    tls = server.url.replace("redis://", "rediss://")
+    done, seconds = payload("verify", "--job-config", str(job), "--queue-url", tls, "--metrics-port", "0")
+    line = one_line_error(done)
+    assert (f"queue url rediss://:***@127.0.0.1:{server.port}/0: rediss:// (TLS) but 127.0.0.1:{server.port} answers "
+            "plain Redis: use redis://, or the port that serves TLS") in line, line
+    assert PASSWORD not in done.stdout + done.stderr
+    assert seconds < 30  # one handshake timeout, not connect_timeout_s of retries
 
 
 @pytest.mark.slow

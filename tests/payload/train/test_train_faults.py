@@ -71,6 +71,7 @@ def test_groups_acknowledged_before_the_first_checkpoint_are_replayed(tmp_path, 
     # Step 1 again from the log, then step 2 from the buffer: every group trained once (the
     # logs are pruned at the final checkpoint; each step's mean reward names its groups).
     assert [(r["step"], r["groups"]) for r in records] == [(1, PROMPTS_PER_STEP), (2, PROMPTS_PER_STEP)]
+    assert [r["replayed"] for r in records] == [True, False]  # readers keep the later record of a step
     assert sorted(g.task_id for g in second) == [f"task{i}" for i in range(PROMPTS_PER_STEP, 2 * PROMPTS_PER_STEP)]
     assert [r["mean_reward"] for r in records] == pytest.approx([mean_reward(first), mean_reward(second)], abs=1e-6)
     assert mean_reward(first) != pytest.approx(mean_reward(second), abs=1e-6)
