@@ -323,9 +323,11 @@ class DeadServerBound:
     seconds, against a 0.47 s grace at 235B. Held to grace_s, every server would be dropped in
     its first bucket, its group with it, and the next publish would form a new group and drop
     it again: no server would ever get a version. So the first bucket of a group is allowed
-    first_bucket_s (bucket_timeout_s / 2). A group forms once per server life (at start, after
-    a restart or a drop), so this is what the first publish to a server adds, at most
-    first_publish_s = rounds x first_bucket_s (every round's first bucket).
+    first_bucket_s (bucket_timeout_s / 2). Forming the group (the TCP rendezvous, SGLang's side
+    through its scheduler) is a phase of its own too, form_s (bucket_timeout_s / 2), not a
+    share of control_s. A group forms once per server life (at start, after a restart or a
+    drop), so this is what the first publish to a server adds, at most first_publish_s =
+    rounds x (form_s + first_bucket_s).
     """
 
     bucket_timeout_s: float
@@ -354,15 +356,19 @@ class DeadServerBound:
         return self.bucket_timeout_s / 2
 
     @property
+    def form_s(self) -> float:
+        return self.bucket_timeout_s / 2
+
+    @property
     def first_publish_s(self) -> float:
-        return self.rounds * self.first_bucket_s
+        return self.rounds * (self.form_s + self.first_bucket_s)
 
     def fanout_s(self, round_s: float) -> int:
         """The fan-out groups' timeout (payload/sync/fanout.py: the replica's gather, the node and
         leaders' groups): the longest a rank legitimately waits for a peer between two of their
-        collectives is what all dead servers cost (`seconds`), a new group's first bucket and a
-        round of live work; twice that, in whole 10 s."""
-        return math.ceil(2 * (self.seconds + self.first_bucket_s + round_s) / 10) * 10
+        collectives is what all dead servers cost (`seconds`), forming a new group and its first
+        bucket, and a round of live work; twice that, in whole 10 s."""
+        return math.ceil(2 * (self.seconds + self.form_s + self.first_bucket_s + round_s) / 10) * 10
 
 
 @dataclass(frozen=True)

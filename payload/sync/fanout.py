@@ -57,11 +57,11 @@ DeadServerBound; each leader decides alone about its own servers, no cross-node 
     left; a server not through is dropped. Every leader runs its phases between the same two
     gathers at once, so nodes' phases overlap instead of adding: <= 2 x rounds x control_s = T / 2;
   - the server groups' NCCL timeout is 3 x T (publisher.group_timeout; gloo: T), past the abort;
-  - a new group's first bucket creates its NCCL communicators on both sides (lazily: SGLang
-    0.5.23 passes no device_id) and is allowed first_bucket_s = T / 2 instead of grace_s, once
-    per server life;
-  - the fan-out groups' timeout is Timeouts.publish_s = 2 x (T + T / 2 + a round's pause), in
-    whole 10 s: 100 s for both released models (was 515 s), passed by the chart as
+  - forming a server's group is a phase of its own, form_s = T / 2, and its first bucket, which
+    creates its NCCL communicators on both sides (lazily: SGLang 0.5.23 passes no device_id),
+    is allowed first_bucket_s = T / 2 instead of grace_s: once per server life;
+  - the fan-out groups' timeout is Timeouts.publish_s = 2 x (T + T / 2 + T / 2 + a round's
+    pause), in whole 10 s: 130 s for both released models (was 515 s), passed by the chart as
     --publish-timeout-s.
 Timed on CPU (tests/payload/sync/test_sync_fanout_dead.py, T = 4 s): a server killed mid-bucket
 and servers wedged on two nodes at different buckets each cost a publish under T.

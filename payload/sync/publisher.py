@@ -59,7 +59,8 @@ reloads the last good export from FSx with /update_weights_from_disk and resumes
 the version. Worst case per publish: one bucket_timeout_s for all dead servers together
 (estimate/costs.py DeadServerBound): a server whose bucket is not taken grace_s (bucket_timeout_s
 / (2 x servers); a new group's first bucket, which creates its NCCL communicators on both sides,
-first_bucket_s) after we are ready to go on is dropped without waiting (its broadcast aborted in
+first_bucket_s; forming the group is a phase of its own, form_s) after we are ready to go on is
+dropped without waiting (its broadcast aborted in
 the background bucket_timeout_s after it started), once per publish; the control calls before
 the first bucket and after the last share one deadline each, control_s (bucket_timeout_s / 4;
 the fan-out: / (4 x rounds)). A server that timed out while still answering HTTP is wedged in
@@ -235,6 +236,7 @@ class WeightPublisher:
         self.control_s = bound.control_s if config.control_s is None else config.control_s
         # A group's first broadcast creates its NCCL communicators on both sides (DeadServerBound).
         self.first_bucket_s = max(bound.first_bucket_s, self.grace_s)
+        self.form_s = max(bound.form_s, self.control_s)  # forming a server's group: a phase of its own
         self._fresh: set[str] = set()  # servers whose group has not completed a broadcast yet
         self._started: dict[str, float] = {}  # when each server's in-flight broadcast started
         self._buffers: list[torch.Tensor | None] = [None, None, None]
@@ -463,12 +465,15 @@ class WeightPublisher:
         left = lambda: self._left(deadline)  # noqa: E731
         try:
             members = self.participants(deadline)
-            for c in members:
-                if c.url not in self._links:
+            new = [c for c in members if c.url not in self._links]
+            if new:  # once per server life: its own deadline, then the control phase's again
+                formed_by = time.monotonic() + self.form_s
+                for c in new:
                     try:
-                        self._connect(c, deadline)
+                        self._connect(c, formed_by)
                     except (PublishError, RolloutServerError) as exc:
                         failed[c.url] = f"init_weights_update_group: {exc}"
+                deadline = time.monotonic() + self.control_s
             members = [c for c in members if c.url in self._links]
             members = self._keep(lambda c: c.pause_generation(self.config.pause_mode, timeout_s=left()), members,
                                  "pause_generation", failed, deadline)

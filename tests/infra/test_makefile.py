@@ -10,8 +10,13 @@ import pytest
 from tests.infra.environments import REPO
 
 
+# As from a shell: under `make test` the parent make's variables would make this one a
+# sub-make (MAKELEVEL 1), which prints "make[1]: Entering directory" and inherits its flags.
+SHELL_ENV = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES")}
+
+
 def make_n(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["make", "-n", *args], cwd=REPO, capture_output=True, text=True, timeout=60)
+    return subprocess.run(["make", "-n", *args], cwd=REPO, capture_output=True, text=True, timeout=60, env=SHELL_ENV)
 
 
 @pytest.mark.parametrize("target", ["synth", "infra", "manifests", "deploy", "scale", "image", "demo"])
@@ -39,7 +44,7 @@ def test_a_variable_that_is_not_a_plain_name_stops_make(tmp_path, assignment):
     # Run for real, so an injected command would leave its marker; were the check to let it through,
     # the set-up stays untouched (-o) and the manifests go to tmp_path.
     done = subprocess.run(["make", "-o", ".stamps/python", "-o", ".stamps/node", "manifests", assignment], cwd=REPO,
-                          env={**os.environ, "CDK8S_OUTDIR": str(tmp_path / "dist")}, capture_output=True, text=True,
+                          env={**SHELL_ENV, "CDK8S_OUTDIR": str(tmp_path / "dist")}, capture_output=True, text=True,
                           timeout=120)
     name, value = assignment.split("=", 1)
     assert done.returncode == 2 and not marker.exists()
