@@ -7,17 +7,16 @@ max_deliveries, dead-lettered with the reason; the healthy groups are scored exa
 """
 
 import math
-import threading
-import time
 import uuid
 
 import pytest
 from prometheus_client import CollectorRegistry
 
 from payload.queue.base import RolloutQueue, Stage
-from payload.queue.experience import ExperienceGroup, Sample, Task
+from payload.queue.experience import ExperienceGroup, Sample
 from payload.rewards.worker import VerifyWorker
 from tests.payload.queue.redis_server import started
+from verify_helpers import unverified, verify_until_drained
 
 VERIFIER = "hangs_on_hang"
 
@@ -29,36 +28,17 @@ def redis_url():
     server.close()
 
 
-def unverified(queue, task_id, texts):
-    queue.submit([Task(task_id=task_id, prompt_id="p", prompt_tokens_P=[1], group_size=len(texts), label="yes",
-                       verifier=VERIFIER)])
-    delivery = queue.claim(Stage.ROLLOUT, "rollout", block_s=0.1)
-    samples = [Sample(token_ids_T=[1], logprobs_T=[0.0], finish_reason="stop", text=t) for t in texts]
-    queue.complete(delivery, ExperienceGroup(task_id=task_id, prompt_id="p", policy_version=0, prompt_tokens_P=[1],
-                                             samples=samples, label="yes", verifier=VERIFIER))
-
-
 def test_a_hanging_verifier_is_killed_and_its_group_never_scored_zero(redis_url):
     queue = RolloutQueue.Config(backend="redis", url=redis_url, namespace=uuid.uuid4().hex[:8],
                                 visibility_timeout_s=30, max_deliveries=2).build()
-    unverified(queue, "before", ["yes", "no"])
-    unverified(queue, "hangs", ["yes", "hang"])
-    unverified(queue, "after", ["no", "yes"])
+    unverified(queue, "before", ["yes", "no"], "yes", VERIFIER)
+    unverified(queue, "hangs", ["yes", "hang"], "yes", VERIFIER)
+    unverified(queue, "after", ["no", "yes"], "yes", VERIFIER)
     registry = CollectorRegistry()
     worker = VerifyWorker(VerifyWorker.Config(name="v", processes=2, claim_block_s=0.1, verifier_timeout_s=1.0,
                                               verifier_modules=("tests.payload.rewards.hanging_verifier",)),
                           queue, registry=registry)
-    stop = threading.Event()
-    thread = threading.Thread(target=worker.run, args=(stop,))
-    started_at = time.monotonic()
-    thread.start()
-    deadline = started_at + 60
-    while (queue.stats().verify_waiting + queue.stats().verify_in_flight > 0) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    recovered_s = time.monotonic() - started_at
-    stop.set()
-    thread.join(30)
-    assert not thread.is_alive()
+    recovered_s = verify_until_drained(worker, queue, timeout_s=60)
 
     consumed = queue.consume("trainer", 8, 0.1, 0, 1)
     rewards = {b.group.task_id: list(b.group.rewards_G) for b in consumed.groups}

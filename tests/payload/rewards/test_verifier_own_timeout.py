@@ -8,7 +8,6 @@ All with the real math-verify: a 2000-term sum takes it over 20 s to parse.
 """
 
 import logging
-import threading
 import time
 import uuid
 
@@ -16,11 +15,11 @@ import pytest
 from prometheus_client import CollectorRegistry
 
 from payload.queue.base import RolloutQueue, Stage
-from payload.queue.experience import ExperienceGroup, Sample, Task
 from payload.rewards.base import VerifierTimedOut
 from payload.rewards.math import MathVerifier
 from payload.rewards.worker import VerifyWorker
 from tests.payload.queue.redis_server import started
+from verify_helpers import unverified, verify_until_drained
 
 SLOW = r"\boxed{" + "+".join(f"x_{{{i}}}^{{2}}" for i in range(2000)) + "}"  # ~25 KB
 
@@ -61,33 +60,16 @@ def redis_url():
     server.close()
 
 
-def unverified(queue, task_id, texts, label):
-    queue.submit([Task(task_id=task_id, prompt_id="p", prompt_tokens_P=[1], group_size=len(texts), label=label,
-                       verifier="math_1s")])
-    delivery = queue.claim(Stage.ROLLOUT, "rollout", block_s=0.1)
-    samples = [Sample(token_ids_T=[1], logprobs_T=[0.0], finish_reason="stop", text=t) for t in texts]
-    queue.complete(delivery, ExperienceGroup(task_id=task_id, prompt_id="p", policy_version=0, prompt_tokens_P=[1],
-                                             samples=samples, label=label, verifier="math_1s"))
-
-
 def test_a_verifier_timeout_is_counted_charged_and_dead_lettered_never_zero(redis_url, capfd):
     queue = RolloutQueue.Config(backend="redis", url=redis_url, namespace=uuid.uuid4().hex[:8],
                                 visibility_timeout_s=30, max_deliveries=2).build()
-    unverified(queue, "healthy", [r"\boxed{12}", "eleven"], "12")
-    unverified(queue, "slow", [r"\boxed{1}", SLOW], "1")
+    unverified(queue, "healthy", [r"\boxed{12}", "eleven"], "12", "math_1s")
+    unverified(queue, "slow", [r"\boxed{1}", SLOW], "1", "math_1s")
     registry = CollectorRegistry()
     worker = VerifyWorker(VerifyWorker.Config(name="v", processes=1, claim_block_s=0.1,
                                               verifier_modules=("tests.payload.rewards.quick_math_verifier",)),
                           queue, registry=registry)
-    stop = threading.Event()
-    thread = threading.Thread(target=worker.run, args=(stop,))
-    thread.start()
-    deadline = time.monotonic() + 60
-    while queue.stats().verify_waiting + queue.stats().verify_in_flight > 0 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    stop.set()
-    thread.join(30)
-    assert not thread.is_alive()
+    verify_until_drained(worker, queue, timeout_s=60)
 
     consumed = queue.consume("trainer", 8, 0.1, 0, 1)
     # The healthy group scored once; the slow one never reached the buffer with a made-up 0.

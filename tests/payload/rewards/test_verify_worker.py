@@ -1,6 +1,4 @@
 import math
-import threading
-import time
 
 import numpy as np
 from prometheus_client import CollectorRegistry
@@ -8,6 +6,7 @@ from prometheus_client import CollectorRegistry
 from payload.queue.base import RolloutQueue, Stage
 from payload.queue.experience import ExperienceGroup, Sample, Task
 from payload.rewards.worker import VerifyWorker
+from verify_helpers import verify_until_drained
 
 
 def test_verify_worker_scores_unverified_groups_into_the_buffer():
@@ -26,14 +25,7 @@ def test_verify_worker_scores_unverified_groups_into_the_buffer():
 
     registry = CollectorRegistry()
     worker = VerifyWorker(VerifyWorker.Config(name="v", processes=1, claim_block_s=0.1), queue, registry=registry)
-    stop = threading.Event()
-    thread = threading.Thread(target=worker.run, args=(stop,))
-    thread.start()
-    deadline = time.monotonic() + 30
-    while queue.stats().verify_waiting + queue.stats().verify_in_flight > 0 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    stop.set()
-    thread.join(30)
+    verify_until_drained(worker, queue, timeout_s=30)
     batch = queue.consume("trainer", 8, 0.1, 0, 1)
     assert sorted(g.group.task_id for g in batch.groups) == ["t0", "t1"]
     assert all(np.array_equal(g.group.rewards_G, [1.0, 0.0]) for g in batch.groups)
