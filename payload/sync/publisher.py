@@ -166,6 +166,9 @@ class _Link:
 
     group: dist.ProcessGroup
     name: str
+    # A broadcast completed on it: its NCCL communicators exist (both sides create them lazily,
+    # inside the first broadcast, which is allowed first_bucket_s for that).
+    proven: bool = False
 
 
 class WeightPublisher:
@@ -237,7 +240,6 @@ class WeightPublisher:
         # A group's first broadcast creates its NCCL communicators on both sides (DeadServerBound).
         self.first_bucket_s = max(bound.first_bucket_s, self.grace_s)
         self.form_s = max(bound.form_s, self.control_s)  # forming a server's group: a phase of its own
-        self._fresh: set[str] = set()  # servers whose group has not completed a broadcast yet
         self._started: dict[str, float] = {}  # when each server's in-flight broadcast started
         self._buffers: list[torch.Tensor | None] = [None, None, None]
         # The group's other trainer ranks follow this one's every step on their side of the
@@ -345,7 +347,6 @@ class WeightPublisher:
             destroy_weights_update_group(group)
             raise
         self._links[c.url] = _Link(group, name)
-        self._fresh.add(c.url)
         log.info("weight-update group %s formed with %s (world %d)", name, c.url, world_size)
 
     def _drop(self, url: str, abort: bool = False, skip: Callable[[], bool] = lambda: False) -> None:
@@ -361,7 +362,6 @@ class WeightPublisher:
             abort_later(link.group, time.monotonic() if started is None else started + self.config.bucket_timeout_s,
                         skip)
         self._started.pop(url, None)
-        self._fresh.discard(url)
 
     def disconnect(self) -> None:
         links, self._links = self._links, {}
@@ -410,7 +410,7 @@ class WeightPublisher:
         background (`_drop`). Each server is late at most once a publish, so dead servers cost
         at most servers x grace_s in all (estimate/costs.py DeadServerBound)."""
         now = time.monotonic()
-        allowed = {url: self.first_bucket_s if url in self._fresh else self.grace_s for url in in_flight}
+        allowed = {url: self.grace_s if self._links[url].proven else self.first_bucket_s for url in in_flight}
         pending = dict(in_flight)
         while pending:
             for url, (future, handle) in list(pending.items()):
@@ -419,7 +419,7 @@ class WeightPublisher:
                 elif future.done() and handle.is_completed():
                     try:
                         handle.wait()
-                        self._fresh.discard(url)
+                        self._links[url].proven = True
                     except Exception as exc:  # noqa: BLE001 - gloo: the peer went away
                         failed[url] = f"bucket broadcast: {exc}"
                 else:
