@@ -38,7 +38,7 @@ export AWS_EC2_METADATA_DISABLED := true
 export CDK_DISABLE_VERSION_CHECK := true
 export CDK_DISABLE_CLI_TELEMETRY := true
 
-.PHONY: setup python node redis-server synth infra deploy manifests image node-sources scale test demo demo-plot clean
+.PHONY: check-pins setup python node redis-server synth infra deploy manifests image node-sources scale test demo demo-plot clean
 
 # What `make setup` (README) prepares; redis-server comes with `make test`, the one target using it.
 setup: python node
@@ -136,6 +136,17 @@ scale: python
 
 test: python node redis-server
 	@$(PYTHON) -m pytest $(PYTEST_PARALLEL)
+
+## make check-pins: requirements.txt resolves on the public index for a user's machine (Linux x86_64, CPython
+## 3.11: torch's CUDA build and the nvidia-* wheels it requires), whatever wheels this machine carries. A pip
+## dry-run, --isolated (no local index, wheel store or constraints), reading PEP 658 metadata only: ~30 s,
+## no wheel downloaded. CI runs it before `make test` (.ci/run).
+MANYLINUX := $(foreach v,17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39,--platform manylinux_2_$(v)_x86_64)
+check-pins: python
+	@$(PYTHON) -m pip install --isolated --dry-run --ignore-installed --quiet --disable-pip-version-check \
+	  --python-version 3.11 $(MANYLINUX) --platform manylinux2014_x86_64 --platform linux_x86_64 --platform any \
+	  --only-binary=:all: --target $(STAMPS)/check-pins -r requirements.txt
+	@echo "requirements.txt resolves on the public index for Linux x86_64, CPython 3.11"
 
 ## make demo [REWARD=model]: the whole RL loop (engine, queue, workers, EP=2 trainer) on this machine, a few
 ## minutes on 2 CPU cores; REWARD=model scores with a tiny reward model served on loopback (the reward tier's API)
