@@ -48,6 +48,7 @@ import ctypes
 import json
 import logging
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -454,6 +455,34 @@ class Launcher:
         return lines
 
     def run(self) -> dict:
+        """The run; on LocalError, what it wrote is removed first (logs kept where a process wrote any)."""
+        existed = self.output.exists()
+        try:
+            return self._run()
+        except LocalError:
+            self._remove_written(created=not existed)
+            raise
+
+    def _remove_written(self, created: bool) -> None:
+        """A failed run leaves no half-made output: the generated model and data, job.yaml, the
+        checkpoints, metrics and caches go; the processes' logs stay (the error names them) unless
+        none was written, and the folder goes too when this run created it and nothing is left."""
+        logs = self.output / "logs"
+        for name in ("model", "reward-model", "data", "checkpoints", "cache", "job.yaml", "data-check.json",
+                     "metrics.jsonl", "summary.json", "reward.png"):
+            path = self.output / name
+            if name == "model" and self.config.model or name == "data" and self._data_paths:
+                continue  # never generated here: the user's own
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            elif path.exists():
+                path.unlink()
+        if logs.is_dir() and not any(f.stat().st_size for f in logs.iterdir() if f.is_file()):
+            shutil.rmtree(logs, ignore_errors=True)
+        if created and self.output.is_dir() and not any(self.output.iterdir()):
+            self.output.rmdir()
+
+    def _run(self) -> dict:
         c = self.config
         if self._max_positions is None:
             self.prepare()

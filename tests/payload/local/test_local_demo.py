@@ -347,3 +347,24 @@ def test_bad_flag_is_one_line_and_exit_2(flag, value, message):
     assert done.returncode == 2
     [line] = done.stderr.strip().splitlines()
     assert line.startswith(f"error: {message}")
+
+
+def test_a_run_that_fails_after_writing_leaves_nothing_behind(tmp_path):
+    """The model, data and job.yaml are written before the queue is reached; a Redis that does
+    not answer then fails the run in one line, and the output folder it created is gone."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]  # nothing listens once the socket is closed
+    output = tmp_path / "run"
+    done = subprocess.run(local("--steps", "1", "--redis", f"redis://127.0.0.1:{closed}/0", "--output", str(output)),
+                          cwd=REPO, env=ENV, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith(f"error: --redis redis://127.0.0.1:{closed}/0: ")
+    assert not output.exists(), sorted(p.name for p in output.iterdir())
+    # A folder the user gave that already held something keeps it, and only it.
+    output.mkdir()
+    (output / "notes.txt").write_text("mine")
+    done = subprocess.run(local("--steps", "1", "--redis", f"redis://127.0.0.1:{closed}/0", "--output", str(output)),
+                          cwd=REPO, env=ENV, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and sorted(p.name for p in output.iterdir()) == ["notes.txt"]
