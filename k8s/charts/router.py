@@ -42,6 +42,30 @@ from k8s.pods import (
 )
 
 
+# Created by the operator (README, deploy): key `key`, the router's control-plane admin key.
+# sglang-router 0.3.2 serves /workers (list, add, DELETE a worker) on the port the rollout
+# workers, which handle model output, call for /generate; without a key anyone who reaches it
+# can empty the fleet (DELETE /workers/<id>: 202, then /generate 503). With
+# --control-plane-api-keys those routes answer 401 without it and /generate stays open
+# (measured against the released router: tests/sglang_release). Nothing of this job needs the
+# control plane; an operator reads the workers with the key (kubectl port-forward).
+ROUTER_ADMIN_SECRET = "rl-router-admin"
+ROUTER_ADMIN_KEY_ENV = "ROUTER_ADMIN_KEY"
+# What `python3 -m sglang_router.launch_router` runs (its RouterArgs parser, the Rust Router's
+# start), with the admin key from the environment: 0.3.2 takes it only as an argument, and a
+# Secret expanded into argv is readable in /proc (tests/k8s/test_k8s_access.py). It also skips
+# launch_router's import of the mini load balancer, which loads all of SGLang and torch.
+LAUNCH_ROUTER = f"""
+import argparse, os, sys
+from sglang_router.router import Router
+from sglang_router.router_args import RouterArgs
+parser = argparse.ArgumentParser()
+RouterArgs.add_cli_args(parser, use_router_prefix=False)
+args = RouterArgs.from_cli_args(parser.parse_args(sys.argv[1:]), use_router_prefix=False)
+args.control_plane_api_keys = [("operator", "operator", os.environ["{ROUTER_ADMIN_KEY_ENV}"], "admin")]
+args._validate_router_args()
+Router.from_args(args).start()
+"""
 # Above the rollout servers' startup budget (1800 s) with room for a slow FSx read.
 ROUTER_WORKER_STARTUP_TIMEOUT_S = 3600
 # A session key (one task) outlives its episode's longest gap between turns (a tool call) by far;
@@ -58,7 +82,7 @@ class RouterChart(cdk8s.Chart):
             name=ROUTER,
             image=ctx.job.images.router,
             command=[
-                "python3", "-m", "sglang_router.launch_router",
+                "python3", "-c", LAUNCH_ROUTER,
                 "--worker-urls", *server_urls(ctx.rollout.replicas),
                 # Sticky sessions: a multi-turn conversation's requests carry its task id in
                 # X-SMG-Routing-Key (payload.rollout.client), so every turn lands on the server
@@ -82,6 +106,8 @@ class RouterChart(cdk8s.Chart):
                 "--prometheus-host", "0.0.0.0",
                 "--prometheus-port", str(ROUTER_METRICS_PORT),
             ],  # fmt: skip
+            env=[k8s.EnvVar(name=ROUTER_ADMIN_KEY_ENV, value_from=k8s.EnvVarSource(
+                secret_key_ref=k8s.SecretKeySelector(name=ROUTER_ADMIN_SECRET, key="key")))],
             ports=[port("http", ROUTER_PORT), port("metrics", ROUTER_METRICS_PORT)],
             resources=cpu_resources("4", "8Gi"),
             security_context=restricted_security(),

@@ -5,6 +5,7 @@ import re
 
 from infra.cluster import ADMIN_PARAMETER
 from infra.addons import GRAFANA_ADMIN_KEYS, GRAFANA_ADMIN_SECRET, MONITORING_NAMESPACE
+from k8s.charts.router import ROUTER_ADMIN_SECRET
 from k8s.charts.tracking import DB_SECRET
 from k8s.pods import NAMESPACE, REDIS_SECRET
 from tests.infra.environments import REPO
@@ -28,6 +29,8 @@ def test_deploy_steps_match_the_stack_and_the_manifests(default):
     assert f"kubectl -n {NAMESPACE} create secret generic {REDIS_SECRET} --from-file=redis-access/" in block
     # The tracking server's database password (k8s/charts/tracking.py reads key `password`).
     assert f"kubectl -n {NAMESPACE} create secret generic {DB_SECRET} --from-literal=password=" in block
+    # The router's control-plane key (k8s/charts/router.py reads key `key`).
+    assert f"kubectl -n {NAMESPACE} create secret generic {ROUTER_ADMIN_SECRET} --from-literal=key=" in block
     grafana = f"kubectl -n {MONITORING_NAMESPACE} create secret generic {GRAFANA_ADMIN_SECRET}"
     assert grafana in block
     assert all(f"--from-literal={GRAFANA_ADMIN_KEYS[k]}=" in block for k in ("userKey", "passwordKey"))

@@ -7,6 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from conftest import pod_templates
 from k8s.charts.buffer import ACCESS_DIR
+from k8s.charts.router import ROUTER_ADMIN_KEY_ENV, ROUTER_ADMIN_SECRET
 from k8s.charts.tracking import DB_SECRET
 from k8s.pods import (
     ACCEPTANCE,
@@ -80,10 +81,12 @@ def test_no_secret_value_is_in_an_argument_or_a_payload_environment_variable(syn
         assert "$(" not in words.replace("$(LWS_", ""), where  # no Secret-backed variable expanded into argv
         for name, variable in env_of(container).items():
             ref = variable.get("valueFrom", {}).get("secretKeyRef")
-            if ref:  # the exceptions: redis_exporter and the MLflow server's libpq read a password from their environment
+            if ref:  # the exceptions: redis_exporter and the MLflow server's libpq read a password from their
+                # environment, the router's launch program its control-plane key (k8s/charts/router.py)
                 assert (container["name"], name, (ref["name"], ref["key"])) in {
                     ("exporter", "REDIS_PASSWORD", (REDIS_SECRET, "monitor")),
                     (TRACKING, "PGPASSWORD", (DB_SECRET, "password")),
+                    (ROUTER, ROUTER_ADMIN_KEY_ENV, (ROUTER_ADMIN_SECRET, "key")),
                 }, where
 
 

@@ -13,6 +13,8 @@ loopback. One test shows the judge can fail: broken inputs of each kind are refu
 from __future__ import annotations
 
 import base64
+import contextlib
+import os
 import json
 import re
 import threading
@@ -26,6 +28,7 @@ import yaml
 from estimate.checks import load_environment
 from fastapi import FastAPI, Request
 
+from k8s.charts.router import LAUNCH_ROUTER, ROUTER_ADMIN_KEY_ENV
 from k8s.main import synth
 from spec.job import JobConfig
 from payload.rollout.client import SamplingParams, SGLangClient
@@ -236,7 +239,7 @@ def test_the_release_refuses_what_it_would_reject_or_drop(release):
 def router_command(docs: list[dict]) -> list[str]:
     [container] = containers(docs, "Deployment", "router")
     command = container["command"]
-    assert command[:3] == ["python3", "-m", "sglang_router.launch_router"]
+    assert command[:3] == ["python3", "-c", LAUNCH_ROUTER]
     return command[3:]
 
 
@@ -408,24 +411,10 @@ class _NamedServer:
         self.thread.join(5)
 
 
-# sglang_router.launch_router's main() without its module's import of the mini load balancer
-# (which imports all of SGLang and torch: tens of seconds on a CI core): the same parser
-# (RouterArgs' own flags) and the same Rust router start.
-LAUNCH_ROUTER = """
-import argparse, sys
-from sglang_router.router import Router
-from sglang_router.router_args import RouterArgs
-parser = argparse.ArgumentParser()
-RouterArgs.add_cli_args(parser, use_router_prefix=False)
-args = RouterArgs.from_cli_args(parser.parse_args(sys.argv[1:]), use_router_prefix=False)
-args._validate_router_args()
-Router.from_args(args).start()
-"""
-
-
-def test_the_pinned_router_keeps_each_session_on_one_server(dists, release_python, tmp_path):
-    """The router dist/ starts (its own flags, loopback addresses) in front of two servers: every
-    request with one X-SMG-Routing-Key lands on one server; without a key they spread."""
+@contextlib.contextmanager
+def router_as_dist_starts_it(dists, release_python, tmp_path, servers, admin_key):
+    """The router as dist/ starts it (its program and flags, loopback addresses, `admin_key` as
+    the Secret gives it) in front of `servers`: its URL once ready."""
     import subprocess
     import time
 
@@ -433,7 +422,6 @@ def test_the_pinned_router_keeps_each_session_on_one_server(dists, release_pytho
 
     from tests.payload.rollout.chat_helpers import make_tool_tokenizer
 
-    servers = [_NamedServer("A"), _NamedServer("B")]
     port = free_port()
     flags, args = router_command(dists["default"]), []
     skipping = False
@@ -446,8 +434,9 @@ def test_the_pinned_router_keeps_each_session_on_one_server(dists, release_pytho
              "--prometheus-host", "127.0.0.1", "--prometheus-port", str(free_port()),
              # A local tokenizer: the gateway would otherwise look the model's up on the Hub.
              "--tokenizer-path", str(make_tool_tokenizer(tmp_path / "tokenizer"))]
-    router = subprocess.Popen([str(release_python), "-c", LAUNCH_ROUTER, *args],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # dist/'s own program (k8s/charts/router.py), the key in its environment as the Secret puts it.
+    router = subprocess.Popen([str(release_python), "-c", LAUNCH_ROUTER, *args], env={**os.environ,
+                              ROUTER_ADMIN_KEY_ENV: admin_key}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
@@ -459,15 +448,52 @@ def test_the_pinned_router_keeps_each_session_on_one_server(dists, release_pytho
             except httpx.HTTPError:
                 pass
             time.sleep(0.2)
-        client = SGLangClient.Config(url=url, max_attempts=1).build()
-        landed = {key: {g.text for _ in range(4) for g in client.generate_each([[1, 2, 3]], SamplingParams(), session=key)}
-                  for key in (f"task-{i}" for i in range(8))}
-        spread = {g.text for _ in range(40) for g in client.generate_each([[1, 2, 3]], SamplingParams())}
-        client.close()
+        yield url
     finally:
         router.terminate()
         router.wait(20)
+
+
+def test_the_pinned_router_keeps_each_session_on_one_server(dists, release_python, tmp_path):
+    """The router dist/ starts (its own flags, loopback addresses) in front of two servers: every
+    request with one X-SMG-Routing-Key lands on one server; without a key they spread."""
+    servers = [_NamedServer("A"), _NamedServer("B")]
+    try:
+        with router_as_dist_starts_it(dists, release_python, tmp_path, servers, "k") as url:
+            client = SGLangClient.Config(url=url, max_attempts=1).build()
+            landed = {key: {g.text for _ in range(4) for g in client.generate_each([[1, 2, 3]], SamplingParams(),
+                                                                                    session=key)}
+                      for key in (f"task-{i}" for i in range(8))}
+            spread = {g.text for _ in range(40) for g in client.generate_each([[1, 2, 3]], SamplingParams())}
+            client.close()
+    finally:
         for server in servers:
             server.close()
     assert all(len(names) == 1 for names in landed.values()), landed
     assert spread == {"A", "B"}  # both servers are registered and used
+
+
+def test_the_routers_control_plane_needs_the_admin_key(dists, release_python, tmp_path):
+    """Rollout workers (model output) reach the router's port for /generate. Without the key
+    they may not list, add or remove its workers (issue 49 item 6: before, DELETE /workers/<id>
+    answered 202 and /generate then 503); with it an operator can."""
+    import httpx
+
+    servers = [_NamedServer("A")]
+    try:
+        with router_as_dist_starts_it(dists, release_python, tmp_path, servers, "s3cret") as url:
+            admin = {"Authorization": "Bearer s3cret"}
+            [worker] = httpx.get(f"{url}/workers", headers=admin).raise_for_status().json()["workers"]
+            refused = [httpx.get(f"{url}/workers").status_code,
+                       httpx.post(f"{url}/workers", json={"url": "http://127.0.0.1:1"}).status_code,
+                       httpx.delete(f"{url}/workers/{worker['id']}").status_code,
+                       httpx.delete(f"{url}/workers/{worker['id']}", headers={"Authorization": "Bearer guess"}).status_code]
+            client = SGLangClient.Config(url=url, max_attempts=1).build()
+            [answer] = client.generate_each([[1, 2, 3]], SamplingParams())
+            client.close()
+            still = httpx.get(f"{url}/workers", headers=admin).json()["workers"]
+    finally:
+        for server in servers:
+            server.close()
+    assert refused == [401, 401, 401, 401]
+    assert answer.text == "A" and [w["id"] for w in still] == [worker["id"]]
