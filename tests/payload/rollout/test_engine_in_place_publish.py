@@ -15,7 +15,9 @@ from payload.sync.client import RolloutServerClient
 from payload.sync.publisher import WeightPublisher
 from test_engine_server import PROMPT, greedy
 
-TOKENS = 200
+# Long enough that the publish 0.3 s in pauses the request mid-way even on a loaded runner (200
+# tokens once all decoded before the pause in CI); the tiny model's context is 1024 positions.
+TOKENS = 1000
 
 
 def test_a_generation_spanning_an_in_place_publish_continues_and_records_both_versions(served_tiny, tiny_models):
