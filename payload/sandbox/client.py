@@ -29,7 +29,8 @@ class SandboxClient:
         if response.status_code != 200:
             raise SandboxError(f"sandbox {self.url}: HTTP {response.status_code}: {response.text[:200]}")
         body = response.json()
-        return RunResult(int(body["exit_code"]), body["stdout"].encode(), body["stderr"].encode(), bool(body["timed_out"]))
+        return RunResult(int(body["exit_code"]), body["stdout"].encode(), body["stderr"].encode(), bool(body["timed_out"]),
+                         bool(body["truncated"]))
 
 
 def executor() -> SandboxClient | Jail:

@@ -27,13 +27,17 @@ to `nobody` when the caller is root.
 from __future__ import annotations
 
 import ctypes
+import errno
+import fcntl
 import json
 import os
+import selectors
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -43,6 +47,11 @@ NOBODY = 65534
 SETUP_FAILED = 125
 ISOLATIONS = ("namespaces", "pod")
 PR_SET_CHILD_SUBREAPER = 36
+# Output is read this much at a time (and the pipes enlarged to it: fewer wake-ups for a program
+# that floods them); at most Limits.output_bytes plus one chunk per pipe is ever held.
+CHUNK_BYTES = 1 << 20
+# After a kill, the pipes close as the jail's processes die; reading on is bounded all the same.
+DRAIN_AFTER_KILL_S = 5.0
 
 
 class SandboxError(RuntimeError):
@@ -71,13 +80,15 @@ class RunResult:
     stdout: bytes
     stderr: bytes
     timed_out: bool
+    # stdout or stderr ran past Limits.output_bytes: what is kept is its first output_bytes.
+    truncated: bool = False
 
     @property
     def ok(self) -> bool:
         return self.exit_code == 0 and not self.timed_out
 
     def to_json(self) -> dict:
-        return {"exit_code": self.exit_code, "timed_out": self.timed_out,
+        return {"exit_code": self.exit_code, "timed_out": self.timed_out, "truncated": self.truncated,
                 "stdout": self.stdout.decode(errors="replace"), "stderr": self.stderr.decode(errors="replace")}
 
 
@@ -125,28 +136,34 @@ class Jail:
         try:
             process = subprocess.Popen(self._command(workdir), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE, env={}, cwd="/", start_new_session=True)
-            timed_out = False
-            try:
-                stdout, stderr = process.communicate(b"%d\n" % len(program) + program + stdin, timeout=limits.wall_s)
-            except subprocess.TimeoutExpired:
+            output = _Output(process, b"%d\n" % len(program) + program + stdin, limits.output_bytes)
+            timed_out = not output.collect(time.monotonic() + limits.wall_s)
+            if not timed_out:
+                try:
+                    # Both pipes closed, but the program may still run: it has what is left of the limit.
+                    process.wait(max(0.0, output.deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    timed_out = True
+            if timed_out:
                 # Over time, or done but a process it left holds its output open.
-                timed_out = True
                 self._kill(process)
                 process.wait()
                 if self.config.isolation == "pod":
                     _kill_leftovers()  # before reading on: they hold the pipes
-                stdout, stderr = process.communicate()
+                output.collect(time.monotonic() + DRAIN_AFTER_KILL_S)
+            output.close()
             if self.config.isolation == "pod":
                 _kill_leftovers()
         finally:
             if workdir:
                 shutil.rmtree(workdir, ignore_errors=True)
+        stdout, stderr = bytes(output.stdout), bytes(output.stderr)
         if process.returncode == SETUP_FAILED and stderr.startswith(b"sandbox setup failed"):
             raise SandboxError(stderr.decode(errors="replace").strip())
         if process.returncode == 1 and stderr.startswith(b"unshare:"):
             raise SandboxError(f"namespaces refused ({stderr.decode(errors='replace').strip()}); "
                                "this host needs isolation=pod inside a sandbox pod")
-        return RunResult(process.returncode, stdout[: limits.output_bytes], stderr[: limits.output_bytes], timed_out)
+        return RunResult(process.returncode, stdout, stderr, timed_out, output.cut)
 
     @staticmethod
     def _kill(process: subprocess.Popen) -> None:
@@ -154,6 +171,82 @@ class Jail:
             os.killpg(process.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+class _Output:
+    """A running jail's pipes, served together: its stdin fed in chunks as it takes them, stdout
+    and stderr read as they come, each kept up to `cap` bytes and the rest read and dropped.
+
+    Past the cap the output is drained, not the program killed: its exit code stays its own
+    (a program that prints a lot and passes its asserts still passes), the wall limit bounds
+    how long it can keep writing, and what the server holds is the cap plus one chunk per pipe
+    (`communicate()` held all of it: 3 GiB of prints took a 1 GiB pod's server past its limit)."""
+
+    def __init__(self, process: subprocess.Popen, stdin: bytes, cap: int) -> None:
+        self.cap, self.cut = cap, False
+        self.stdout, self.stderr = bytearray(), bytearray()
+        self._stdin, self._sent = memoryview(stdin), 0
+        self._selector = selectors.DefaultSelector()
+        for pipe, kept in ((process.stdout, self.stdout), (process.stderr, self.stderr)):
+            _enlarge(pipe.fileno())
+            os.set_blocking(pipe.fileno(), False)
+            self._selector.register(pipe, selectors.EVENT_READ, kept)
+        os.set_blocking(process.stdin.fileno(), False)
+        self._selector.register(process.stdin, selectors.EVENT_WRITE, None)
+        self.deadline = 0.0
+
+    def collect(self, deadline: float) -> bool:
+        """Serve the pipes until both outputs close (True) or `deadline` passes (False)."""
+        self.deadline = deadline
+        while any(key.data is not None for key in self._selector.get_map().values()):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            for key, _ in self._selector.select(left):
+                if key.data is None:
+                    self._feed(key.fileobj)
+                else:
+                    self._read(key.fileobj, key.data)
+        return True
+
+    def _feed(self, pipe) -> None:
+        try:
+            self._sent += os.write(pipe.fileno(), self._stdin[self._sent: self._sent + CHUNK_BYTES])
+        except BlockingIOError:
+            return
+        except BrokenPipeError:  # the program exited, or closed its stdin, before reading it all
+            self._sent = len(self._stdin)
+        if self._sent >= len(self._stdin):
+            self._selector.unregister(pipe)
+            pipe.close()
+
+    def _read(self, pipe, kept: bytearray) -> None:
+        try:
+            chunk = os.read(pipe.fileno(), CHUNK_BYTES)
+        except BlockingIOError:
+            return
+        if not chunk:
+            self._selector.unregister(pipe)
+            pipe.close()
+            return
+        room = max(0, self.cap - len(kept))
+        if len(chunk) > room:
+            self.cut = True
+        kept += chunk[:room]
+
+    def close(self) -> None:
+        for key in list(self._selector.get_map().values()):
+            self._selector.unregister(key.fileobj)
+            key.fileobj.close()
+        self._selector.close()
+
+
+def _enlarge(fd: int) -> None:
+    try:
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, CHUNK_BYTES)
+    except OSError as exc:  # over the user's pipe-size allowance: the default size still works
+        if exc.errno not in (errno.EPERM, errno.EBUSY):
+            raise
 
 
 def _kill_leftovers() -> None:

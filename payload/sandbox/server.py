@@ -1,6 +1,6 @@
 """The sandbox pods' HTTP server: one untrusted program at a time through a Jail.
 
-    POST /run   {"source": str, "stdin": str = ""}  ->  {"exit_code", "timed_out", "stdout", "stderr"}
+    POST /run   {"source": str, "stdin": str = ""}  ->  {"exit_code", "timed_out", "truncated", "stdout", "stderr"}
     GET  /healthz
 
 One program at a time per pod: the pool's width is its replica count, and `isolation=pod`

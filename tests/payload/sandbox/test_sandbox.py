@@ -171,3 +171,34 @@ def test_dist_command_pod_isolation_applies_the_limits_and_cleans_up():
         assert client.run("print(6 * 7)").stdout == b"42\n"
     finally:
         server.stop()
+
+
+def _status_kib(pid: int, field: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return int(line.split()[1])
+    raise KeyError(field)
+
+
+# What the server may grow by while a program floods its output: the kept output (1 MiB per
+# pipe), one read chunk per pipe, the JSON reply; nowhere near the 3 GiB it is sent.
+FLOOD_GROWTH_MIB = 150
+
+
+def test_a_program_flooding_its_output_leaves_the_server_bounded_and_is_cut():
+    """3 GiB to stdout through the real server: it reads the pipes as they fill, keeps the first
+    MiB (Limits.output_bytes) and drains the rest, so its peak RSS stays near where it started;
+    the program's own exit code and stderr come back with the cut reported."""
+    server = SandboxServer("--isolation", "namespaces", "--wall-s", "30", "--cpu-s", "20")
+    try:
+        client = SandboxClient(server.url)
+        assert client.run("print(1)").stdout == b"1\n"  # warmed up: what a run allocates once
+        before_kib = _status_kib(server.process.pid, "VmRSS")
+        flood = client.run("import sys\nchunk = b'x' * (1 << 20)\nfor _ in range(3 << 10):\n"
+                           "    sys.stdout.buffer.write(chunk)\nprint('wrote 3 GiB', file=sys.stderr)")
+        peak_kib = _status_kib(server.process.pid, "VmHWM")
+    finally:
+        server.stop()
+    assert (flood.exit_code, flood.timed_out, flood.truncated) == (0, False, True)
+    assert flood.stdout == b"x" * (1 << 20) and flood.stderr == b"wrote 3 GiB\n"
+    assert (peak_kib - before_kib) >> 10 < FLOOD_GROWTH_MIB, (before_kib, peak_kib)
