@@ -52,6 +52,11 @@ from k8s.pods import (
 # Per program (payload/sandbox/cli.py flags). The process limit counts the server's own threads
 # too (the program runs as the pod's user), hence the margin over what a program needs.
 SANDBOX_LIMITS = ("--wall-s", "10", "--cpu-s", "5", "--memory-mib", "512", "--processes", "128")
+# Every place of the pod a program can write, reset by the server after each run (the jail's
+# `scratch`): the /tmp emptyDir (the first: each run's directory, its HOME and TMPDIR, is made
+# there), the runtime's /dev/shm, and the kubelet's termination-message file (mode 0666, so
+# writable by any user, and kept for the container's life). The root file system is read-only.
+SANDBOX_SCRATCH = ("/tmp", "/dev/shm", "/dev/termination-log")
 SANDBOX_CPU = "1"
 SANDBOX_MEMORY = "1Gi"
 
@@ -60,8 +65,11 @@ def sandbox_url() -> str:
     return f"http://{SANDBOX}.{NAMESPACE}.svc:{SANDBOX_PORT}"
 
 
-def sandbox_command() -> list[str]:
-    return ["python", "-m", "payload", "sandbox", "--isolation", "pod", "--port", str(SANDBOX_PORT), *SANDBOX_LIMITS]
+def sandbox_command(scratch: tuple[str, ...] = SANDBOX_SCRATCH) -> list[str]:
+    """The pods' command; `scratch` other than the pod's is for running it elsewhere (a test)."""
+    places = [arg for path in scratch for arg in ("--scratch", path)]
+    return ["python", "-m", "payload", "sandbox", "--isolation", "pod", "--port", str(SANDBOX_PORT), *SANDBOX_LIMITS,
+            *places]
 
 
 class SandboxChart(cdk8s.Chart):

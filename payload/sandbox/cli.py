@@ -14,6 +14,9 @@ def register(subparsers) -> None:
     sandbox.add_argument("--isolation", choices=("namespaces", "pod"), default="namespaces",
                          help="namespaces: unshare net/pid/mount (local); pod: the pod spec and runtime are the boundary")
     sandbox.add_argument("--python", default="/usr/bin/python3", help="the programs' interpreter")
+    sandbox.add_argument("--scratch", action="append", default=[], metavar="PATH",
+                         help="pod: a place programs can write, reset after each run (a directory emptied, a file "
+                              "truncated); the first, a directory the server has to itself, holds each run's directory")
     sandbox.add_argument("--wall-s", type=float, default=10.0)
     sandbox.add_argument("--cpu-s", type=int, default=5)
     sandbox.add_argument("--memory-mib", type=int, default=512)
@@ -29,7 +32,7 @@ def run_sandbox(args: argparse.Namespace) -> int:
 
     try:
         limits = Limits(wall_s=args.wall_s, cpu_s=args.cpu_s, memory_bytes=args.memory_mib << 20, processes=args.processes)
-        jail = Jail.Config(isolation=args.isolation, limits=limits, python=args.python).build()
+        jail = Jail.Config(isolation=args.isolation, limits=limits, python=args.python, scratch=tuple(args.scratch)).build()
     except ValueError as exc:
         print(f"sandbox: {exc}", file=sys.stderr)
         return 2

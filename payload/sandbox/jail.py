@@ -47,6 +47,10 @@ NOBODY = 65534
 SETUP_FAILED = 125
 ISOLATIONS = ("namespaces", "pod")
 PR_SET_CHILD_SUBREAPER = 36
+# What a `namespaces` jail's empty root holds of the host besides the interpreter: the shared
+# libraries and the loader's cache (those that exist; /lib* may be symlinks into /usr).
+SYSTEM_LIBRARIES = ("/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32", "/lib", "/lib32", "/lib64", "/libx32",
+                    "/etc/ld.so.cache")
 # Output is read this much at a time (and the pipes enlarged to it: fewer wake-ups for a program
 # that floods them); at most Limits.output_bytes plus one chunk per pipe is ever held.
 CHUNK_BYTES = 1 << 20
@@ -100,16 +104,33 @@ class Jail:
         # The program's interpreter: a system one that the unprivileged user can execute (a
         # virtualenv under /root is out of its reach); the image's is /usr/bin/python3.
         python: str = "/usr/bin/python3"
+        # `pod` only: every place of the pod a program can write (the chart lists them), reset
+        # after each run so that nothing passes from one run to the next: a directory is
+        # emptied, a file truncated. The first, a directory, holds each run's own directory.
+        # The server must have them to itself (a pod's /tmp emptyDir, its /dev/shm).
+        scratch: tuple[str, ...] = ()
 
         def build(self) -> "Jail":
             if self.isolation not in ISOLATIONS:
                 raise ValueError(f"sandbox isolation {self.isolation!r}: one of {', '.join(ISOLATIONS)}")
+            if self.isolation == "pod":
+                if not self.scratch or not os.path.isdir(self.scratch[0]):
+                    raise ValueError(f"sandbox scratch {list(self.scratch)!r}: isolation=pod needs a directory of its "
+                                     "own first (emptied after every run), then any other writable paths")
+                for path in self.scratch:
+                    if not (os.path.isdir(path) or os.path.isfile(path)) or not os.access(path, os.W_OK):
+                        raise ValueError(f"sandbox scratch {path!r}: not a writable directory or file")
+            elif self.scratch:
+                raise ValueError(f"sandbox scratch {list(self.scratch)!r}: only for isolation=pod "
+                                 "(a namespaces jail's scratch is its own tmpfs)")
             if not os.access(self.python, os.X_OK):
                 raise ValueError(f"sandbox python {self.python!r}: not an executable file")
-            return Jail(self)
+            return Jail(self, _exposed(self.python) if self.isolation == "namespaces" else [])
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, exposed: list[str]) -> None:
         self.config = config
+        self.exposed = exposed  # the host paths a `namespaces` jail's root holds, read-only
+        self._scratch_modes = {path: os.stat(path).st_mode & 0o7777 for path in config.scratch}
         if config.isolation == "pod":
             # Orphans of a program are reparented here, where _kill_leftovers finds them.
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
@@ -118,7 +139,8 @@ class Jail:
         limits = self.config.limits
         namespaces = self.config.isolation == "namespaces"
         root = os.geteuid() == 0
-        settings = {"namespaces": namespaces, "workdir": workdir, "python": self.config.python, "uid": NOBODY if root else None,
+        settings = {"namespaces": namespaces, "workdir": workdir, "python": self.config.python, "expose": self.exposed,
+                    "uid": _program_uid() if root else None,
                     "cpu_s": limits.cpu_s, "memory_bytes": limits.memory_bytes, "processes": limits.processes,
                     "file_bytes": limits.file_bytes, "open_files": limits.open_files}
         init = [sys.executable, "-I", "-S", str(INIT), json.dumps(settings)]
@@ -131,7 +153,9 @@ class Jail:
     def run(self, source: str, stdin: bytes = b"") -> RunResult:
         """Run `source` as a Python program; never raises for what the program does."""
         limits = self.config.limits
-        workdir = None if self.config.isolation == "namespaces" else tempfile.mkdtemp(prefix="sandbox-")
+        pod = self.config.isolation == "pod"
+        ipc_before = _sysv_objects() if pod else set()
+        workdir = tempfile.mkdtemp(prefix="run-", dir=self.config.scratch[0]) if pod else None
         program = source.encode()
         try:
             process = subprocess.Popen(self._command(workdir), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -148,15 +172,16 @@ class Jail:
                 # Over time, or done but a process it left holds its output open.
                 self._kill(process)
                 process.wait()
-                if self.config.isolation == "pod":
+                if pod:
                     _kill_leftovers()  # before reading on: they hold the pipes
                 output.collect(time.monotonic() + DRAIN_AFTER_KILL_S)
             output.close()
-            if self.config.isolation == "pod":
+            if pod:
                 _kill_leftovers()
         finally:
-            if workdir:
-                shutil.rmtree(workdir, ignore_errors=True)
+            if pod:
+                _remove_sysv_objects(ipc_before)
+                _reset(self._scratch_modes)
         stdout, stderr = bytes(output.stdout), bytes(output.stderr)
         if process.returncode == SETUP_FAILED and stderr.startswith(b"sandbox setup failed"):
             raise SandboxError(stderr.decode(errors="replace").strip())
@@ -171,6 +196,18 @@ class Jail:
             os.killpg(process.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+def _exposed(python: str) -> list[str]:
+    """The host paths the interpreter needs: the system libraries, the interpreter itself, and
+    its prefixes unless they are /usr (whose libraries are /usr/lib*: the rest of /usr, its
+    programs among them, stays out)."""
+    probe = subprocess.run([python, "-I", "-S", "-c", "import sys; print(sys.base_prefix); print(sys.base_exec_prefix)"],
+                           capture_output=True, text=True, env={}, timeout=30)
+    if probe.returncode != 0:
+        raise ValueError(f"sandbox python {python!r}: does not run ({probe.stderr.strip()[-200:]})")
+    prefixes = [p for p in dict.fromkeys(probe.stdout.split()) if os.path.realpath(p) != "/usr"]
+    return [p for p in SYSTEM_LIBRARIES if os.path.lexists(p)] + prefixes + [python]
 
 
 class _Output:
@@ -247,6 +284,70 @@ def _enlarge(fd: int) -> None:
     except OSError as exc:  # over the user's pipe-size allowance: the default size still works
         if exc.errno not in (errno.EPERM, errno.EBUSY):
             raise
+
+
+def _reset(scratch: dict[str, int]) -> None:
+    """Give every scratch path (Config.scratch, with its mode when the server started) back as
+    it was: a directory emptied, a file truncated, whatever the program did to them and to the
+    modes of what it left; what cannot be removed is an error, not a channel to the next run."""
+    def unlock(_function, path, _exc) -> None:  # something the program made unreadable or unwritable
+        os.chmod(os.path.dirname(path), 0o700)
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.chmod(path, 0o700)
+            shutil.rmtree(path, onerror=unlock)
+        elif os.path.lexists(path):
+            os.unlink(path)
+
+    try:
+        for path, mode in scratch.items():
+            if os.stat(path).st_mode & 0o7777 != mode:  # the program's chmod (only an owner's can change it)
+                os.chmod(path, mode)
+            if os.path.isfile(path):
+                os.truncate(path, 0)
+                continue
+            for entry in os.scandir(path):
+                if entry.is_dir(follow_symlinks=False):
+                    os.chmod(entry.path, 0o700)
+                    shutil.rmtree(entry.path, onerror=unlock)
+                else:
+                    os.unlink(entry.path)
+            if os.listdir(path):
+                raise OSError(f"left {sorted(os.listdir(path))[:5]}")
+    except OSError as exc:
+        raise SandboxError(f"sandbox scratch {path}: not reset after a run ({exc})") from exc
+
+
+# System V IPC objects outlive their processes, in the pod's one IPC namespace: /proc/sysvipc's
+# file, the column of the creator's uid, and the call that removes one (IPC_RMID = 0).
+SYSV_IPC = {"shm": (9, lambda libc, id_: libc.shmctl(id_, 0, None)),
+            "sem": (6, lambda libc, id_: libc.semctl(id_, 0, 0)),
+            "msg": (9, lambda libc, id_: libc.msgctl(id_, 0, None))}
+
+
+def _program_uid() -> int:
+    return NOBODY if os.geteuid() == 0 else os.geteuid()
+
+
+def _sysv_objects() -> set[tuple[str, int]]:
+    """The System V IPC objects (kind, id) that the programs' user created."""
+    found = set()
+    for kind, (cuid_column, _) in SYSV_IPC.items():
+        try:
+            rows = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if int(fields[cuid_column]) == _program_uid():
+                found.add((kind, int(fields[1])))
+    return found
+
+
+def _remove_sysv_objects(keep: set[tuple[str, int]]) -> None:
+    """Remove those a run made (all of this user's but `keep`, what there was before it)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    for kind, id_ in _sysv_objects() - keep:
+        SYSV_IPC[kind][1](libc, id_)  # gone already (another's removal) is as good
 
 
 def _kill_leftovers() -> None:

@@ -3,7 +3,7 @@ starts, no credentials, non-root on a read-only root file system, limits, and no
 
 from __future__ import annotations
 
-from k8s.charts.sandbox import sandbox_command, sandbox_url
+from k8s.charts.sandbox import SANDBOX_SCRATCH, sandbox_command, sandbox_url
 
 
 def _selects(policy: dict, labels: dict) -> bool:
@@ -33,6 +33,12 @@ def test_sandbox_pods_are_locked_down(synthed):
     limits = container["resources"]["limits"]
     assert set(limits) == {"cpu", "memory"}
     assert [m["mountPath"] for m in container["volumeMounts"]] == ["/tmp"]
+    # Every place a program can write is one the server resets after each run (its scratch):
+    # the writable mounts (the first holds the runs' directories), the runtime's /dev/shm, the
+    # kubelet's termination-message file.
+    writable = [m["mountPath"] for m in container["volumeMounts"] if not m.get("readOnly")]
+    message = container.get("terminationMessagePath", "/dev/termination-log")
+    assert set(SANDBOX_SCRATCH) == {*writable, "/dev/shm", message} and SANDBOX_SCRATCH[0] == writable[0]
     (tmp,) = pod["volumes"]
     assert tmp["emptyDir"]["sizeLimit"]
     assert deployment["spec"]["replicas"] == synthed.environment.job.rollout.sandboxes

@@ -4,9 +4,13 @@ only if it succeeds: contained means scored 0, and the test also checks what it 
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
+import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -149,28 +153,129 @@ def test_an_escaping_program_is_contained_and_scored_a_failure(attack, sandbox, 
     assert SandboxClient(sandbox.url).run("print(6 * 7)").stdout == b"42\n"
 
 
-def test_dist_command_pod_isolation_applies_the_limits_and_cleans_up():
-    """The sandbox pods' command (k8s/charts/sandbox.py; tests/k8s holds dist/ to it), on
-    loopback: the pod spec provides the network and file system boundary (tests/k8s checks it);
-    the jail still bounds processes and memory and leaves nothing running, and a program that
-    outlives its run is timed out (the wall limit itself is the namespaces tests' infinite loop:
-    one code path)."""
-    python, _, _, subcommand, *args = sandbox_command()
+def test_a_namespaces_jail_sees_an_empty_root_and_no_host_socket(sandbox):
+    """The local jail's root holds what the interpreter needs and nothing of the host beside it:
+    a Unix socket the host listens on (here in the repository, a place the old jail left
+    readable) is neither visible nor reachable, nor is the repository, /etc, /home, /run; the
+    standard library still imports, and the program holds no capability."""
+    with tempfile.TemporaryDirectory(dir=REPO, prefix=".sandbox-socket-") as directory:
+        os.chmod(directory, 0o755)
+        path = os.path.join(directory, "redis.sock")
+        listener = socket.socket(socket.AF_UNIX)
+        listener.bind(path)
+        os.chmod(path, 0o777)
+        listener.listen()
+        listener.settimeout(0.5)
+        program = f"""import fractions, json, math, os, socket
+seen = {{"root": sorted(os.listdir("/")), "etc": os.listdir("/etc"), "socket_dir": os.path.exists({directory!r}),
+        "repo": os.path.exists({str(REPO)!r}), "readme": os.path.exists({str(REPO / "README.md")!r}),
+        "capabilities": [l.split()[1] for l in open("/proc/self/status") if l.startswith("CapEff")][0],
+        "computed": [str(fractions.Fraction(1, 3) + fractions.Fraction(1, 6)), math.isqrt(99)]}}
+try:
+    socket.socket(socket.AF_UNIX).connect({path!r})
+    seen["connect"] = "connected"
+except OSError as exc:
+    seen["connect"] = type(exc).__name__
+print(json.dumps(seen))
+"""
+        result = SandboxClient(sandbox.url).run(program)
+        with pytest.raises(TimeoutError):
+            listener.accept()  # no connection came
+        listener.close()
+    assert result.ok, result.stderr
+    seen = json.loads(result.stdout)
+    # /usr/lib*, /lib* (or their symlinks), the loader's cache, the interpreter (/usr/bin/python3).
+    assert {"dev", "etc", "proc", "tmp", "usr"} <= set(seen["root"]) <= {
+        "dev", "etc", "proc", "tmp", "usr", "lib", "lib32", "lib64", "libx32"}, seen["root"]
+    assert seen["etc"] == ["ld.so.cache"]
+    assert (seen["socket_dir"], seen["repo"], seen["readme"], seen["connect"]) == (False, False, False, "FileNotFoundError")
+    assert seen["capabilities"] == "0000000000000000"
+    assert seen["computed"] == ["1/2", 9]
+
+
+@pytest.fixture(scope="module")
+def pod_sandbox():
+    """The sandbox pods' command (k8s/charts/sandbox.py; tests/k8s holds dist/ to it) on
+    loopback, its scratch (the pod's /tmp, /dev/shm and termination-message file) in places of
+    the test's own: the server empties them after every run. Not under pytest's tmp_path, which
+    `nobody` (the program's user when the tests run as root) cannot enter."""
+    base = Path(tempfile.mkdtemp(prefix="sandbox-pod-"))
+    base.chmod(0o755)
+    tmp, shm, log = base / "tmp", base / "shm", base / "termination-log"
+    for directory in (tmp, shm):
+        directory.mkdir()
+        directory.chmod(0o1777)  # as the pod's: writable by the program's user
+    log.touch()
+    log.chmod(0o666)  # as the kubelet makes it
+    python, _, _, subcommand, *args = sandbox_command(scratch=(str(tmp), str(shm), str(log)))
     assert (python, subcommand) == ("python", "sandbox")
     server = SandboxServer(*_without_port(args))
-    try:
-        client = SandboxClient(server.url)
-        assert not client.run("x = bytearray(4 << 30)").ok
-        forked = client.run("import os\nfor _ in range(64):\n    os.fork()")
-        assert not forked.ok
-        # A process that escaped its group holds the output open: the run times out, scored a failure.
-        escaped = client.run("import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(600)")
-        assert escaped.timed_out and not escaped.ok
-        assert client.run("import os\nprint(sorted(os.environ))").stdout.strip() in (b"[]", b"['LC_CTYPE']")
-        assert _sandbox_user_processes(server) == []
-        assert client.run("print(6 * 7)").stdout == b"42\n"
-    finally:
-        server.stop()
+    server.scratch = (tmp, shm, log)
+    yield server
+    server.stop()
+    shutil.rmtree(base)
+
+
+def test_dist_command_pod_isolation_applies_the_limits_and_cleans_up(pod_sandbox):
+    """The pod spec provides the network and file system boundary (tests/k8s checks it); the
+    jail still bounds processes and memory and leaves nothing running, and a program that
+    outlives its run is timed out (the wall limit itself is the namespaces tests' infinite loop:
+    one code path)."""
+    server = pod_sandbox
+    client = SandboxClient(server.url)
+    assert not client.run("x = bytearray(4 << 30)").ok
+    forked = client.run("import os\nfor _ in range(64):\n    os.fork()")
+    assert not forked.ok
+    # A process that escaped its group holds the output open: the run times out, scored a failure.
+    escaped = client.run("import os, time\nif os.fork() == 0:\n    os.setsid()\n    time.sleep(600)")
+    assert escaped.timed_out and not escaped.ok
+    environment = client.run("import os\nprint(sorted(os.environ), os.environ['HOME'] == os.environ['TMPDIR'] == os.getcwd())")
+    assert environment.stdout.replace(b"'LC_CTYPE', ", b"") == b"['HOME', 'TMPDIR'] True\n"
+    assert _sandbox_user_processes(server) == []
+    assert client.run("print(6 * 7)").stdout == b"42\n"
+
+
+SHM_KEY = 0x5EED0000 + os.getpid() % 0xFFFF  # this test run's own
+
+
+def test_a_pod_run_leaves_nothing_for_the_next(pod_sandbox):
+    """A pod's runs share its writable places; whatever one leaves in any of them (its own
+    directory, the /tmp emptyDir around it, /dev/shm, the termination-message file, a System V
+    shared memory segment, even in a directory it made unreadable) is gone for the next run,
+    and a POSIX message queue cannot be made at all."""
+    tmp, shm, log = pod_sandbox.scratch
+    client = SandboxClient(pod_sandbox.url)
+    leave = f"""import ctypes, os
+here = os.getcwd()
+places = [here, os.environ["HOME"], os.environ["TMPDIR"], os.path.dirname(here), {str(shm)!r}]
+for i, place in enumerate(places):
+    open(os.path.join(place, f"left-{{i}}"), "w").write("a message")
+locked = os.path.join(os.path.dirname(here), "locked")
+os.makedirs(os.path.join(locked, "deeper"))
+open(os.path.join(locked, "deeper", "left"), "w").write("a message")
+os.chmod(os.path.join(locked, "deeper"), 0)
+os.chmod(locked, 0o500)
+open({str(log)!r}, "a").write("a message")
+libc = ctypes.CDLL(None, use_errno=True)
+assert libc.shmget({SHM_KEY}, 4096, 0o1000 | 0o2000 | 0o600) >= 0  # IPC_CREAT | IPC_EXCL
+assert libc.mq_open(b"/left", os.O_CREAT | os.O_RDWR, 0o600, None) == -1
+print(here)
+"""
+    first = client.run(leave)
+    assert first.ok, first.stderr
+    find = f"""import ctypes, os
+here = os.getcwd()
+found = [os.path.join(d, f) for d in (os.path.dirname(here), {str(shm)!r}) for f in os.listdir(d)]
+found += [f"termination-log: {{open({str(log)!r}).read()!r}}"] if os.path.getsize({str(log)!r}) else []
+found += ["shm segment"] if ctypes.CDLL(None).shmget({SHM_KEY}, 0, 0) >= 0 else []
+print(found, here)
+"""
+    second = client.run(find)
+    assert second.ok, second.stderr
+    found, here = second.stdout.decode().rsplit(" ", 1)
+    assert found == repr([here.strip()])  # its own directory, nothing else
+    assert here.strip() != first.stdout.decode().strip()
+    assert list(tmp.iterdir()) == [] and list(shm.iterdir()) == [] and log.read_text() == ""
 
 
 def _status_kib(pid: int, field: str) -> int:
