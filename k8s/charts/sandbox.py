@@ -7,9 +7,11 @@ Each pod is its own boundary, since a program shares the pod with the server tha
   and lets nothing out (not even DNS);
 - no credentials: no service-account token is mounted, the pod's identity has no AWS role (no
   pod has one), `enableServiceLinks` is off so no Service addresses arrive as variables, and the
-  program gets an empty environment (payload/sandbox/jail.py);
+  program gets an environment of its HOME and TMPDIR only (payload/sandbox/jail.py);
 - non-root (UID 10001), no capabilities, no privilege escalation, RuntimeDefault seccomp, a
-  read-only root file system; the only writable place is a size-limited emptyDir at /tmp;
+  read-only root file system; the places a program can write (a size-limited emptyDir at /tmp,
+  the runtime's /dev/shm, the kubelet's termination-message file) are the server's scratch,
+  reset after every run, with the System V IPC objects a run made (SANDBOX_SCRATCH);
 - CPU and memory limits on the pod, and per program rlimits (CPU seconds, address space,
   processes, file size, open files) and a wall-clock limit from the server's flags.
 A program that kills its server takes down one pod, which the kubelet restarts; the caller's

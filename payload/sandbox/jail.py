@@ -6,22 +6,38 @@ the sandbox pods' server.
 
 Two isolation modes, chosen explicitly (never a silent fallback to less):
 - `namespaces` (local runs, CI, any host that allows unprivileged or root `unshare`): the program
-  runs in new network (loopback only, down), PID, mount, IPC and UTS namespaces made by
-  util-linux `unshare`; every mount read-only, fresh tmpfs on /tmp (its working directory),
-  /var/tmp and /dev/shm, secret paths covered (payload/sandbox/jail_init.py). Killing the jail's
-  first process ends the PID namespace, so nothing it forked outlives the run.
-- `pod` (the sandbox pods): the pod is the boundary — its runtime (gVisor) for the kernel,
-  NetworkPolicy for the network, a read-only root file system, no service-account token, a
-  non-root user, its pids and memory limits (k8s/charts/sandbox.py). Container runtimes' default
-  seccomp profile refuses `unshare`, so the jail adds only what a process can give itself; each
-  run has its own directory, and afterwards every process the program left (reparented to the
-  server, its subreaper) is killed and reaped (one program runs per pod at a time). The pod's
-  user is the program's too, so its process limit counts the server's threads: size it with them.
+  runs in new network (loopback only, down: no route out, no host abstract socket), PID, mount,
+  IPC and UTS namespaces made by util-linux `unshare` (plus a user namespace when not started as
+  root), in an empty root: a fresh tmpfs holding only the system libraries (/usr/lib*, /lib*,
+  /etc/ld.so.cache), the interpreter and its prefix, all read-only, five devices, its own /proc,
+  and fresh tmpfs on /tmp (its working directory) and /dev/shm (payload/sandbox/jail_init.py).
+  No other host file is there: no /home, /root, /run, /var, /etc, repository, or Unix socket.
+  It keeps no capability. Killing the jail's first process ends the PID namespace, so nothing
+  it forked outlives the run.
+  Lacks: the kernel is the host's (a kernel bug is an escape), with no seccomp filter of its
+  own; the system libraries and the interpreter's files are readable; with a user namespace
+  the program is uid 0 there (mapped to the caller outside), without capabilities.
+- `pod` (the sandbox pods, k8s/charts/sandbox.py): the pod is the boundary: NetworkPolicy for
+  the network (nothing out), a read-only root file system, no service-account token, a non-root
+  user with no capabilities, RuntimeDefault seccomp, its pids and memory limits. Container
+  runtimes' default seccomp profile refuses `unshare`, so the jail adds only what a process can
+  give itself: each run has its own directory (its cwd, HOME and TMPDIR) in the first scratch
+  place, and afterwards every process the program left (reparented to the server, its
+  subreaper) is killed and reaped, every scratch place (the chart lists each writable one) is
+  emptied or truncated, and the System V IPC objects the run made are removed (POSIX queues
+  cannot be made at all), so nothing passes from one run to the next (one program runs per pod
+  at a time). The pod's user is the program's too, so its process limit counts the server's
+  threads: size it with them.
+  Lacks: no gVisor, no RuntimeClass at all (k8s/charts/sandbox.py says why): the node's
+  default runtime, so the kernel is the node's behind the default seccomp profile; the program shares the container with the server
+  (it can read the image's files, the server's /proc entries, and kill the server, which the
+  kubelet restarts: the caller's request fails and is charged an attempt).
 
 In both: CPU seconds, address space, processes, file size and open files as rlimits, a wall-clock
 limit (the process group, and in `namespaces` the whole PID namespace, is SIGKILLed), an empty
-environment, `python -I` (no user site, no PYTHON* variables), stdout/stderr capped, root dropped
-to `nobody` when the caller is root.
+environment (in `pod`, HOME and TMPDIR only), `python -I` (no user site, no PYTHON* variables),
+stdout and stderr read as they come and kept up to Limits.output_bytes (the rest drained and
+dropped, RunResult.truncated set), root dropped to `nobody` when the caller is root.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@
     GET  /healthz
 
 One program at a time per pod: the pool's width is its replica count, and `isolation=pod`
-cleans up after a run by killing every other process of the pod's user, which is only safe when
-no other run is in flight. A request beyond the source limit is refused with 413.
+cleans up after a run by killing every other process of the pod's user and emptying the pod's
+writable places, which is only safe when no other run is in flight. A request beyond the source limit is refused with 413.
 """
 
 from __future__ import annotations
