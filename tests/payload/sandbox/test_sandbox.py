@@ -193,6 +193,48 @@ print(json.dumps(seen))
     assert seen["computed"] == ["1/2", 9]
 
 
+UNPRIVILEGED = 65534
+
+
+def test_a_namespaces_jail_started_by_an_unprivileged_user_holds_too():
+    """The other way a namespaces jail is built: by a user who is not root (a user namespace in
+    which the program is uid 0 without capabilities). Run as that user, or as `nobody` when the
+    tests run as root: jail.py and jail_init.py import only the standard library, so a copy of
+    the two in a directory that user can read (not under pytest's tmp_path) is the real jail."""
+    with tempfile.TemporaryDirectory(prefix="sandbox-user-") as directory:
+        _run_a_jail_as_a_user(Path(directory))
+
+
+def _run_a_jail_as_a_user(tmp_path: Path) -> None:
+    code = tmp_path / "jail"
+    code.mkdir()
+    for name in ("jail.py", "jail_init.py"):
+        shutil.copy(REPO / "payload" / "sandbox" / name, code / name)
+    for path in (tmp_path, code, *code.iterdir()):
+        path.chmod(0o755)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("host file")
+    secret.chmod(0o644)
+    program = (
+        "import ctypes, json, os\n"
+        f"seen = {{'uid': os.getuid(), 'root': sorted(os.listdir('/')), 'secret': os.path.exists({str(secret)!r}),\n"
+        "        'capabilities': [l.split()[1] for l in open('/proc/self/status') if l.startswith('CapEff')][0],\n"
+        "        'mount': ctypes.CDLL(None).mount(b'none', b'/tmp', b'tmpfs', 0, None)}\n"
+        "print(json.dumps(seen))\n")
+    driver = (f"import json, sys\nsys.path.insert(0, {str(code)!r})\nfrom jail import Jail\n"
+              f"result = Jail.Config().build().run({program!r})\n"
+              "print(json.dumps([result.exit_code, result.stdout.decode(), result.stderr.decode()]))\n")
+    as_user = ["setpriv", f"--reuid={UNPRIVILEGED}", f"--regid={UNPRIVILEGED}", "--clear-groups"] if os.geteuid() == 0 else []
+    done = subprocess.run([*as_user, "/usr/bin/python3", "-I", "-c", driver], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=60)
+    assert done.returncode == 0, done.stderr
+    exit_code, stdout, stderr = json.loads(done.stdout)
+    assert exit_code == 0, stderr
+    seen = json.loads(stdout)
+    assert seen["uid"] == 0 and seen["capabilities"] == "0000000000000000" and seen["mount"] == -1
+    assert seen["secret"] is False and not {"home", "root", "run", "var"} & set(seen["root"])
+
+
 @pytest.fixture(scope="module")
 def pod_sandbox():
     """The sandbox pods' command (k8s/charts/sandbox.py; tests/k8s holds dist/ to it) on
