@@ -42,6 +42,9 @@ def test_sandbox_pods_are_locked_down(synthed):
     (tmp,) = pod["volumes"]
     assert tmp["emptyDir"]["sizeLimit"]
     assert deployment["spec"]["replicas"] == synthed.environment.job.rollout.sandboxes
+    # The node's default runtime: payload/sandbox/jail.py's docstring and the README say so (no
+    # gVisor); a RuntimeClass here changes what they must say.
+    assert "runtimeClassName" not in pod
 
 
 def test_nothing_leaves_a_sandbox_pod_and_only_verifiers_and_workers_reach_it(synthed):
