@@ -27,6 +27,13 @@ OUTPUT_KEYS = (
     "EcrRepositoryUri",
 )
 PLACEHOLDER = "placeholder-run-cdk-deploy"
+# Exported only where the job runs its MLflow server (job.tracking.server): the DNS name of the
+# server's S3 interface endpoint (infra/tracking.py, cluster/network.py).
+ARTIFACTS_ENDPOINT_OUTPUT = "ArtifactsEndpointDnsName"
+
+
+def required_keys(environment: Environment) -> tuple[str, ...]:
+    return (*OUTPUT_KEYS, ARTIFACTS_ENDPOINT_OUTPUT) if environment.job.tracking.server else OUTPUT_KEYS
 
 
 class OutputsError(Exception):
@@ -41,6 +48,8 @@ class DeployOutputs:
     bucket_name: str
     ecr_repository_uri: str
     placeholders: bool
+    # None where the job runs no MLflow server.
+    artifacts_endpoint_dns_name: str | None = None
 
     @classmethod
     def placeholder(cls, environment: Environment) -> "DeployOutputs":
@@ -53,6 +62,8 @@ class DeployOutputs:
             bucket_name=PLACEHOLDER,
             ecr_repository_uri=f"000000000000.dkr.ecr.{environment.region}.amazonaws.com/{PLACEHOLDER}",
             placeholders=True,
+            artifacts_endpoint_dns_name=(f"*.vpce-{PLACEHOLDER}.s3.{environment.region}.vpce.amazonaws.com"
+                                         if environment.job.tracking.server else None),
         )
 
 
@@ -80,7 +91,7 @@ def load_outputs(path: Path, environment: Environment) -> tuple[DeployOutputs, s
     values = data[stack]
     if not isinstance(values, dict):
         raise OutputsError(f"{path.name}: {stack}: expected an object of output values")
-    missing = [key for key in OUTPUT_KEYS if not isinstance(values.get(key), str) or not values[key]]
+    missing = [key for key in required_keys(environment) if not isinstance(values.get(key), str) or not values[key]]
     if missing:
         raise OutputsError(f"{path.name}: {stack}: missing output(s) {', '.join(missing)} (redeploy the stack)")
     for key, expected in (("EnvironmentName", environment.name), ("Region", environment.region)):
@@ -94,6 +105,7 @@ def load_outputs(path: Path, environment: Environment) -> tuple[DeployOutputs, s
             bucket_name=values["BucketName"],
             ecr_repository_uri=values["EcrRepositoryUri"],
             placeholders=False,
+            artifacts_endpoint_dns_name=values.get(ARTIFACTS_ENDPOINT_OUTPUT) if environment.job.tracking.server else None,
         ),
         None,
     )

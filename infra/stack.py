@@ -25,6 +25,7 @@ from infra.node_group import NodeGroup
 from infra.storage import Storage, grant_node_sources
 from infra.tracking import TrackingIdentity
 from cluster.gpu_pods import gpu_pods_per_node
+from cluster.outputs import ARTIFACTS_ENDPOINT_OUTPUT
 
 
 class MoeRlStack(Stack):
@@ -93,7 +94,8 @@ class MoeRlStack(Stack):
             self.node_autoscaler.node.add_dependency(self.node_groups["system"].nodegroup)
         if environment.job.tracking.server:
             # The in-cluster MLflow server's artifact store (k8s/charts/tracking.py).
-            self.tracking = TrackingIdentity(self, "Tracking", cluster=cluster, bucket=self.storage.bucket)
+            self.tracking = TrackingIdentity(self, "Tracking", cluster=cluster, bucket=self.storage.bucket,
+                                             network=self.network, vpc_cidr=environment.vpc_cidr)
 
         outputs = {
             "EnvironmentName": environment.name,
@@ -109,5 +111,7 @@ class MoeRlStack(Stack):
             # The attribute, not Ref: a node group's Ref is "cluster/name".
             **{f"{name.title()}NodegroupName": self.node_groups[name].nodegroup.node.default_child.attr_nodegroup_name for name in GPU_POOLS},
         }
+        if environment.job.tracking.server:
+            outputs[ARTIFACTS_ENDPOINT_OUTPUT] = self.tracking.endpoint_dns_name
         for key, value in outputs.items():
             CfnOutput(self, key, value=value)

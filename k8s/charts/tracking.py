@@ -14,8 +14,9 @@ replacement moves the pod with its volume in the same zone.
 Reachable only from the trainer pods (the one writer) and through `kubectl port-forward`
 (which enters the pod's own network namespace, past NetworkPolicy); PostgreSQL only from the
 server. The server proxies artifacts (`--serve-artifacts`), so only its service account has S3
-access (EKS Pod Identity, infra/tracking.py). The database password is the operator's Secret
-(k8s/README.md), never rendered into dist/.
+access (EKS Pod Identity, infra/tracking.py), and only it leaves the cluster: to its own S3
+interface endpoint's /28 on 443 (cluster/network.py) and to the Pod Identity agent. The
+database password is the operator's Secret (k8s/README.md), never rendered into dist/.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from cdk8s_plus_33 import k8s
 from constructs import Construct
 
 from cluster.identities import TRACKING_ARTIFACTS_PREFIX, TRACKING_SERVICE_ACCOUNT
+from cluster.network import artifacts_endpoint_subnet, artifacts_endpoint_url
 from cluster.placement import Placement
 from k8s.charts.base import stateful_pod_with_volume
 from k8s.context import Context
@@ -60,6 +62,7 @@ DATA_DIR = "/var/lib/postgresql/data"
 SECRET_DIR = "/etc/postgres/secret"
 # The EKS Pod Identity agent, which hands the server its role's credentials.
 POD_IDENTITY_AGENT = "169.254.170.23/32"
+S3_ENDPOINT_ENV = "MLFLOW_S3_ENDPOINT_URL"
 # The names the server is reached by: the trainer's URL, and localhost through port-forward.
 ALLOWED_HOSTS = [f"{TRACKING}:{SERVER_PORT}", f"{TRACKING}.{NAMESPACE}.svc:{SERVER_PORT}",
                  f"{TRACKING}.{NAMESPACE}.svc.cluster.local:{SERVER_PORT}", "localhost:*", "127.0.0.1:*"]
@@ -155,6 +158,10 @@ class TrackingChart(cdk8s.Chart):
                 _password("PGPASSWORD"),
                 env("AWS_REGION", ctx.environment.region),
                 env("AWS_DEFAULT_REGION", ctx.environment.region),
+                # S3 through its own interface endpoint, the one address outside the cluster its
+                # NetworkPolicy allows (cluster/network.py); mlflow's S3ArtifactRepository hands
+                # it to boto3 as endpoint_url (mlflow/environment_variables.py).
+                env(S3_ENDPOINT_ENV, artifacts_endpoint_url(ctx.outputs.artifacts_endpoint_dns_name)),
                 # Caches and temporary artifact files: the root filesystem is read-only.
                 env("HOME", "/tmp"),
                 *[env(k, v) for k, v in SERVER_ENV.items()],
@@ -185,15 +192,16 @@ class TrackingChart(cdk8s.Chart):
             ),
         )
         headless_service(self, "server-service", TRACKING, TRACKING, {"http": SERVER_PORT})
-        anywhere = [k8s.NetworkPolicyPeer(ip_block=k8s.IpBlock(cidr="0.0.0.0/0"))]
+        s3_endpoint = [k8s.NetworkPolicyPeer(ip_block=k8s.IpBlock(cidr=artifacts_endpoint_subnet(ctx.environment.vpc_cidr)))]
         allow(
             self,
             TRACKING,
             ingress=[from_components(TRAINER, port_numbers=(SERVER_PORT,))],
             egress=[
                 to_components(TRACKING_DB, port_numbers=(TRACKING_DB_PORT,)),
-                # S3 (through the VPC's gateway endpoint, at S3's public addresses) over TLS.
-                k8s.NetworkPolicyEgressRule(to=anywhere, ports=ports(443)),
+                # S3 over TLS, through the interface endpoint alone in this /28 (cluster/network.py
+                # says why not S3's public ranges through the gateway endpoint).
+                k8s.NetworkPolicyEgressRule(to=s3_endpoint, ports=ports(443)),
                 k8s.NetworkPolicyEgressRule(
                     to=[k8s.NetworkPolicyPeer(ip_block=k8s.IpBlock(cidr=POD_IDENTITY_AGENT))], ports=ports(80)),
             ],

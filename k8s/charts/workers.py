@@ -20,6 +20,7 @@ from k8s.context import Context
 from k8s.netpol import allow, from_prometheus, ports, to_components
 from cluster.placement import Placement
 from k8s.placement import cpu_resources
+from payload.queue.access import worker_role
 from payload.rewards.model import REWARD_URL_ENV
 from payload.sandbox.client import SANDBOX_URL_ENV
 from k8s.pods import (
@@ -74,7 +75,8 @@ class WorkersChart(cdk8s.Chart):
             command="rollout",
             replicas=ctx.job.rollout.workers,
             identity=ROLLOUT_WORKER,
-            redis_user="worker",
+            # `worker` may not write the buffer unless this job's workers score (payload/queue/access.py).
+            redis_user=worker_role(ctx.job),
             extra_env=[env("RL_ROUTER_URL", router_url), env(SANDBOX_URL_ENV, sandbox_url()), *reward_env],
             # Multi-turn tasks frame the tools' replies with the policy's tokenizer and chat
             # template, read from job.model.path (read-only; single-turn jobs never open it).

@@ -5,11 +5,18 @@ and its clients use.
 
     role      process                      writes                                  reads
     feeder    python -m payload feed       tasks, the feed cursor                  counters, other streams' lengths
-    worker    python -m payload rollout    tasks (its group), verify, experiences  buffer length
+    worker    python -m payload rollout    tasks (its group), verify               buffer length
+    worker-inline  (the same, scoring)     ... and experiences
     verifier  python -m payload verify     verify (its group), experiences         -
     trainer   torchrun ... train           experiences, policy pointer, progress   feed, stream lengths
     server    python -m payload serve      -                                       the policy pointer
     monitor   redis_exporter, the probe    no key at all                           INFO, CONFIG GET, SLOWLOG, LATENCY
+
+A rollout worker connects as `worker` or `worker-inline` by what it writes (`worker_role`):
+with the inline verifier off and no tool environment (whose episodes it may score) every group
+it finishes is unverified and goes to the verifiers, so its user may not add to or delete from
+the buffer: a worker that handles model output cannot forge experience there. Only a worker
+that scores (rollout.inline_verifier: true, the default) keeps the buffer write.
 
 The `default` user is switched off: a connection that does not authenticate can run nothing.
 Every queue user may create its consumer groups (the connect step creates all three, whoever
@@ -32,6 +39,11 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from spec.job import JobConfig
 
 # Files of the access directory (the keys of the operator's `rl-redis` Secret).
 ACL_FILE = "users.acl"
@@ -55,6 +67,10 @@ _STAGE_CONSUMER = (*_TRANSACTION, *_SCRIPT, "xreadgroup", "xautoclaim", "xpendin
                    "xrange", "incrby", "expire", "hincrby", "xlen")
 
 
+# The rollout worker's two users (worker_role picks one).
+WORKER, WORKER_INLINE = "worker", "worker-inline"
+
+
 @dataclass(frozen=True)
 class Role:
     commands: tuple[str, ...]
@@ -71,8 +87,16 @@ ROLES: dict[str, Role] = {
         writes=("tasks", "feed"),
         reads=("verify", "experiences", "dead:*", "stats", "progress"),
     ),
-    # The ROLLOUT stage: tasks in, groups out to the verifiers or (verified inline) the buffer.
-    "worker": Role(
+    # The ROLLOUT stage, scored elsewhere: tasks in, groups out to the verifiers only. The
+    # buffer's length is read (wait_for_room's XLEN), never written.
+    WORKER: Role(
+        commands=_STAGE_CONSUMER,
+        writes=("tasks", "verify", "dead:rollout", "done:rollout:*", "stats"),
+        reads=("experiences",),
+    ),
+    # The ROLLOUT stage scoring its own groups: verified ones go straight to the buffer (and a
+    # duplicate's copy is taken back out of it: XDEL).
+    WORKER_INLINE: Role(
         commands=_STAGE_CONSUMER,
         writes=("tasks", "verify", "experiences", "dead:rollout", "done:rollout:*", "stats"),
     ),
@@ -101,6 +125,29 @@ ROLES: dict[str, Role] = {
         queue_client=False,
     ),
 }
+
+
+def worker_role(job: JobConfig, inline_verifier: bool | None = None) -> str:
+    """The user a rollout worker of `job` connects as (`inline_verifier`: the command line's
+    override of job.rollout.inline_verifier). A worker writes a group to the buffer when the
+    group is verified: scored by its inline verifier, or by a tool environment that rewards its
+    own episodes (payload/envs/base.py Step.reward; a site may add such an environment, so any
+    job that plays environments keeps the write). Otherwise each group is unverified and goes
+    to the verifiers, and `worker` may not touch the buffer."""
+    inline = job.rollout.inline_verifier if inline_verifier is None else inline_verifier
+    environments = job.data is not None and bool(job.data.environment or job.data.environments)
+    return WORKER_INLINE if inline or environments else WORKER
+
+
+def worker_user_error(url: str, job: JobConfig, inline_verifier: bool | None = None) -> str | None:
+    """One line when a worker's queue URL names `worker` but the worker writes the buffer (Redis
+    would refuse every verified group; the tasks would circle to the dead letters instead)."""
+    user = urlsplit(url).username
+    needed = worker_role(job, inline_verifier)
+    if user != WORKER or needed == WORKER:
+        return None
+    return (f"queue url user {WORKER!r} may not write the buffer, which this worker does (rollout.inline_verifier "
+            f"on, or tool environments that may score their episodes): connect as {WORKER_INLINE!r}")
 
 
 def password_hash(password: str) -> str:

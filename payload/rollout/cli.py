@@ -277,6 +277,12 @@ def run_rollout(args) -> int:
         _positive("--" + name.replace("_", "-"), getattr(args, name))
     job = _job(args)
     reward_url = _reward_url(job)  # before the queue opens: a missing address is one line
+    inline = job.rollout.inline_verifier if args.inline_verifier is None else args.inline_verifier
+    from payload.queue.access import worker_user_error
+
+    # A user Redis would refuse every verified group: one line now, not tasks dead-lettered later.
+    if args.queue_url and (problem := worker_user_error(args.queue_url, job, inline)):
+        raise CliError(problem)
     routed_shape = routed_layers = None
     if job.rollout.return_routed_experts:
         from payload.model import Qwen3MoeConfig
@@ -300,7 +306,6 @@ def run_rollout(args) -> int:
         temperature=job.rollout.temperature, top_p=job.rollout.top_p,
         max_new_tokens=args.max_new_tokens or job.batch.max_response_tokens, stop_token_ids=args.stop_token_id,
     )
-    inline = job.rollout.inline_verifier if args.inline_verifier is None else args.inline_verifier
     from payload.rollout.episode import EpisodeRunner
 
     worker = RolloutWorker(

@@ -163,10 +163,11 @@ def test_ecr_immutable_tags(default):
 
 
 def test_outputs_are_what_the_k8s_app_reads(synthesized):
-    from cluster.outputs import OUTPUT_KEYS
+    from cluster.outputs import required_keys
+    from estimate.checks import load_environment
 
-    for synth in synthesized.values():
-        assert set(OUTPUT_KEYS) <= set(synth.template["Outputs"])
+    for name, synth in synthesized.items():
+        assert set(required_keys(load_environment(name))) <= set(synth.template["Outputs"])
 
 
 def chart_values(synth, chart: str) -> dict:

@@ -21,13 +21,17 @@ from k8s.pods import (
     TRAINER,
     buffer_host,
 )
-from payload.queue.access import CA_CERT, ROLES, probe_command, server_args
+from payload.queue.access import CA_CERT, ROLES, WORKER, WORKER_INLINE, probe_command, server_args, worker_role
 from payload.queue.cli import DEFAULT_SERVICE_HOST
 from payload.queue.url import PASSWORD_FILE_ENV
 
-# component -> the ACL user its pods connect as (payload/queue/access.py).
-REDIS_USERS = {"feeder": "feeder", "rollout-worker": "worker", "verifier": "verifier", "trainer": "trainer",
-               "rollout-server": "server"}
+# component -> the ACL user its pods connect as (payload/queue/access.py); the rollout workers'
+# by the job's mode (worker_role).
+REDIS_USERS = {"feeder": "feeder", "verifier": "verifier", "trainer": "trainer", "rollout-server": "server"}
+
+
+def redis_users(job) -> dict[str, str]:
+    return {**REDIS_USERS, "rollout-worker": worker_role(job)}
 
 
 def containers(synthed):
@@ -54,6 +58,11 @@ def mounted_secret_keys(template, container, path: str) -> set[str]:
 
 
 def test_every_queue_client_connects_as_its_role_over_tls_with_a_password_file(synthed):
+    check_queue_clients(synthed)
+
+
+def check_queue_clients(synthed) -> None:
+    users = redis_users(synthed.environment.job)
     seen = set()
     for where, template, container in containers(synthed):
         env = env_of(container)
@@ -61,18 +70,18 @@ def test_every_queue_client_connects_as_its_role_over_tls_with_a_password_file(s
             continue
         component = template["metadata"]["labels"]["app.kubernetes.io/name"]
         url = urlsplit(env["RL_QUEUE_URL"]["value"])
-        assert (url.scheme, url.username, url.password) == ("rediss", REDIS_USERS[component], None), where
+        assert (url.scheme, url.username, url.password) == ("rediss", users[component], None), where
         assert (url.hostname, url.port) == (buffer_host(), REDIS_PORT)
         (ca,) = parse_qs(url.query)["ssl_ca_certs"]
         assert mounted_secret_keys(template, container, ca) == {f"{REDIS_SECRET}/{CA_CERT}"}, where
         password_file = env[PASSWORD_FILE_ENV]["value"]
         # Only its own role's password is mounted.
-        assert mounted_secret_keys(template, container, password_file) == {f"{REDIS_SECRET}/{REDIS_USERS[component]}"}
+        assert mounted_secret_keys(template, container, password_file) == {f"{REDIS_SECRET}/{users[component]}"}
         secret_items = {i["key"] for v in template["spec"]["volumes"] if "secret" in v for i in v["secret"]["items"]}
-        assert secret_items == {CA_CERT, REDIS_USERS[component]}, where
+        assert secret_items == {CA_CERT, users[component]}, where
         seen.add(component)
-    assert seen == set(REDIS_USERS)
-    assert set(REDIS_USERS.values()) | {"monitor"} == set(ROLES)
+    assert seen == set(users)
+    assert set(REDIS_USERS.values()) | {"monitor", WORKER, WORKER_INLINE} == set(ROLES)
 
 
 def test_no_secret_value_is_in_an_argument_or_a_payload_environment_variable(synthed):
@@ -162,3 +171,28 @@ def test_queue_clients_use_the_key_prefix_the_acl_file_grants(synthed):
             words = container.get("command", []) + container.get("args", [])
             used = words[words.index("--namespace") + 1] if "--namespace" in words else "rl"
             assert used == granted, where
+
+
+def test_a_job_scored_by_the_verifiers_gives_its_workers_the_user_without_buffer_writes(tmp_path_factory, synths):
+    """rollout.inline_verifier: false renders `worker` (payload/queue/access.py refuses it the
+    buffer); the environments' jobs score inline and render `worker-inline`."""
+    import yaml
+
+    from estimate.checks import load_environment
+    from k8s.main import synth
+    from spec.environment import ENVIRONMENTS_DIR
+    from tests.k8s.conftest import Synth
+
+    data = yaml.safe_load((ENVIRONMENTS_DIR / "default.yaml").read_text())
+    data["name"] = "verifiers-score"
+    data["job"].setdefault("rollout", {})["inline_verifier"] = False
+    folder = tmp_path_factory.mktemp("verifiers-score")
+    path = folder / "verifiers-score.yaml"
+    path.write_text(yaml.safe_dump(data))
+    note = synth(str(path), folder / "no-outputs.json", folder / "dist")
+    scored_elsewhere = Synth(load_environment(str(path)), folder / "dist", note)
+    assert redis_users(scored_elsewhere.environment.job)["rollout-worker"] == WORKER
+    check_queue_clients(scored_elsewhere)
+    for synthed in synths.values():
+        assert redis_users(synthed.environment.job)["rollout-worker"] == WORKER_INLINE
+        check_queue_clients(synthed)

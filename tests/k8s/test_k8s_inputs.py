@@ -16,7 +16,7 @@ import yaml
 from spec.environment import ENVIRONMENTS_DIR, EnvironmentFileError
 from estimate.checks import load_environment
 from k8s.main import synth
-from cluster.outputs import OUTPUT_KEYS, OutputsError, load_outputs
+from cluster.outputs import ARTIFACTS_ENDPOINT_OUTPUT, OUTPUT_KEYS, OutputsError, load_outputs
 from cluster.placement import PlacementError
 from tests.k8s.conftest import lws_replicas
 from spec.job import JOB_CONFIG_PATH, parse_job_config
@@ -32,6 +32,8 @@ REAL_OUTPUTS = {
     "FsxDnsName": "fs-0123456789abcdef0.fsx.us-east-2.amazonaws.com",
     "BucketName": "moe-rl-default-artifacts",
     "EcrRepositoryUri": "111122223333.dkr.ecr.us-east-2.amazonaws.com/moe-rl",
+    # The job runs its MLflow server: its S3 interface endpoint's regional name (CloudFormation's DnsEntries form).
+    "ArtifactsEndpointDnsName": "*.vpce-0123456789abcdef0-abcdefgh.s3.us-east-2.vpce.amazonaws.com",
 }
 
 
@@ -60,6 +62,10 @@ def test_real_outputs_reach_the_manifests(tmp_path):
     (config,) = [doc for doc in base if doc["kind"] == "ConfigMap"]
     job = parse_job_config(yaml.safe_load(config["data"]["job.yaml"]), "job.yaml")
     assert job.images.payload == f"{REAL_OUTPUTS['EcrRepositoryUri']}:0.1.0"
+    (mlflow,) = [doc for doc in yaml.safe_load_all((dist / "0011-tracking.k8s.yaml").read_text())
+                 if doc["kind"] == "Deployment"]
+    env = {e["name"]: e.get("value") for e in mlflow["spec"]["template"]["spec"]["containers"][0]["env"]}
+    assert env["MLFLOW_S3_ENDPOINT_URL"] == "https://bucket.vpce-0123456789abcdef0-abcdefgh.s3.us-east-2.vpce.amazonaws.com"
 
 
 def test_job_configmap_round_trips_and_is_mounted_where_the_payload_reads(synths):
@@ -100,7 +106,8 @@ def test_unusable_outputs_are_clear_errors(tmp_path, default_env, content, messa
 
 
 def test_every_output_key_is_required(tmp_path, default_env):
-    for key in OUTPUT_KEYS:
+    assert default_env.job.tracking.server  # so its endpoint's name is required too
+    for key in (*OUTPUT_KEYS, ARTIFACTS_ENDPOINT_OUTPUT):
         path = _write(tmp_path / "o.json", {"MoeRl-default": {k: v for k, v in REAL_OUTPUTS.items() if k != key}})
         with pytest.raises(OutputsError, match=key):
             load_outputs(path, default_env)

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from payload.queue.access import CA_CERT, ROLES, client_url, server_args
+from payload.queue.access import CA_CERT, ROLES, WORKER, WORKER_INLINE, client_url, server_args, worker_role
 from payload.queue.base import FeedCursor, PolicyPointer, QueueError, RolloutQueue, Stage
 from payload.queue.url import PASSWORD_FILE_ENV
 from tests.payload.queue.redis_server import MISSING_REASON, REDIS_SERVER, free_port, wait_until_up
@@ -58,8 +60,8 @@ def queue_as(role: str, access, monkeypatch, **config) -> RolloutQueue:
     monkeypatch.setenv(PASSWORD_FILE_ENV, str(directory / role))
     url = client_url(role, "localhost", port, str(directory / CA_CERT))
     assert (directory / role).read_text() not in url
-    return RolloutQueue.Config(backend="redis", url=url, namespace=NAMESPACE, visibility_timeout_s=0.2,
-                               max_deliveries=1, **config).build()
+    return RolloutQueue.Config(backend="redis", url=url, namespace=NAMESPACE,
+                               **(dict(visibility_timeout_s=0.2, max_deliveries=1) | config)).build()
 
 
 def refused(client: redis.Redis, *command) -> bool:
@@ -77,7 +79,7 @@ def test_each_role_does_its_job_through_the_queue(access, monkeypatch):
     assert feeder.stats().tasks_waiting == 4
     assert feeder.trainer_progress().policy_version == 0
 
-    worker = queue_as("worker", access, monkeypatch)
+    worker = queue_as(WORKER_INLINE, access, monkeypatch)  # scores inline: both ways out
     assert worker.wait_for_room(1.0)
     first = worker.claim(Stage.ROLLOUT, "w0", block_s=0.1)
     unverified = group_for(first.item, reward=float("nan"))
@@ -123,8 +125,13 @@ def test_each_role_does_its_job_through_the_queue(access, monkeypatch):
 REFUSED = {
     "feeder": [("XADD", "{rl}:experiences", "*", "d", "x"), ("HSET", "{rl}:policy", "version", "9"),
                ("XREADGROUP", "GROUP", "workers", "f", "COUNT", "1", "STREAMS", "{rl}:tasks", ">")],
-    "worker": [("HSET", "{rl}:policy", "version", "9"), ("HSET", "{rl}:feed", "position", "0"),
-               ("XADD", "{rl}:dead:verify", "*", "d", "x"), ("SET", "{rl}:consumed:t0", "1")],
+    # Scoring elsewhere: not a group into the buffer, nor one taken out of it.
+    WORKER: [("HSET", "{rl}:policy", "version", "9"), ("HSET", "{rl}:feed", "position", "0"),
+             ("XADD", "{rl}:dead:verify", "*", "d", "x"), ("SET", "{rl}:consumed:t0", "1"),
+             ("XADD", "{rl}:experiences", "*", "d", "x"), ("XDEL", "{rl}:experiences", "0-1"),
+             ("XACK", "{rl}:experiences", "trainer", "0-1")],
+    WORKER_INLINE: [("HSET", "{rl}:policy", "version", "9"), ("HSET", "{rl}:feed", "position", "0"),
+                    ("XADD", "{rl}:dead:verify", "*", "d", "x"), ("SET", "{rl}:consumed:t0", "1")],
     "verifier": [("XADD", "{rl}:tasks", "*", "d", "x"), ("HSET", "{rl}:policy", "version", "9"),
                  ("XREADGROUP", "GROUP", "workers", "v", "COUNT", "1", "STREAMS", "{rl}:tasks", ">")],
     "trainer": [("XADD", "{rl}:tasks", "*", "d", "x"), ("HSET", "{rl}:feed", "position", "0"),
@@ -216,3 +223,124 @@ def test_the_readiness_probe_of_the_chart_passes_against_the_server(access):
     directory, port = access
     assert subprocess.run(probe_command(str(directory), port), timeout=30).returncode == 0
     assert subprocess.run(probe_command(str(directory), free_port()), timeout=30, stderr=subprocess.DEVNULL).returncode != 0
+
+
+def test_only_the_scoring_worker_may_write_the_buffer(access):
+    """Redis itself answers: `worker` is refused an XADD on the buffer, `worker-inline` is not;
+    both may read its length (wait_for_room)."""
+    narrow, inline = as_role(*access, WORKER), as_role(*access, WORKER_INLINE)
+    assert refused(narrow, "XADD", "{rl}:experiences", "*", "d", "forged")
+    assert narrow.xlen("{rl}:experiences") == inline.xlen("{rl}:experiences")
+    entry = inline.execute_command("XADD", "{rl}:experiences", "*", "d", "x")
+    assert inline.execute_command("XDEL", "{rl}:experiences", entry) == 1
+    assert refused(narrow, "XDEL", "{rl}:experiences", entry)
+    narrow.close()
+    inline.close()
+
+
+def test_the_worker_user_follows_the_jobs_mode():
+    from spec.job import JobConfig
+
+    def job(inline: bool, **data) -> JobConfig:
+        return JobConfig.model_validate({"rollout": {"inline_verifier": inline},
+                                         **({"data": {"train": {"path": "/fsx/data/train.jsonl"}, "chat_template": True, **data}}
+                                            if data else {})})
+
+    assert worker_role(job(True)) == WORKER_INLINE
+    assert worker_role(job(False)) == WORKER
+    assert worker_role(job(True), inline_verifier=False) == WORKER  # the command line's override
+    # A tool environment may score its own episodes (Step.reward): those groups go to the buffer.
+    assert worker_role(job(False, environment="calculator")) == WORKER_INLINE
+    assert worker_role(job(False, environments={"gsm8k": "code"})) == WORKER_INLINE
+    assert set(ROLES) >= {WORKER, WORKER_INLINE}
+
+
+# -- the real rollout worker under each user ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """`serve --engine local` on a tiny model: the worker's generations are real."""
+    from tests.payload.rollout.helpers import ServeProcess, save_tiny_model
+
+    process = ServeProcess(save_tiny_model(tmp_path_factory.mktemp("model") / "tiny", seed=0), "--poll-s", "0.5").start()
+    yield process
+    process.stop()
+
+
+def _run_worker(queue, served, inline: bool, until, registry):
+    from payload.rollout.client import SamplingParams, SGLangClient
+    from payload.rollout.worker import RolloutWorker
+
+    client = SGLangClient.Config(url=served.url, timeout_s=10.0).build()
+    worker = RolloutWorker(
+        RolloutWorker.Config(name=f"w-{inline}", concurrency=2, sampling=SamplingParams(max_new_tokens=4),
+                             inline_verifier=inline, verifier_processes=1, claim_block_s=0.2, server_down_pause_s=0.5,
+                             drain_timeout_s=5.0),
+        queue, client, registry=registry)
+    stop, errors = threading.Event(), []
+
+    def run():
+        try:
+            worker.run(stop)
+        except BaseException as exc:  # noqa: BLE001 - asserted empty below
+            errors.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 120
+    while not until() and time.monotonic() < deadline and thread.is_alive():
+        time.sleep(0.1)
+    stop.set()
+    thread.join(60)
+    client.close()
+    assert not thread.is_alive() and not errors, errors
+    assert until(), "the worker did not finish its tasks"
+
+
+@pytest.mark.parametrize("inline", [False, True], ids=["inline-off", "inline-on"])
+def test_the_real_rollout_worker_does_its_job_as_its_modes_user(access, monkeypatch, served, inline):
+    from prometheus_client import CollectorRegistry
+
+    from payload.queue.experience import Task
+    from payload.rewards.worker import VerifyWorker
+    from spec.job import JobConfig
+    from spec.signals import ROLLOUT_GROUPS_PRODUCED
+
+    role = worker_role(JobConfig.model_validate({"rollout": {"inline_verifier": inline}}))
+    assert role == (WORKER_INLINE if inline else WORKER)
+    feeder, trainer = queue_as("feeder", access, monkeypatch), queue_as("trainer", access, monkeypatch)
+    tasks = [Task(task_id=f"e2e-{inline}-{i}", prompt_id=f"p{i}", prompt_tokens_P=np.arange(3, 8), group_size=2,
+                  label="4", verifier="exact_match") for i in range(3)]
+    feeder.submit(tasks)
+    before = feeder.stats()
+    # Generations on a loaded CPU take seconds: no reclaim while one runs.
+    slow = dict(visibility_timeout_s=60.0, max_deliveries=3)
+    worker_queue = queue_as(role, access, monkeypatch, **slow)
+    registry = CollectorRegistry()
+    produced = lambda: registry.get_sample_value(ROLLOUT_GROUPS_PRODUCED) == len(tasks)  # noqa: E731
+    _run_worker(worker_queue, served, inline, produced, registry)
+    stats = feeder.stats()
+    assert stats.dead_letters == before.dead_letters  # nothing refused and circled to the dead letters
+    if inline:  # scored: straight to the buffer
+        assert stats.verify_waiting == before.verify_waiting and trainer.buffer_fill() == len(tasks)
+    else:  # unscored: to the verifiers, then the buffer
+        assert stats.verify_waiting == before.verify_waiting + len(tasks)
+        verifier = queue_as("verifier", access, monkeypatch, **slow)
+        scored, stop = CollectorRegistry(), threading.Event()
+        limit = threading.Timer(120, stop.set)  # a hang fails the count below instead of the run
+        limit.start()
+        VerifyWorker(VerifyWorker.Config(name="v", processes=1, claim_block_s=0.2), verifier, registry=scored,
+                     on_progress=lambda: stop.set() if scored.get_sample_value("rl_verify_groups_total") == len(tasks)
+                     else None).run(stop)
+        limit.cancel()
+        verifier.close()
+        assert scored.get_sample_value("rl_verify_groups_total") == len(tasks)
+    consumed = trainer.consume("trainer", 16, 1.0, current_version=1, max_staleness=1000)
+    groups = {g.group.task_id: g.group for g in consumed.groups}
+    assert sorted(groups) == sorted(t.task_id for t in tasks)
+    assert all(g.verified and len(g.samples) == 2 for g in groups.values())
+    trainer.ack([g.entry_id for g in consumed.groups])
+    assert trainer.buffer_fill() == 0
+    for queue in (feeder, trainer, worker_queue):
+        queue.close()

@@ -76,6 +76,9 @@ def test_serve_exits_when_sglang_does_not_come_up():
      "error: /nonexistent/config.json does not exist"),
     (["serve", "--engine", "local", "--", "--tp-size", "2"], "error: arguments after `--` are for --engine sglang"),
     (["rollout", "--server-url", "http://x", "--job-config", "/nonexistent.yaml"], "error: job config /nonexistent.yaml does not exist"),
+    # The default job scores inline: `worker` (no buffer writes, payload/queue/access.py) cannot do its job.
+    (["rollout", "--server-url", "http://x", "--queue-url", "rediss://worker@127.0.0.1:1/0"],
+     "error: queue url user 'worker' may not write the buffer"),
 ])
 def test_bad_input_is_one_line_and_exit_code_2(args, message):
     result = run_cli(*args)
