@@ -56,7 +56,7 @@ def search_splits(env, estimate: Estimate, in_flight=IN_FLIGHT, response_sigma: 
     counts = train_nodes or range(stages, budget, stages)
     rows = []
     for t in counts:
-        if spec.replicas(budget - t) < 1:
+        if t % stages or spec.replicas(budget - t) < 1:  # whole stages only; a rollout replica left
             continue
         for n in in_flight:
             choice = _choose(spec.with_(groups_in_flight=n), t, budget - t, estimate.prompt_tokens, max_dropped)

@@ -100,7 +100,7 @@ def test_each_model_gets_its_own_layout_from_the_same_file():
     big = load_environment("p5en-48", model="Qwen3-235B-A22B").layout
     assert big.servers.tensor_parallel == 8
     # ...and its trainer sizes too.
-    assert big.trainer.shard == 16  # PP 8 x EP 8 x FSDP 16 since every resident byte is counted
+    assert big.trainer.pipeline == 16 and big.trainer.shard == 8  # PP 16 x EP 8 x FSDP 8: every resident byte counted, fragmentation as measured
 
 
 def test_a_rollout_ep_not_dividing_the_chosen_tp_is_refused():

@@ -88,7 +88,7 @@ def test_measured_gpu_figures_rank_the_layouts_everywhere(tmp_path, capsys):
     as_shipped = parse_environment(data, "p5en-48.yaml").layout.trainer
     data["pools"]["train"]["gpu_figures"] = {"matmul_tflops": 150}
     slow = parse_environment(data, "p5en-48.yaml").layout.trainer
-    assert as_shipped.pipeline == 8 and slow.pipeline == 1
+    assert as_shipped.pipeline == 16 and slow.pipeline == 1
 
     assert main(["plan", "--env", "p5en-48", "--model", "Qwen3-235B-A22B", "--peak-tflops", "150"]) == 0
     out = capsys.readouterr().out

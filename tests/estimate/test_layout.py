@@ -25,7 +25,7 @@ def p5en_48(model: dict, parallel: dict | None = None) -> dict:
 
 
 @pytest.mark.parametrize("release, folder, trainer, servers", [
-    ("Qwen3-235B-A22B", "qwen3-235b-sft", "PP 8 x EP 8 x FSDP 16 x 1 repl", (8, 8)),  # every resident byte counted (estimate.footprint): PP 4 x FSDP 32 models 141 GB
+    ("Qwen3-235B-A22B", "qwen3-235b-sft", "PP 16 x EP 8 x FSDP 8 x 1 repl", (8, 8)),  # every resident byte counted (estimate.footprint), fragmentation as measured: PP 8 x FSDP 16 models over the line
     ("Qwen3-30B-A3B", "my-30b-grpo", "PP 1 x EP 8 x FSDP 128 x 1 repl", (4, 4)),
 ])
 def test_a_released_config_in_a_folder_of_any_name_gets_its_own_layout(tmp_path, release, folder, trainer, servers):
@@ -37,13 +37,13 @@ def test_a_released_config_in_a_folder_of_any_name_gets_its_own_layout(tmp_path,
     assert env.layout.trainer.describe() == trainer
     assert (env.layout.servers.tensor_parallel, env.layout.servers.expert_parallel) == servers
     # What the pods are given: every size a number (the ConfigMap the trainer reads).
-    assert not auto_sizes(env.job.parallel) and env.job.parallel.pipeline_parallel_size == int(trainer[3])
+    assert not auto_sizes(env.job.parallel) and env.job.parallel.pipeline_parallel_size == int(trainer.split()[1])
 
 
 def test_a_fine_tune_named_by_its_release_gets_the_release_layout():
     env = parse_environment(p5en_48({"path": "/fsx/models/Qwen3-235B-A22B-Instruct-2507",
                                      "architecture": "Qwen3-235B-A22B"}), "p5en-48.yaml")
-    assert env.layout.trainer.pipeline == 8 and env.layout.servers.tensor_parallel == 8
+    assert env.layout.trainer.pipeline == 16 and env.layout.servers.tensor_parallel == 8
 
 
 def test_a_folder_with_no_readable_config_names_the_field():

@@ -49,15 +49,16 @@ def test_235b_candidates_keep_whole_pipeline_stages(env235):
 
 
 def test_the_picked_split_is_verified_to_fit(env235):
-    """235B's picked layout (PP 8 x EP 8 x FSDP 16) has whole stages only at multiples of 8 train
-    nodes, so the search's candidates at 8 and 24 nodes re-shape it and each is verified against
-    the fit line before it is picked; 16:32 stays, and its own rate is the one held."""
+    """235B's picked layout (PP 16 x EP 8 x FSDP 8) has whole stages only at multiples of 16 train
+    nodes: the search skips 8 and 24 (no layout exists there), keeps 16 and 32 (two replicas of
+    the same stages), and the pick is verified against the fit line before it is picked; its
+    own rate is the one held."""
     env = env235
     e = estimate(env, "Qwen3-235B-A22B")
-    rows, best, _ = search_splits(env, e, in_flight=(1536,), train_nodes=(8, 16, 24))
+    rows, best, _ = search_splits(env, e, in_flight=(1536,), train_nodes=(8, 16, 24, 32))
+    assert {r.train_nodes for r in rows} == {16, 32}
     pick, checks = verified_best(env, e, rows)
     assert checks and checks[-1].fits and pick.train_nodes == checks[-1].choice.train_nodes == 16
-    assert all(not c.fits for c in checks[:-1])
     assert checks[-1].memory_gb <= FIT_FRACTION * 141
     assert checks[-1].trainer_tokens_per_s_per_node == pytest.approx(checks[-1].held_tokens_per_s_per_node)
 
@@ -67,9 +68,10 @@ def test_reshaped_layouts_keep_stages_and_ep_and_take_the_widest_shard(env, env2
     shipped = e.trainer.layout  # EP 8, FSDP 128
     assert reshaped_layout(shipped, 30).shard == 120 and reshaped_layout(shipped, 32).shard == 128
     assert reshaped_layout(shipped, 28).shard == 112 and reshaped_layout(shipped, 3).shard == 24
-    big = estimate(env235, "Qwen3-235B-A22B").trainer.layout  # PP 8, FSDP 16
-    assert reshaped_layout(big, 12) is None and reshaped_layout(big, 24).pipeline == 8
-    assert reshaped_layout(big, 24).shard == 8 and reshaped_layout(big, 8).shard == 8  # widest dividing a stage
+    big = estimate(env235, "Qwen3-235B-A22B").trainer.layout  # PP 16, FSDP 8
+    assert reshaped_layout(big, 8) is None and reshaped_layout(big, 24) is None
+    assert reshaped_layout(big, 32).pipeline == 16 and reshaped_layout(big, 32).shard == 8  # a stage is one node
+    assert reshaped_layout(big, 32).replicas == 2
 
 
 def test_plan_search_splits_prints_the_best_beside_the_shipped(capsys):
