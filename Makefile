@@ -38,7 +38,7 @@ export AWS_EC2_METADATA_DISABLED := true
 export CDK_DISABLE_VERSION_CHECK := true
 export CDK_DISABLE_CLI_TELEMETRY := true
 
-.PHONY: check-pins setup python node redis-server synth infra deploy manifests image node-sources scale test demo demo-plot clean
+.PHONY: check-pins setup python node redis-server synth infra deploy manifests image node-sources scale test demo demo-plot docs clean
 
 # What `make setup` (README) prepares; redis-server comes with `make test`, the one target using it.
 setup: python node
@@ -159,6 +159,11 @@ demo-plot: python
 	@rm -rf out/demo-plot
 	@$(PYTHON) -m payload local --seed 0 --no-progress --output out/demo-plot
 	@cp out/demo-plot/reward.png docs/demo.png
+
+## make docs: regenerate docs/configuration.md from the environment and job schemas (spec/environment.py,
+## spec/job.py: each field's comment is its sentence); tests/spec/test_reference.py fails while it is stale
+docs: python
+	@$(PYTHON) -m spec.reference
 
 clean:
 	rm -rf cdk.out dist $(STAMPS)
