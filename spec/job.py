@@ -564,7 +564,8 @@ class RewardsSection(_Section):
         return self
 class TrackingSection(_Section):
     """MLflow experiment tracking (payload/train/tracking.py): the trainer's rank 0 logs the job,
-    every step's metrics, the eval results and the HF exports to one run per checkpoint directory."""
+    every step's metrics, the eval results, the HF exports and a few sample generations per step
+    to one run per checkpoint directory; TensorBoard event files beside it on request."""
 
     # An http(s):// MLflow tracking server; None: $MLFLOW_TRACKING_URI, else the in-cluster server
     # when `server` is on (the trainer chart sets the variable), else no tracking.
@@ -580,6 +581,15 @@ class TrackingSection(_Section):
     # path (rank 0, between steps): a server that does not answer in this long is given up on for
     # the rest of the run (one warning).
     timeout_s: float = Field(default=10.0, gt=0, le=120)
+    # Sample generations logged each step (prompt, response, reward, verdict; the best and the worst
+    # response of the first groups): on the trainer's console, as the MLflow artifact
+    # samples/step-N.json and in TensorBoard's text tab; 0: none. Left out of the rendered job at
+    # its default, so adding it changed no ConfigMap (nor the pods' job-config hash).
+    samples_per_step: int = Field(default=4, ge=0, exclude_if=lambda v: v == 4)
+    # Also write TensorBoard event files (tensorboardX) under <checkpoint.directory>/tensorboard:
+    # every step's metrics, the eval results and the samples; on the cluster they are exported to
+    # the bucket with the checkpoints. Left out of the rendered job at its default.
+    tensorboard: bool = Field(default=False, exclude_if=lambda v: v is False)
 
     @field_validator("uri")
     @classmethod
@@ -602,7 +612,8 @@ def _pinned(image: str) -> str:
 
 class ImagesSection(_Section):
     # The payload image (trainer, workers, verifiers, embedded engine). `{ecr}` is replaced
-    # with the ECR repository URI from cdk-outputs.json.
+    # with the ECR repository URI from cdk-outputs.json, `{commit}` with the checkout's commit
+    # (`make image`, `make manifests`; ECR's tags are immutable: one tag per build).
     payload: str = "{ecr}:0.1.0"
     # SGLang's own CUDA 13 image of the pinned release (torch 2.14.1, sgl-deep-ep 0.1.2.post1);
     # the Dockerfile builds the payload image on it (a test holds them equal).
