@@ -170,12 +170,13 @@ RUN bash /usr/local/bin/check-ofi-nccl-gdrcopy /opt/amazon/ofi-nccl/lib/libnccl-
 WORKDIR /opt/rl
 
 # The payload's runtime dependencies that the SGLang image lacks, at the versions
-# requirements.txt pins; the rest (torch, transformers, fastapi, uvicorn, httpx, pydantic,
+# requirements.txt pins (tensorboardX for job.tracking.tensorboard, on the image's own protobuf
+# when it has one that satisfies it); the rest (torch, transformers, fastapi, uvicorn, httpx, pydantic,
 # prometheus_client, safetensors, PyYAML) are SGLang's own and stay as SGLang pins them.
 # requirements.txt as a whole is the CPU development environment: its torch would replace
 # the one SGLang's kernels are compiled against, and it carries the CDK/cdk8s tooling.
 COPY requirements.txt /tmp/requirements.txt
-RUN grep -iE '^(msgpack|math-verify|latex2sympy2_extended|antlr4-python3-runtime|redis)==' /tmp/requirements.txt \
+RUN grep -iE '^(msgpack|math-verify|latex2sympy2_extended|antlr4-python3-runtime|redis|tensorboardX)==' /tmp/requirements.txt \
         > /tmp/runtime.txt \
     && pip install --no-cache-dir -r /tmp/runtime.txt \
     && rm /tmp/requirements.txt /tmp/runtime.txt

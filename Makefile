@@ -38,7 +38,7 @@ export AWS_EC2_METADATA_DISABLED := true
 export CDK_DISABLE_VERSION_CHECK := true
 export CDK_DISABLE_CLI_TELEMETRY := true
 
-.PHONY: check-pins setup python node redis-server synth infra deploy manifests image node-sources scale test demo demo-plot clean
+.PHONY: check-pins setup python node redis-server synth infra deploy manifests image node-sources scale teardown test demo demo-plot docs clean
 
 # What `make setup` (README) prepares; redis-server comes with `make test`, the one target using it.
 setup: python node
@@ -104,14 +104,24 @@ manifests: python node
 	@RL_ENV='$(ENV)' $(PYTHON) -m k8s.main
 	@echo "Kubernetes manifests for environment '$(ENV)' in dist/"
 
-## make image [ENV=name]: build the payload image (linux/amd64) and push it to the ECR repository
-## named in cdk-outputs.json, at the tag job.images.payload pins. Needs docker buildx and AWS credentials.
+## make image [ENV=name]: build the payload image (linux/amd64) from a clean checkout and push it to the ECR repository
+## named in cdk-outputs.json, at the tag job.images.payload pins (`{commit}` in it: this commit). ECR's tags are
+## immutable: a tag the repository already holds is refused before building. Needs docker buildx and AWS credentials.
 image: python
 	@set -euo pipefail; \
 	ref=$$($(PYTHON) -m k8s.image $(ENV)); \
 	registry=$${ref%%/*}; region=$$(echo "$$registry" | cut -d. -f4); \
+	repository=$${ref#*/}; repository=$${repository%:*}; tag=$${ref##*:}; \
+	if found=$$(aws ecr describe-images --region "$$region" --repository-name "$$repository" \
+	    --image-ids imageTag="$$tag" --query 'imageDetails[0].imagePushedAt' --output text 2>&1); then \
+	  echo "error: $$ref is already in ECR (pushed $$found) and its tags are immutable: set job.images.payload to" \
+	    "\"{ecr}:{commit}\" (this commit, $$(git rev-parse --short=12 HEAD)) or a new tag in environments/$(ENV).yaml" >&2; exit 2; \
+	elif ! grep -q ImageNotFoundException <<< "$$found"; then \
+	  echo "error: aws ecr describe-images: $$found" >&2; exit 2; \
+	fi; \
 	aws ecr get-login-password --region "$$region" | docker login --username AWS --password-stdin "$$registry"; \
-	docker buildx build --platform linux/amd64 --tag "$$ref" --push .; \
+	docker buildx build --platform linux/amd64 --label org.opencontainers.image.revision=$$(git rev-parse HEAD) \
+	  --tag "$$ref" --push .; \
 	echo "pushed $$ref"
 
 ## make node-sources ENV=name: stage GDRCopy's release source in the environment's bucket, checked against the
@@ -133,6 +143,20 @@ node-sources: python node
 ## and wait until its nodes are Ready (30 minutes at most by default), or fail with the reason AWS recorded
 scale: python
 	@$(PYTHON) -m infra.scale $(POOL) --env $(ENV) $(if $(NODES),--nodes $(NODES)) $(if $(TIMEOUT_MINUTES),--timeout-minutes $(TIMEOUT_MINUTES))
+
+## make teardown ENV=name: delete the environment (infra/teardown.py says why each step): refuse while a GPU pool has
+## nodes; list what outlives the stack (FSx, buckets, ECR, KMS keys, the claims' EBS volumes) with its monthly cost
+## and delete command into teardown-ENV.txt; delete the job's namespace; cdk destroy (asks first). Run it where
+## kubectl reaches the cluster (README "Reaching the API"); needs AWS credentials.
+teardown: infra
+	@$(PYTHON) -m infra.teardown check --env $(ENV)
+	@set -euo pipefail; volumes=$$(mktemp); trap 'rm -f "$$volumes"' EXIT; \
+	kubectl get pv -o json > "$$volumes"; \
+	$(PYTHON) -m infra.teardown retained --env $(ENV) --volumes "$$volumes"
+	@kubectl delete namespace "$$($(PYTHON) -c 'from cluster.identities import WORKLOAD_NAMESPACE; print(WORKLOAD_NAMESPACE)')" \
+	  --ignore-not-found --wait --timeout=15m
+	@cdk destroy --app cdk.out MoeRl-$(ENV)
+	@echo "MoeRl-$(ENV) deleted; still billed until you delete them: teardown-$(ENV).txt"
 
 test: python node redis-server
 	@$(PYTHON) -m pytest $(PYTEST_PARALLEL)
@@ -159,6 +183,11 @@ demo-plot: python
 	@rm -rf out/demo-plot
 	@$(PYTHON) -m payload local --seed 0 --no-progress --output out/demo-plot
 	@cp out/demo-plot/reward.png docs/demo.png
+
+## make docs: regenerate docs/configuration.md from the environment and job schemas (spec/environment.py,
+## spec/job.py: each field's comment is its sentence); tests/spec/test_reference.py fails while it is stale
+docs: python
+	@$(PYTHON) -m spec.reference
 
 clean:
 	rm -rf cdk.out dist $(STAMPS)

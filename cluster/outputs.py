@@ -1,6 +1,7 @@
 """Ids that exist only after `cdk deploy`: read from cdk-outputs.json, or clearly marked placeholders.
 
-`npx cdk deploy -c env=NAME --outputs-file cdk-outputs.json` writes {"MoeRl-NAME": {key: value}}.
+`make deploy ENV=NAME` (`cdk deploy --outputs-file cdk-outputs.json`, behind infra/deploy_guard.py) writes
+{"MoeRl-NAME": {key: value}}; the messages name `make deploy`, never `npx cdk deploy`, which skips the guard.
 Synth must work before any deploy (CI, a first look), so a missing file is not an error:
 every id becomes a value that says "placeholder" and synth prints one line about it. A file
 that is there but unreadable, incomplete or from another environment is an error: applying
@@ -10,6 +11,7 @@ manifests with the wrong file system or image would fail late and confusingly.
 from __future__ import annotations
 
 import json
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +29,11 @@ OUTPUT_KEYS = (
     "EcrRepositoryUri",
 )
 PLACEHOLDER = "placeholder-run-cdk-deploy"
+# In job.images.payload: replaced by the checkout's commit (source_commit) at `make image` and
+# `make manifests` alike, so every build gets a new tag in ECR (its tags are immutable: a second
+# push of one tag is refused) and the manifests run exactly that build.
+COMMIT_FIELD = "{commit}"
+REPO = Path(__file__).resolve().parent.parent
 # Exported only where the job runs its MLflow server (job.tracking.server): the DNS name of the
 # server's S3 interface endpoint (infra/tracking.py, cluster/network.py).
 ARTIFACTS_ENDPOINT_OUTPUT = "ArtifactsEndpointDnsName"
@@ -72,7 +79,7 @@ def load_outputs(path: Path, environment: Environment) -> tuple[DeployOutputs, s
     if not path.is_file():
         note = (
             f"{path.name} not found: FSx, bucket and ECR ids in dist/ are placeholders "
-            f"(deploy first: npx cdk deploy -c env={environment.name} --outputs-file {OUTPUTS_FILE})"
+            f"(deploy first: make deploy ENV={environment.name}, which writes {OUTPUTS_FILE})"
         )
         return DeployOutputs.placeholder(environment), note
     try:
@@ -86,7 +93,7 @@ def load_outputs(path: Path, environment: Environment) -> tuple[DeployOutputs, s
         found = ", ".join(sorted(map(str, data))) or "no stacks"
         raise OutputsError(
             f"{path.name}: has outputs for {found}, not for {stack} (environment {environment.name!r}); "
-            f"run npx cdk deploy -c env={environment.name} --outputs-file {OUTPUTS_FILE}, or choose ENV to match"
+            f"run make deploy ENV={environment.name}, or choose ENV to match"
         )
     values = data[stack]
     if not isinstance(values, dict):
@@ -109,3 +116,23 @@ def load_outputs(path: Path, environment: Environment) -> tuple[DeployOutputs, s
         ),
         None,
     )
+
+
+def source_commit(repo: Path = REPO) -> str:
+    """The checkout's commit, 12 hex digits: what `{commit}` in an image tag stands for.
+    OutputsError (one line) while tracked files have uncommitted changes: a tag must name
+    the one commit the image was built from. Untracked files are not counted (the image's
+    build context lists what it copies, .dockerignore)."""
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=60)
+
+    status = git("status", "--porcelain", "--untracked-files=no")
+    if status.returncode:
+        reason = (status.stderr.strip().splitlines() or ["git failed"])[0]
+        raise OutputsError(f"{repo}: cannot read the git commit for the image tag ({reason}); pin a fixed tag in "
+                           "job.images.payload instead of {commit}")
+    changed = status.stdout.splitlines()
+    if changed:
+        raise OutputsError(f"the working tree has {len(changed)} uncommitted change(s) (first: {changed[0][3:]}): "
+                           "an image tag names one commit; commit or stash them first")
+    return git("rev-parse", "--short=12", "HEAD").stdout.strip()

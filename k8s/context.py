@@ -5,12 +5,13 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
 import yaml
 
 from spec.environment import Environment
 from cluster.gpu_pods import RewardPods, RolloutPods, TrainerPods
-from cluster.outputs import DeployOutputs
+from cluster.outputs import COMMIT_FIELD, REPO, DeployOutputs, source_commit
 from spec.job import JobConfig
 
 
@@ -18,15 +19,21 @@ from spec.job import JobConfig
 class Context:
     environment: Environment
     outputs: DeployOutputs
+    # The checkout `{commit}` in an image tag is read from.
+    source: Path = REPO
 
     @cached_property
     def job(self) -> JobConfig:
-        """The environment's job section with `{ecr}` in image names replaced by the ECR repository."""
+        """The environment's job section with `{ecr}` in image names replaced by the ECR repository,
+        and `{commit}` by the checkout's commit (cluster.outputs.source_commit: refused while
+        tracked files have uncommitted changes)."""
         images = self.environment.job.images
-        resolved = {
-            field: getattr(images, field).replace("{ecr}", self.outputs.ecr_repository_uri)
-            for field in type(images).model_fields
-        }
+        resolved = {}
+        for field in type(images).model_fields:
+            name = getattr(images, field).replace("{ecr}", self.outputs.ecr_repository_uri)
+            if COMMIT_FIELD in name:
+                name = name.replace(COMMIT_FIELD, source_commit(self.source))
+            resolved[field] = name
         # Validate again: the resolved names must still be pinned images.
         return JobConfig.model_validate({**self.environment.job.model_dump(), "images": resolved})
 

@@ -71,8 +71,11 @@ class CapacityType(str, Enum):
 
 
 class Taint(_Strict):
+    # The taint's key; pods need a matching toleration to run on the pool.
     key: str
+    # The taint's value (empty: the key alone).
     value: str = ""
+    # What the taint does to pods without a toleration (Kubernetes' taint effects).
     effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
 
 
@@ -80,8 +83,11 @@ class GpuFigures(_Strict):
     """A pool's GPU figures measured on the user's own nodes, replacing spec/hardware.py's for
     planning: the layout chosen, the footprint and the throughput model all read them."""
 
+    # Dense bf16 matmul TFLOP/s one GPU sustains, as you measured it (None: spec/hardware.py's figure).
     matmul_tflops: float | None = Field(default=None, gt=0)
+    # The trainer's model FLOPs utilisation on these GPUs, a fraction (None: spec/hardware.py's figure).
     train_mfu: float | None = Field(default=None, gt=0, le=1)
+    # GPU memory bandwidth in GB/s that decode reaches (None: spec/hardware.py's figure).
     hbm_gb_s: float | None = Field(default=None, gt=0)
 
     def changes(self) -> dict[str, float]:
@@ -89,22 +95,33 @@ class GpuFigures(_Strict):
 
 
 class NodePool(_Strict):
+    # The EC2 instance type of every node in the pool (one of spec/hardware.py's known types).
     instance_type: str
+    # The node group's minimum size (an autoscaled pool's lower bound).
     min_size: int = Field(ge=0)
+    # The nodes `make scale` sizes the pool to (GPU pools are created empty by `make deploy`).
     desired_size: int = Field(ge=0)
+    # The node group's maximum size, also the pool's Kueue quota and an autoscaled pool's ceiling.
     max_size: int = Field(ge=1)
+    # How EC2 provides the nodes: on-demand, spot, or a Capacity Block (needs capacity_reservation_id).
     capacity_type: CapacityType = CapacityType.ON_DEMAND
+    # The capacity reservation or Capacity Block (`cr-` id) the pool launches into.
     capacity_reservation_id: str | None = Field(default=None, pattern=r"^cr-[0-9a-f]{17}$")
+    # Attach EFA interfaces on every network card (GPU pools: NCCL and DeepEP traffic between nodes).
     efa: bool = False
     # A cluster placement group keeps EFA traffic on one network spine; only for EFA pools.
     placement_group: bool = False
-    # Default 200, or ROOT_VOLUME_BESIDE_NVME_GIB on instance types with local NVMe.
+    # The root EBS volume's size; default 200, or ROOT_VOLUME_BESIDE_NVME_GIB (and at most that) on
+    # instance types with local NVMe, where images, pod volumes and pod logs live on the RAID0.
     root_volume_gib: int = Field(default=200, ge=20, le=16384)
+    # Extra Kubernetes node labels (the app sets rl.aws/pool itself).
     labels: dict[str, str] = Field(default_factory=dict)
+    # Kubernetes taints on the pool's nodes, so only pods that tolerate them run there.
     taints: list[Taint] = Field(default_factory=list)
     # The Cluster Autoscaler sizes the node group between min_size and max_size (infra/node_autoscaler.py);
     # only the rollout pool (AUTOSCALED_POOLS), and never a Capacity Block.
     autoscale: bool = False
+    # A GPU pool's figures measured on your own nodes, replacing spec/hardware.py's in every estimate.
     gpu_figures: GpuFigures | None = None
 
     @model_validator(mode="before")
@@ -170,10 +187,15 @@ class NodePool(_Strict):
 
 
 class Pools(_Strict):
+    # The trainer's GPU nodes (never autoscaled: the trainer is one gang).
     train: NodePool
+    # The SGLang rollout servers' GPU nodes (and a reward model's servers).
     rollout: NodePool
+    # Rollout workers, verifiers, sandboxes, the router and the feeder.
     cpu: NodePool
+    # The Redis experience buffer and the tracking server's database.
     memory: NodePool
+    # Cluster add-ons: controllers, CoreDNS, monitoring, the autoscaler.
     system: NodePool
 
     def items(self) -> list[tuple[str, NodePool]]:
@@ -197,12 +219,19 @@ class Storage(_Strict):
 
 
 class Environment(_Strict):
+    # The environment's name, which must match its file name; the stack is MoeRl-<name>.
     name: str = Field(pattern=r"^[a-z][a-z0-9-]{0,30}$")
+    # The AWS account id to deploy into (None: $CDK_DEFAULT_ACCOUNT).
     account: str | None = Field(default=None, pattern=r"^\d{12}$")
+    # The AWS region.
     region: str = Field(pattern=r"^[a-z]{2}(-gov)?-[a-z]+-\d$")
+    # The one zone every node group and the FSx file system live in (EFA needs them together).
     availability_zone: str
+    # A second zone of the region for the EKS control plane's subnets (EKS needs two; no nodes run there).
     control_plane_availability_zone: str
+    # The EKS Kubernetes version (each with its own kube-proxy and CoreDNS builds, infra/versions.py).
     kubernetes_version: Literal["1.32", "1.33", "1.34"] = "1.33"
+    # The VPC's IPv4 range, a /16 to /24.
     vpc_cidr: str = Field(default="10.0.0.0/16", pattern=r"^\d+\.\d+\.\d+\.\d+/(1[6-9]|2[0-4])$")
     # IAM principals (role or user ARNs) granted cluster-admin through EKS access entries;
     # none: `cdk deploy` asks for one (--parameters AdminPrincipalArn=..., infra/cluster.py).
@@ -210,8 +239,11 @@ class Environment(_Strict):
     # Networks (IPv4 CIDRs) that may reach the Kubernetes API's public endpoint; none: the
     # endpoint is private, reachable only from inside the VPC (README.md, "Cluster access").
     api_public_cidrs: list[str] = Field(default_factory=list)
+    # The node pools, each a managed node group in availability_zone.
     pools: Pools
+    # The FSx for Lustre file system (checkpoints, models, datasets), sized from the job.
     storage: Storage = Field(default_factory=Storage)
+    # The RL job, rendered into the ConfigMap every payload pod reads (spec/job.py).
     job: JobConfig = Field(default_factory=JobConfig)
 
     @field_validator("admin_principal_arns")

@@ -42,7 +42,10 @@ class ModelSection(_Section):
     # job is rendered. Default: the path's last component when it names a release, else the
     # path's own config.json.
     architecture: str | None = None
+    # The parameters' and activations' dtype in the trainer.
     dtype: Literal["bfloat16", "float32"] = "bfloat16"
+    # Recompute each decoder layer's activations in backward instead of keeping them (less memory
+    # for one more forward pass).
     activation_checkpointing: bool = True
     # torch.compile each decoder layer (CUDA only; ignored on CPU). One H200, 4 layers, one
     # 16 x 2048 micro-batch: 411 -> 329 ms a step (bench/train_step.py). Off by default until
@@ -86,18 +89,24 @@ class ParallelSection(_Section):
     only with deepep.
     """
 
+    # Pipeline stages of whole train nodes, each a contiguous range of layers (auto: chosen for the model).
     pipeline_parallel_size: int | Auto = "auto"
+    # Ranks that split every MoE layer's experts inside a stage (auto: chosen for the model).
     expert_parallel_size: int | Auto = "auto"
     # A node's GPUs or fewer, or whole nodes: FSDP across nodes for models whose 16 B/parameter
     # of state does not fit one node (Qwen3-235B-A22B).
     data_parallel_shard_size: int | Auto = "auto"
+    # Allow an expert-parallel group to span nodes (needs ep_backend deepep; its all-to-alls then cross EFA).
     expert_parallel_across_nodes: bool = False
     # Reduce-scatter gradients after every micro-batch instead of once per step: for models
     # whose unsharded gradient does not fit next to the rest.
     sync_gradients_every_micro_batch: bool | Auto = "auto"
+    # How experts exchange tokens: DeepEP, torch all-to-all, or local (auto: DeepEP where it can run, else
+    # all-to-all).
     ep_backend: Literal["auto", "deepep", "all_to_all", "local"] = "auto"
-    # SGLang server layout per rollout replica.
+    # Tensor parallelism of one SGLang rollout replica (auto: the TP that decodes most tokens a node).
     rollout_tensor_parallel_size: int | Auto = "auto"
+    # Expert parallelism inside a rollout replica (auto: chosen with the tensor parallel size).
     rollout_expert_parallel_size: int | Auto = "auto"
 
     @field_validator(*SIZES, mode="before")
@@ -131,15 +140,25 @@ class OverlongPenalty(_Section):
 
 
 class AlgorithmSection(_Section):
+    # Responses sampled per prompt; GRPO's advantages compare them within the group.
     group_size: int = Field(default=8, ge=2)
+    # AdamW's learning rate.
     learning_rate: float = Field(default=1e-6, gt=0)
+    # AdamW's decoupled weight decay.
     weight_decay: float = Field(default=0.0, ge=0)
+    # Gradients are clipped to this global L2 norm.
     max_grad_norm: float = Field(default=1.0, gt=0)
+    # PPO clip below 1: a token's ratio counts down to 1 - clip_low.
     clip_low: float = Field(default=0.2, ge=0, lt=1)
+    # PPO clip above 1 (DAPO's clip-higher): a token's ratio counts up to 1 + clip_high.
     clip_high: float = Field(default=0.28, ge=0)
+    # Dual-clip bound for negative advantages: the policy term is capped at dual_clip times |A| (None: off).
     dual_clip: float | None = Field(default=None, gt=1)
+    # Weight of the k3 KL penalty to the initial policy (0: no reference model is loaded).
     kl_coef: float = Field(default=0.0, ge=0)
+    # What the group-centred reward is divided by: the group's std (GRPO), the batch's, or nothing (Dr. GRPO).
     advantage_scale: Literal["group", "batch", "none"] = "group"
+    # How token losses become the step's loss (verl's loss_agg_mode names).
     aggregation: Literal["token-mean", "seq-mean-token-mean", "seq-mean-token-sum", "seq-mean-token-sum-norm"] = "token-mean"
     # Truncated importance sampling cap for rollout/trainer logprob mismatch; None disables.
     tis_cap: float | None = Field(default=2.0, gt=0)
@@ -151,7 +170,9 @@ class AlgorithmSection(_Section):
     # rest by k (IcePop, Ring-1T; tis_cap unused). Bounds: 0 < low < 1 < high; the defaults are
     # IcePop's α = 0.5, β = 5.
     off_policy_correction: Literal["tis", "sequence_mask", "icepop"] = "tis"
+    # The lower bound of the off-policy ratio k kept by sequence_mask and icepop.
     off_policy_low: float = Field(default=0.5, gt=0, lt=1)
+    # The upper bound of the off-policy ratio k kept by sequence_mask and icepop.
     off_policy_high: float = Field(default=5.0, gt=1)
     # DAPO dynamic sampling: drop groups whose rewards are all equal (zero advantage).
     filter_equal_reward_groups: bool = True
@@ -165,14 +186,19 @@ class AlgorithmSection(_Section):
 
 
 class BatchSection(_Section):
+    # Prompts (groups) per training step; the step trains on prompts_per_step x group_size samples.
     prompts_per_step: int = Field(default=256, ge=1)
     # Packing (the default): each rank's samples go back to back into micro-batches of about
     # this many tokens (no padding, attention inside each sample); fewer, fuller micro-batches
     # than padding gives. Off: right-padded micro-batches of micro_batch_size samples.
     packing: bool = True
+    # A packed micro-batch's token budget per rank (batch.packing).
     micro_batch_tokens: int = Field(default=16384, ge=2)
+    # Samples per padded micro-batch (packing off); must divide prompts_per_step x group_size.
     micro_batch_size: int = Field(default=4, ge=1)
+    # Longer prompts are dropped by the feeder and counted, never truncated.
     max_prompt_tokens: int = Field(default=2048, ge=1)
+    # The most tokens a response may have; generation stops there (a truncated response).
     max_response_tokens: int = Field(default=8192, ge=1)
 
     @property
@@ -197,16 +223,19 @@ def too_stale(policy_version: int, current_version: int, max_staleness: int) -> 
 
 
 class RolloutSection(_Section):
+    # Sampling temperature of the rollouts.
     temperature: float = Field(default=1.0, ge=0)
+    # Nucleus sampling's top-p of the rollouts.
     top_p: float = Field(default=1.0, gt=0, le=1)
     # Experiences more than this many policy versions behind the trainer are dropped.
     max_staleness: int = Field(default=1, ge=0)
     # Buffer high-water mark in groups; rollout workers pause above it (backpressure).
     buffer_high_water_groups: int = Field(default=1024, ge=1)
+    # Rollout workers score their own groups; false leaves scoring to the verifier pods.
     inline_verifier: bool = True
-    # Pods on the cpu pool: rollout workers (`python -m payload rollout`) and verifiers
-    # (`python -m payload verify`).
+    # Rollout worker pods (`python -m payload rollout`) on the cpu pool.
     workers: int = Field(default=8, ge=1)
+    # Verifier pods (`python -m payload verify`) on the cpu pool.
     verifiers: int = Field(default=2, ge=1)
     # Sandbox pods for the `code` verifier and tool (`python -m payload sandbox`): one program
     # each at a time, so as many as verifier processes and tool calls run at once.
@@ -249,10 +278,14 @@ class RolloutSection(_Section):
 
 
 class CheckpointSection(_Section):
+    # Where DCP checkpoints and HF exports are written (on FSx; exported to the bucket).
     directory: str = "/fsx/checkpoints"
+    # A DCP checkpoint every this many steps.
     interval_steps: int = Field(default=50, ge=1)
+    # Checkpoints kept; older ones are deleted (in S3 too, by the export).
     keep_last: int = Field(default=3, ge=1)
-    # Hugging Face export (under <directory>/hf) that restarted rollout servers load from.
+    # A Hugging Face export (under <directory>/hf), which restarted rollout servers load, every this
+    # many steps.
     export_interval_steps: int = Field(default=50, ge=1)
     # Whole-job restarts (every trainer pod, resuming from the last checkpoint) before the
     # trainer JobSet is declared failed.
@@ -270,7 +303,9 @@ class DataSource(_Section):
     or a directory written by Hugging Face `datasets`' `save_to_disk` (`split` picks one split
     of a saved DatasetDict)."""
 
+    # A Parquet or JSON Lines file, or a save_to_disk directory (on FSx on the cluster).
     path: str
+    # The split of a save_to_disk DatasetDict (None: the dataset has no splits).
     split: str | None = None
 
     @model_validator(mode="before")
@@ -293,12 +328,14 @@ class DataColumns(_Section):
     # Exactly one of `prompt` (a text column) and `messages` (a chat column: a list of
     # {role, content}) holds the prompt; neither given: `prompt`.
     prompt: str | None = None
+    # A chat column instead (a list of {role, content} messages), rendered by the chat template.
     messages: str | None = None
     # The reference the verifier checks a response against.
     label: str = "answer"
-    # Optional per-row verifier name (else `data.verifier`) and data source (eval metrics are
-    # reported per data source).
+    # Optional per-row verifier name (else `data.verifier`).
     verifier: str | None = None
+    # Optional per-row data source name: eval metrics and rewards.sources are per data source (default: the
+    # file's name).
     data_source: str | None = None
 
     @model_validator(mode="before")
@@ -330,9 +367,13 @@ def _check_environment(name: str) -> str:
 class DataSection(_Section):
     """What the feeder (`python -m payload feed`) turns into tasks, and the held-out eval set."""
 
+    # The training set (a path, or {path, split}).
     train: DataSource
+    # The held-out eval set (None: no eval).
     eval: DataSource | None = None
+    # Which columns hold the prompt, the label and the optional per-row fields.
     columns: DataColumns = Field(default_factory=DataColumns)
+    # The verifier that scores every row without a per-row one (columns.verifier).
     verifier: str = "math"
 
     @field_validator("verifier")
@@ -345,6 +386,7 @@ class DataSection(_Section):
     # data source (the rows' columns.data_source, else the file's name) that replaces it.
     # None / "": one turn, no tools.
     environment: str | None = None
+    # Tool environments per data source, replacing environment for that source's rows.
     environments: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("environment")
@@ -365,16 +407,20 @@ class DataSection(_Section):
     def environment_for(self, data_source: str) -> str:
         """The environment of a row of `data_source` ("" for one turn)."""
         return self.environments.get(data_source, self.environment or "")
+    # A system message put before every prompt (None: none).
     system_prompt: str | None = None
     # Render prompts with the model's own chat template (`apply_chat_template(...,
     # add_generation_prompt=True)`); false sends the text as it is.
     chat_template: bool = True
     # Passed to the template, e.g. {enable_thinking: false} for Qwen3.
     chat_template_kwargs: dict[str, bool | int | float | str] = Field(default_factory=dict)
+    # Shuffle the training set every pass (by seed).
     shuffle: bool = True
+    # The shuffle's seed.
     seed: int = 0
     # Passes over the training set; or a total step count (the data repeats as needed).
     epochs: int | None = Field(default=None, ge=1)
+    # Train this many steps, repeating the data as needed (instead of epochs).
     total_steps: int | None = Field(default=None, ge=1)
 
     @model_validator(mode="after")
@@ -396,9 +442,11 @@ class DataSection(_Section):
 class EvalSection(_Section):
     # Every this many steps the eval set is rolled out on the current policy; 0: never.
     interval_steps: int = Field(default=0, ge=0)
+    # Also evaluate the initial policy before the first step.
     before_training: bool = False
     # 1 with temperature 0: greedy pass@1; n > 1 samples also gives pass@n.
     samples_per_prompt: int = Field(default=1, ge=1)
+    # The eval's sampling temperature (0: greedy).
     temperature: float = Field(default=0.0, ge=0)
     # Evaluate the first this many rows of the eval set (None: all).
     max_prompts: int | None = Field(default=None, ge=1)
@@ -424,16 +472,22 @@ class RewardModelSection(_Section):
       judge's own chat format), greedy; its last "Score: N" divided by `judge_max_score`.
     """
 
+    # scalar: a sequence-classification reward model on /classify; judge: a generative model asked on
+    # /generate.
     kind: Literal["scalar", "judge"] = "scalar"
     # The checkpoint on the shared filesystem (read-only on the reward servers).
     path: str
+    # What a judge is asked; {response} and {label} are filled in.
     judge_prompt: str = DEFAULT_JUDGE_PROMPT
+    # A judge's score is divided by this to give a reward in [0, 1].
     judge_max_score: float = Field(default=10.0, gt=0)
+    # The most tokens a judge's reply may have.
     judge_max_tokens: int = Field(default=512, ge=1)
     # An existing reward server (or router) shared by several jobs: this job renders no reward
     # servers of its own and its workers call this URL. None: the job's own reward tier
     # (k8s/charts/reward_servers.py), one SGLang replica per `tensor_parallel_size` GPUs.
     url: str | None = None
+    # GPUs per reward server replica (SGLang's tensor parallelism).
     tensor_parallel_size: int = Field(default=1, ge=1)
     # SGLang replicas of the job's own tier (what `payload plan --reward-prefill-tokens-per-s`
     # sizes from the rollout rate); their GPUs come out of the rollout pool.
@@ -467,7 +521,9 @@ class RewardModelSection(_Section):
 class RewardWeights(_Section):
     """A sample's reward: verifier × its score + model × the reward model's score."""
 
+    # Weight of the verifier's score in the reward.
     verifier: float = Field(default=1.0, ge=0)
+    # Weight of the reward model's score in the reward (> 0 needs rewards.model).
     model: float = Field(default=0.0, ge=0)
 
     @model_validator(mode="after")
@@ -481,8 +537,11 @@ class RewardsSection(_Section):
     """How samples are scored: the task's verifier, a served reward model, or a weighted sum,
     per data source (the rows' columns.data_source, else the file's name)."""
 
+    # A served reward model (None: verifiers only).
     model: RewardModelSection | None = None
+    # The reward weights of data sources not listed in sources.
     default: RewardWeights = Field(default_factory=RewardWeights)
+    # Reward weights per data source (the rows' columns.data_source, else the file's name).
     sources: dict[str, RewardWeights] = Field(default_factory=dict)
 
     def weights_for(self, data_source: str) -> RewardWeights:
@@ -505,7 +564,8 @@ class RewardsSection(_Section):
         return self
 class TrackingSection(_Section):
     """MLflow experiment tracking (payload/train/tracking.py): the trainer's rank 0 logs the job,
-    every step's metrics, the eval results and the HF exports to one run per checkpoint directory."""
+    every step's metrics, the eval results, the HF exports and a few sample generations per step
+    to one run per checkpoint directory; TensorBoard event files beside it on request."""
 
     # An http(s):// MLflow tracking server; None: $MLFLOW_TRACKING_URI, else the in-cluster server
     # when `server` is on (the trainer chart sets the variable), else no tracking.
@@ -513,12 +573,23 @@ class TrackingSection(_Section):
     # Deploy the cluster's own tracking server (k8s/charts/tracking.py): PostgreSQL on the memory
     # pool, artifacts in the environment's S3 bucket.
     server: bool = True
+    # The MLflow experiment the run is logged under.
     experiment: str = "moe-grpo"
     # The run's display name; default: the checkpoint directory's last component.
     run_name: str | None = None
-    # Per request. Tracking runs on the trainer's critical path (rank 0, between steps): a server
-    # that does not answer in this long is given up on for the rest of the run (one warning).
+    # Seconds one request to the tracking server may take. Tracking runs on the trainer's critical
+    # path (rank 0, between steps): a server that does not answer in this long is given up on for
+    # the rest of the run (one warning).
     timeout_s: float = Field(default=10.0, gt=0, le=120)
+    # Sample generations logged each step (prompt, response, reward, verdict; the best and the worst
+    # response of the first groups): on the trainer's console, as the MLflow artifact
+    # samples/step-N.json and in TensorBoard's text tab; 0: none. Left out of the rendered job at
+    # its default, so adding it changed no ConfigMap (nor the pods' job-config hash).
+    samples_per_step: int = Field(default=4, ge=0, exclude_if=lambda v: v == 4)
+    # Also write TensorBoard event files (tensorboardX) under <checkpoint.directory>/tensorboard:
+    # every step's metrics, the eval results and the samples; on the cluster they are exported to
+    # the bucket with the checkpoints. Left out of the rendered job at its default.
+    tensorboard: bool = Field(default=False, exclude_if=lambda v: v is False)
 
     @field_validator("uri")
     @classmethod
@@ -541,11 +612,13 @@ def _pinned(image: str) -> str:
 
 class ImagesSection(_Section):
     # The payload image (trainer, workers, verifiers, embedded engine). `{ecr}` is replaced
-    # with the ECR repository URI from cdk-outputs.json.
+    # with the ECR repository URI from cdk-outputs.json, `{commit}` with the checkout's commit
+    # (`make image`, `make manifests`; ECR's tags are immutable: one tag per build).
     payload: str = "{ecr}:0.1.0"
     # SGLang's own CUDA 13 image of the pinned release (torch 2.14.1, sgl-deep-ep 0.1.2.post1);
     # the Dockerfile builds the payload image on it (a test holds them equal).
     sglang: str = "lmsysorg/sglang:v0.5.23-cu130"
+    # The Redis image of the experience buffer and task queue (Redis 7 or newer).
     redis: str = "redis:8.2.2-alpine"
     # The model gateway image of the sglang-router 0.3.2 release (the parser the tests use).
     router: str = "lmsysorg/sgl-model-gateway:v0.3.2"
@@ -561,17 +634,28 @@ class ImagesSection(_Section):
 
 
 class JobConfig(_Section):
+    # The policy checkpoint and how the trainer holds it.
     model: ModelSection = Field(default_factory=ModelSection)
+    # The trainer's and the rollout servers' layout (auto: chosen from the model and the pools).
     parallel: ParallelSection = Field(default_factory=ParallelSection)
+    # GRPO's hyper-parameters and the loss.
     algorithm: AlgorithmSection = Field(default_factory=AlgorithmSection)
+    # Batch sizes, packing and the prompt and response length limits.
     batch: BatchSection = Field(default_factory=BatchSection)
+    # Sampling, staleness, the rollout workers, verifiers and sandboxes, and the servers' weights.
     rollout: RolloutSection = Field(default_factory=RolloutSection)
+    # DCP checkpoints, HF exports and restarts.
     checkpoint: CheckpointSection = Field(default_factory=CheckpointSection)
+    # The pinned container images (a tag or digest, never latest).
     images: ImagesSection = Field(default_factory=ImagesSection)
+    # The training and eval sets (None: no feeder; the job needs it to train).
     data: DataSection | None = None
+    # Held-out evaluation during training.
     eval: EvalSection = Field(default_factory=EvalSection)
+    # How samples are scored: verifiers, a reward model, or both.
     rewards: RewardsSection = Field(default_factory=RewardsSection)
 
+    # MLflow tracking of the run (and TensorBoard event files).
     tracking: TrackingSection = Field(default_factory=TrackingSection)
 
     @property

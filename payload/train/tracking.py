@@ -1,5 +1,8 @@
 """MLflow experiment tracking for the trainer (rank 0): the job as parameters, every step's
-metrics, the eval results and the HF exports, in one run per checkpoint lineage.
+metrics, the eval results and the HF exports, in one run per checkpoint lineage; each step's
+sample generations (a few prompts, responses, rewards and verdicts) on the console and as a
+JSON artifact; and, with `job.tracking.tensorboard`, TensorBoard event files beside MLflow
+(tensorboardX writes them; `tensorboard --logdir <checkpoint.directory>/tensorboard`).
 
 MLflow's REST API (/api/2.0/mlflow/...) over httpx, not the mlflow client: the calls are six
 endpoints MLflow keeps stable across 2.x and 3.x, and the client (mlflow-skinny) would add about
@@ -44,6 +47,13 @@ TAG_EXPORT = "rl.hf_export"
 TAG_EXPORT_STEP = "rl.hf_export_step"
 TAG_FINAL_EXPORT = "rl.final_hf_export"
 TAG_RESTARTS = "rl.restarts"
+# Each step's sample generations: an MLflow artifact per step under this folder.
+SAMPLES_ARTIFACTS = "samples"
+# TensorBoard event files, under the checkpoint directory (on FSx, exported to S3 with the checkpoints).
+TENSORBOARD_DIR = "tensorboard"
+# A sample's prompt and response as the console and the artifact show them: the end of the
+# prompt (where the question is, after any system prompt) and the start and end of the response.
+SAMPLE_TEXT_CHARS = 600
 # MLflow's limits (mlflow/utils/validation.py): a param value, a batch's params and metrics.
 _MAX_PARAM_VALUE = 6000
 _MAX_PARAMS_PER_BATCH = 100
@@ -117,6 +127,9 @@ class Tracker:
         self.resumed = False
         self.off = False
         self._last_export: str | None = None
+        # Where the run's artifacts go through the server's artifact proxy (`--serve-artifacts`);
+        # None: the run's artifact root is not proxied (the server's own store), samples stay on the console.
+        self._artifacts: str | None = None
 
     # -- requests ---------------------------------------------------------------------------------
 
@@ -148,6 +161,7 @@ class Tracker:
         existing = self._recorded_run(run_file) if self.config.resume else None
         if existing is not None:
             self.run_id, self.resumed = existing["info"]["run_id"], True
+            self._artifacts = _proxied_path(existing["info"].get("artifact_uri", ""))
             tags = {t["key"]: t["value"] for t in existing.get("data", {}).get("tags", [])}
             restarts = int(tags.get(TAG_RESTARTS, "0")) + 1
             self._call("POST", "/runs/update", json={"run_id": self.run_id, "status": "RUNNING"})
@@ -167,6 +181,7 @@ class Tracker:
                 "tags": [{"key": TAG_CHECKPOINTS, "value": self.config.checkpoint_directory},
                          {"key": "mlflow.runName", "value": self.config.run_name}]})
             self.run_id = run["run"]["info"]["run_id"]
+            self._artifacts = _proxied_path(run["run"]["info"].get("artifact_uri", ""))
             # Written before anything else can fail: a restart from here on reopens this run.
             run_file.parent.mkdir(parents=True, exist_ok=True)
             run_file.write_text(json.dumps({"uri": self.config.uri, "experiment_id": experiment_id,
@@ -236,6 +251,21 @@ class Tracker:
         values["eval/seconds"] = record["seconds"]
         self._guarded("eval metrics", self._metrics, record["step"], _numeric(values))
 
+    def log_samples(self, step: int, samples: list[dict]) -> None:
+        """A step's sample generations as the artifact samples/step-<step>.json (MLflow's artifact
+        view shows it), through the server's artifact proxy."""
+        if not samples or self._artifacts is None:
+            return
+        body = json.dumps(samples, indent=1).encode()
+        path = f"{self._artifacts}/{SAMPLES_ARTIFACTS}/step-{step:08d}.json"
+        self._guarded("sample artifact", self._upload, path, body)
+
+    def _upload(self, path: str, body: bytes) -> None:
+        response = self._http.put(f"{self.config.uri}/api/2.0/mlflow-artifacts/artifacts/{path}", content=body,
+                                  headers={"Content-Type": "application/json"})
+        if response.status_code >= 400:
+            raise _ServerError(response)
+
     def log_export(self, step: int, path: str) -> None:
         self._last_export = path
         self._guarded("export tag", self._tags, {TAG_EXPORT: path, TAG_EXPORT_STEP: str(step)})
@@ -264,6 +294,124 @@ class _ServerError(Exception):
 
 def _now_ms() -> int:
     return int(time.time() * 1000)
+
+
+def _proxied_path(artifact_uri: str) -> str | None:
+    """The path under the server's /api/2.0/mlflow-artifacts/artifacts/ of a run's artifact root
+    (`mlflow-artifacts:/<experiment>/<run>/artifacts`, what a server started with
+    --serve-artifacts gives every run); None for a root the server does not proxy (s3://, file:)."""
+    if artifact_uri.startswith("mlflow-artifacts:"):
+        rest = artifact_uri.removeprefix("mlflow-artifacts:").lstrip("/")
+        # mlflow-artifacts://host:port/path names a host first.
+        return rest.split("/", 1)[1] if artifact_uri.startswith("mlflow-artifacts://") else rest
+    anchor = "/api/2.0/mlflow-artifacts/artifacts/"
+    return artifact_uri.split(anchor, 1)[1] if anchor in artifact_uri else None
+
+
+# -- sample generations ------------------------------------------------------------------------------
+
+def verdict(reward: float, finish_reason: str) -> str:
+    """What a sample's reward says, in a word: a verifier's full score (1) is correct, 0 or less
+    wrong, anything between partial (a weighted reward model, a shaped penalty); a response cut
+    at max_response_tokens says so."""
+    word = "correct" if reward >= 1.0 else "wrong" if reward <= 0.0 else "partial"
+    return f"{word}, truncated" if finish_reason == "length" else word
+
+
+def _clip(text: str, head: bool) -> str:
+    text = " ".join(text.split())
+    if len(text) <= SAMPLE_TEXT_CHARS:
+        return text
+    half = SAMPLE_TEXT_CHARS // 2
+    return f"…{text[-SAMPLE_TEXT_CHARS:]}" if not head else f"{text[:half]} … {text[-half:]}"
+
+
+def pick_samples(step: int, groups, count: int, decode) -> list[dict]:
+    """A few of a step's generations: from the first groups, the best and the worst response of
+    each (the pair GRPO's advantage contrasts), until `count`. `decode(token ids) -> str` gives
+    the prompt's text (and a response's, when the engine sent none)."""
+    picked: list[dict] = []
+    for group in groups:
+        if len(picked) >= count:
+            break
+        rewards = [float(s.reward) for s in group.samples]
+        order = sorted(range(len(rewards)), key=lambda i: rewards[i], reverse=True)
+        chosen = order[:1] + (order[-1:] if len(order) > 1 and rewards[order[-1]] != rewards[order[0]] else [])
+        prompt = _clip(decode([int(t) for t in group.prompt_tokens_P]), head=False)
+        for i in chosen[:count - len(picked)]:
+            sample = group.samples[i]
+            response = sample.text or decode([int(t) for t in sample.token_ids_T])
+            picked.append({"step": step, "task": group.task_id, "data_source": group.data_source,
+                           "verifier": group.verifier, "label": group.label, "prompt": prompt,
+                           "response": _clip(response, head=True), "reward": rewards[i],
+                           "group_mean_reward": sum(rewards) / len(rewards),
+                           "verdict": verdict(rewards[i], sample.finish_reason),
+                           "response_tokens": len(sample.token_ids_T)})
+    return picked
+
+
+def sample_line(sample: dict) -> str:
+    """One console line: where it came from, what it scored, what was asked and answered."""
+    source = f" {sample['data_source']}" if sample["data_source"] else ""
+    return (f"step {sample['step']} sample{source} [{sample['verifier']}, label {sample['label']!r}] reward "
+            f"{sample['reward']:.2f} ({sample['verdict']}; group mean {sample['group_mean_reward']:.2f}): "
+            f"prompt {sample['prompt']!r} -> response {sample['response']!r}")
+
+
+class EventFiles:
+    """TensorBoard event files (tensorboardX's SummaryWriter) beside MLflow: every step's numbers
+    as scalars train/<name>, the eval's as eval/..., the samples as a text table. Written on the
+    trainer's rank 0 between steps, flushed each step; a write that fails turns them off with one
+    warning, as tracking does."""
+
+    def __init__(self, directory: str | Path) -> None:
+        from tensorboardX import SummaryWriter
+
+        self.directory = Path(directory)
+        self._writer = SummaryWriter(logdir=str(self.directory), flush_secs=30)
+        self.off = False
+
+    def _guarded(self, what: str, fn, *args) -> None:
+        if self.off:
+            return
+        try:
+            fn(*args)
+            self._writer.flush()
+        except OSError as exc:
+            self.off = True
+            log.warning("TensorBoard event files in %s failed (%s: %s); they are off for the rest of this trainer "
+                        "process, training goes on", self.directory, what, exc)
+
+    def _scalars(self, prefix: str, step: int, values: dict[str, float]) -> None:
+        for name, value in values.items():
+            self._writer.add_scalar(f"{prefix}{name}", value, global_step=step)
+
+    def log_step(self, step: int, record: dict) -> None:
+        values = _numeric({k: v for k, v in record.items() if k not in ("step", "wall_time")})
+        self._guarded("step scalars", self._scalars, "train/", step, values)
+
+    def log_eval(self, record: dict) -> None:
+        values: dict[str, float] = {}
+        for source, summary in record["sources"].items():
+            prefix = "" if source == "all" else f"{source}/"
+            values |= {f"{prefix}{k.replace('@', '_at_')}": v for k, v in summary.items() if k != "prompts"}
+        self._guarded("eval scalars", self._scalars, "eval/", record["step"], _numeric(values))
+
+    def log_samples(self, step: int, samples: list[dict]) -> None:
+        if not samples:
+            return
+        def cell(text) -> str:
+            return str(text).replace("|", "\\|").replace("\n", " ")
+        rows = ["| reward | verdict | label | prompt | response |", "|---|---|---|---|---|"]
+        rows += [f"| {s['reward']:.2f} | {s['verdict']} | {cell(s['label'])} | {cell(s['prompt'])} | "
+                 f"{cell(s['response'])} |" for s in samples]
+        self._guarded("samples", self._writer.add_text, "samples", "\n".join(rows), step)
+
+    def close(self) -> None:
+        try:
+            self._writer.close()
+        except OSError:
+            pass
 
 
 # -- the tracking server ----------------------------------------------------------------------------

@@ -63,7 +63,7 @@ from payload.train.loading import load_sharded
 from payload.train.parallel import init_world, job_layout, own_hf_rows
 from payload.train.pipeline import PipelineScorer, pipeline_train_step
 from payload.train.step import LossConfig, build_optimizer, train_step
-from payload.train.tracking import Tracker, TrackingConfigError, flatten
+from payload.train.tracking import EventFiles, TENSORBOARD_DIR, Tracker, TrackingConfigError, flatten, pick_samples, sample_line
 from payload.train.watchdog import PhaseWatchdog
 
 log = logging.getLogger(__name__)
@@ -305,6 +305,9 @@ class Trainer:
         # Groups taken for the next step when a failed publish was retried (kept for after it).
         self._partial: tuple[Batch, list[str]] | None = None
         self.tracker = self._tracker() if world.is_main else None
+        self.events = (EventFiles(Path(job.checkpoint.directory) / TENSORBOARD_DIR)
+                       if world.is_main and job.tracking.tensorboard else None)
+        self._decode = None  # the prompt's tokenizer, loaded for the first step's samples
         self.evaluator = self._evaluator() if world.is_main else None
         self.counters = TrainCounters()
         self.resumed = False
@@ -335,7 +338,8 @@ class Trainer:
             raise TrainerConfigError(str(exc)) from None
         eos = self.model.config.eos_token_id
         stop_tokens = [] if eos is None else [eos] if isinstance(eos, int) else list(eos)
-        on_record = self.tracker.log_eval if self.tracker else None
+        sinks = [sink.log_eval for sink in (self.tracker, self.events) if sink is not None]
+        on_record = (lambda record: [log_eval(record) for log_eval in sinks]) if sinks else None
         return config and config.build(self.metrics.registry, stop_tokens, self.service.stopping, on_record)
 
     def _resume(self) -> None:
@@ -705,7 +709,8 @@ class Trainer:
         for name, gauge in m.step_values.items():
             if name in extra:
                 gauge.set(extra[name])
-        if self.config.metrics_jsonl is None and self.tracker is None:
+        self._log_samples(step, batch)
+        if self.config.metrics_jsonl is None and self.tracker is None and self.events is None:
             return
         record = signals.TrainStepRecord(
             step=step,
@@ -729,15 +734,37 @@ class Trainer:
         line = asdict(record) | {k: v for k, v in extra.items() if k not in asdict(record)}
         if self.tracker is not None:
             self.tracker.log_step(step, line)
+        if self.events is not None:
+            self.events.log_step(step, line)
         if self.config.metrics_jsonl is not None:
             with open(self.config.metrics_jsonl, "a") as f:
                 f.write(json.dumps(line, separators=(",", ":")) + "\n")
+
+    def _log_samples(self, step: int, batch: Batch) -> None:
+        """A few of the step's generations (payload.train.tracking.pick_samples) on the console,
+        as an MLflow artifact and in TensorBoard."""
+        count = self.config.job.tracking.samples_per_step
+        if not count or not batch.groups:
+            return
+        if self._decode is None:
+            from payload.rollout.tokenizer import load_tokenizer
+
+            self._decode = load_tokenizer(self.config.job.model.path).decode
+        samples = pick_samples(step, batch.groups, count, self._decode)
+        for sample in samples:
+            log.info("%s", sample_line(sample))
+        if self.tracker is not None:
+            self.tracker.log_samples(step, samples)
+        if self.events is not None:
+            self.events.log_samples(step, samples)
 
     def close(self) -> None:
         if self.evaluator is not None:
             self.evaluator.close(wait=not self.publish_failures.in_a_row)
         if self.tracker is not None:
             self.tracker.finish(self.outcome)
+        if self.events is not None:
+            self.events.close()
         self.checkpointer.close()
         if self.publisher is not None:
             self.publisher.close()

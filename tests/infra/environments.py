@@ -1,5 +1,7 @@
 """Environments as the tests deploy them (shared by the fixtures and the tests)."""
 
+import os
+import subprocess
 from pathlib import Path
 
 import yaml
@@ -34,3 +36,20 @@ def deployable(name: str, change=None, rename: str | None = None):
 ADMINS = ["arn:aws:iam::111122223333:role/MlPlatformAdmin", "arn:aws:iam::111122223333:user/alice"]
 # Public networks (not documentation ranges: the schema refuses non-global addresses).
 PUBLIC_API_CIDRS = ["52.95.110.0/24", "34.120.7.9/32"]
+
+
+def git_repo(path: Path) -> Path:
+    """A checkout with one commit: what `{commit}` is read from."""
+    path.mkdir()
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.com"}
+    for args in (["init", "-q"], ["add", "a.txt"], ["commit", "-q", "-m", "one"]):
+        if args[0] == "add":
+            (path / "a.txt").write_text("one\n")
+        subprocess.run(["git", "-C", str(path), *args], check=True, env=env, capture_output=True)
+    return path
+
+
+def head(repo: Path) -> str:
+    return subprocess.run(["git", "-C", str(repo), "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                          text=True, check=True).stdout.strip()

@@ -190,7 +190,7 @@ def run_app(tmp_path, context: dict) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize(
     "env_name, expected",
     [
-        ("nope", "error: unknown environment 'nope': choose one of default, p5en-48 (files in environments/)"),
+        ("nope", "error: unknown environment 'nope': choose one of default, p5en-48, smoke (files in environments/)"),
         ("bad-env.yaml", "error: bad-env.yaml: pools.train: min_size 3 is greater than max_size 2"),
     ],
 )

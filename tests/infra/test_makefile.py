@@ -19,7 +19,8 @@ def make_n(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(["make", "-n", *args], cwd=REPO, capture_output=True, text=True, timeout=60, env=SHELL_ENV)
 
 
-@pytest.mark.parametrize("target", ["synth", "infra", "manifests", "deploy", "scale", "image", "demo"])
+@pytest.mark.parametrize("target", ["synth", "infra", "manifests", "deploy", "scale", "image", "teardown", "docs",
+                                    "demo"])
 def test_no_target_but_test_installs_anything_system_wide(target):
     # Amazon Linux (CloudShell) has dnf, no apt-get or brew: `make manifests` stopped on redis-server.
     done = make_n(target, "POOL=train")
@@ -51,3 +52,14 @@ def test_a_variable_that_is_not_a_plain_name_stops_make(tmp_path, assignment):
     assert re.fullmatch(rf"Makefile:\d+: \*\*\* {name}='{re.escape(value)}' is not a plain name: use letters, digits, "
                         r"'\.', '_' and '-'\.  Stop\.", done.stderr.strip()), done.stderr
     assert done.stdout == ""
+
+
+def test_teardown_checks_lists_what_stays_then_deletes_in_order():
+    # infra/teardown.py's steps: the guard first, what outlives the stack written before anything
+    # is deleted, the job's namespace, and cdk destroy of the checked assembly last, asking first.
+    recipe = make_n("teardown", "ENV=smoke").stdout
+    steps = ["-m infra.teardown check --env smoke", "kubectl get pv -o json",
+             "-m infra.teardown retained --env smoke", "kubectl delete namespace", "cdk destroy --app cdk.out MoeRl-smoke"]
+    positions = [recipe.index(step) for step in steps]
+    assert positions == sorted(positions)
+    assert "--force" not in recipe and "cdk synth --quiet -c env=smoke" in recipe

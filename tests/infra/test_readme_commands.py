@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from tests.infra.environments import REPO
+from tests.infra.environments import REPO, git_repo, head
 from tests.infra.test_makefile import SHELL_ENV
 
 README = (REPO / "README.md").read_text()
@@ -24,6 +24,7 @@ EXTERNAL = {"npx", "aws", "kubectl", "huggingface-cli", "jq"}
 # README commands that run here as written (no AWS, cluster, GPU or network), in a scratch folder.
 OFFLINE = [
     "python -m payload plan --env p5en-48 --model Qwen3-30B-A3B",
+    "python -m payload plan --env smoke --model Qwen3-30B-A3B",
     "python -m payload redis-access --out redis-access/",
 ]
 PLACEHOLDER = re.compile(r"^(<.*>|[A-Z]+|…|\.\.\.)$")  # NAME, <name>, URL, …
@@ -113,11 +114,23 @@ def test_the_offline_commands_run_as_written(command, tmp_path):
     assert "Traceback" not in done.stderr
 
 
-def test_make_manifests_runs_as_written(tmp_path):
-    # The README's offline make line for the seed environment, for real (into tmp_path, not dist/).
-    assert "make manifests ENV=p5en-48" in shell_commands()
-    done = subprocess.run(["make", "-o", ".stamps/python", "-o", ".stamps/node", "manifests", "ENV=p5en-48"], cwd=REPO,
-                          env={**SHELL_ENV, "CDK8S_OUTDIR": str(tmp_path / "dist")}, capture_output=True, text=True,
-                          timeout=300)
+def manifests_environments() -> list[str]:
+    """The environments the README's `make manifests` lines render, and the seed's, which it says
+    works as shipped."""
+    return sorted({c.split("ENV=")[1].split()[0] for c in shell_commands() if c.startswith("make manifests ENV=")}
+                  | {"p5en-48"})
+
+
+@pytest.mark.parametrize("env", manifests_environments())
+def test_make_manifests_runs_as_written(env, tmp_path):
+    # For real (into tmp_path, not dist/), against a clean checkout (GIT_DIR: a commit of its own)
+    # so `{commit}` in an image tag (smoke.yaml) resolves whatever state this one is in.
+    source = git_repo(tmp_path / "src")
+    done = subprocess.run(["make", "-o", ".stamps/python", "-o", ".stamps/node", "manifests", f"ENV={env}"], cwd=REPO,
+                          env={**SHELL_ENV, "CDK8S_OUTDIR": str(tmp_path / "dist"), "GIT_DIR": str(source / ".git"),
+                               "GIT_WORK_TREE": str(source)},
+                          capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert len(list((tmp_path / "dist").glob("*.k8s.yaml"))) > 5
+    if env == "smoke":
+        assert f"placeholder-run-cdk-deploy:{head(source)}" in (tmp_path / "dist" / "0002-trainer.k8s.yaml").read_text()

@@ -84,7 +84,9 @@ def test_job_configmap_round_trips_and_is_mounted_where_the_payload_reads(synths
 def test_absent_outputs_give_placeholders_and_a_note(tmp_path, default_env):
     outputs, note = load_outputs(tmp_path / "cdk-outputs.json", default_env)
     assert outputs.placeholders and "placeholder" in outputs.fsx_file_system_id
-    assert "cdk-outputs.json not found" in note and "npx cdk deploy -c env=default" in note
+    assert "cdk-outputs.json not found" in note and "make deploy ENV=default" in note
+    # Never `npx cdk deploy`: it skips the deploy guard (infra/deploy_guard.py).
+    assert "npx" not in note
 
 
 @pytest.mark.parametrize(

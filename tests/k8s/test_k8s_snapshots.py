@@ -36,4 +36,4 @@ def test_dist_matches_snapshot(synths, env_name, snapshot):
 def test_placeholder_note_is_one_line(synths):
     for synthed in synths.values():
         assert synthed.note is not None and "\n" not in synthed.note
-        assert "placeholders" in synthed.note and f"-c env={synthed.environment.name}" in synthed.note
+        assert "placeholders" in synthed.note and f"make deploy ENV={synthed.environment.name}" in synthed.note
