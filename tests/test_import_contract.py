@@ -131,4 +131,4 @@ def test_plan_and_data_check_run_from_the_image_folders_alone(tmp_path, argv):
                          text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     if argv[0] == "plan":
-        assert "Qwen3-235B-A22B" in run.stdout and "PP 8 x EP 8 x FSDP 16" in run.stdout
+        assert "Qwen3-235B-A22B" in run.stdout and "PP 16 x EP 8 x FSDP 8" in run.stdout
