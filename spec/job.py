@@ -261,9 +261,9 @@ class RolloutSection(_Section):
     # retract frees running requests' KV and re-prefills them on the new weights (no output token
     # reads old-weight KV); in_place keeps it, and they go on decoding with the new weights after
     # the publish (no re-prefill: the planner's in_place rates), their tokens split between
-    # versions (meta_info.weight_versions). in_place sends no flush_cache (0.5.23 refuses one while
-    # a request runs): run the servers with --disable-radix-cache so no old-weight prefix outlives
-    # its request.
+    # versions (meta_info.weight_versions, kept per token: stale_tokens). in_place sends no
+    # flush_cache (0.5.23 refuses one while a request runs), so its servers run with
+    # --disable-radix-cache (payload/rollout/sglang_args.py): no old-weight prefix outlives its request.
     pause_mode: Literal["retract", "in_place"] = "retract"
 
     @model_validator(mode="after")

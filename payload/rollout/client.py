@@ -6,6 +6,7 @@ G samples and shares the prompt's prefix cache. Fields follow sglang/srt/manager
 
     {"text", "output_ids", "meta_info": {"finish_reason": {"type": "stop"|"length"|"abort", ...},
      "output_token_logprobs": [[logprob, token_id, text|null], ...], "weight_version",
+     "weight_versions": [{"version", "start", "end"}, ...] (which version sampled which tokens),
      "routed_experts": base64 of int32 [prompt + output - 1, num_hidden_layers, top_k]}}
 
 (sglang 0.5.23's srt/state_capturer: one row per decoder layer, MoE or not; the client keeps
