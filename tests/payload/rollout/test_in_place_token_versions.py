@@ -1,13 +1,14 @@
 """Every token keeps the version that sampled it, end to end (issue 47 item 1): the embedded
 engine serves SGLang's HTTP API on loopback, a rollout worker's group of two generations is
-running when the trainer's publisher updates the weights in place (rollout.pause_mode
-in_place), and the group the worker builds carries two spans per sample whose boundary is
-exactly where the engine held the batch; the queue keeps it or drops it by
-rollout.stale_tokens, and the trainer's batch masks exactly the old span under mask.
+running when the trainer's publisher updates the weights (rollout.pause_mode in_place: they
+go on in place; retract: they are resumed from their partial tokens), and the group the worker
+builds carries two spans per sample whose boundary is exactly where the engine stopped the
+batch; the queue keeps it or drops it by rollout.stale_tokens, and the trainer's batch masks
+exactly the old span under mask.
 
-Deterministic: /pause_generation in_place returns once the running batch waits at a step
-boundary (as SGLang 0.5.23's scheduler takes the pause between batches), so the tokens each
-sequence holds then are the ones the old version sampled, read before the publish."""
+Deterministic: /pause_generation returns once the running batch stopped at a step boundary
+(as SGLang 0.5.23's scheduler takes the pause between batches), so the tokens each sequence
+holds then are the ones the old version sampled, read before the publish."""
 
 import subprocess
 import sys
@@ -59,10 +60,14 @@ def engine_url(tiny_models):
         process.wait(10)
 
 
-def test_a_group_spanning_an_in_place_publish_keeps_each_tokens_version(engine_url, tiny_models):
+@pytest.mark.parametrize("pause_mode", ["in_place", "retract"])
+def test_a_group_spanning_a_publish_keeps_each_tokens_version(engine_url, tiny_models, pause_mode):
+    """in_place: the held requests go on decoding on the new weights with their old KV; retract:
+    they go back to the queue with their tokens and are resumed from them (re-prefilled on the
+    new weights). Either way each token keeps the version that sampled it."""
     url = engine_url
     old, new = (load_pretrained(p, dtype=torch.float32).eval() for p in tiny_models)
-    publisher = WeightPublisher.Config(servers=[url], backend="gloo", dtype="float32", pause_mode="in_place",
+    publisher = WeightPublisher.Config(servers=[url], backend="gloo", dtype="float32", pause_mode=pause_mode,
                                        master_address="127.0.0.1", bucket_bytes=64 * 1024, timeout_s=60).build()
     admin = RolloutServerClient(url)
     client = SGLangClient.Config(url=url, timeout_s=120).build()
@@ -79,9 +84,9 @@ def test_a_group_spanning_an_in_place_publish_keeps_each_tokens_version(engine_u
         deadline = time.monotonic() + 60
         while not ((lengths := probe.get("/debug/output_lengths").json()) and len(lengths) == 2 and min(lengths) >= 2):
             assert time.monotonic() < deadline, "the group never started decoding"
-        admin.pause_generation("in_place")  # returns with the batch held between two steps
+        admin.pause_generation(pause_mode)  # returns with the batch stopped between two steps
         held = probe.get("/debug/output_lengths").json()
-        publisher.publish(iter_hf_tensors(new), version=NEW)  # pauses in place (held already), loads, continues
+        publisher.publish(iter_hf_tensors(new), version=NEW)  # pauses (stopped already), loads, continues
         rollout.join(120)
     finally:
         publisher.close()
@@ -97,9 +102,13 @@ def test_a_group_spanning_an_in_place_publish_keeps_each_tokens_version(engine_u
         assert sample.version_spans == ((OLD, 0, switch), (NEW, switch, TOKENS))
         assert sample.finish_reason == "length" and len(sample.token_ids_T) == TOKENS
     tokens = group.samples[0].token_ids_T.tolist()
-    assert tokens[:switch] == greedy(old, PROMPT, switch)  # continued in place, not restarted
-    # After the switch the new weights chose: the old ones would have gone on otherwise.
-    assert tokens[switch:switch + 16] != greedy(old, PROMPT + tokens[:switch], 16)
+    assert tokens[:switch] == greedy(old, PROMPT, switch)  # continued, not restarted
+    if pause_mode == "retract":
+        # Resumed from its tokens, re-prefilled on the new weights: exactly the new model's greedy continuation.
+        assert tokens[switch:switch + 16] == greedy(new, PROMPT + tokens[:switch], 16)
+    else:
+        # The new weights chose, over the old weights' KV: the old model would have gone on otherwise.
+        assert tokens[switch:switch + 16] != greedy(old, PROMPT + tokens[:switch], 16)
     assert (group.policy_version, group.newest_version) == (OLD, NEW)
 
     # The queue at version NEW + 1 with max_staleness 1: the old span is too stale, the new fresh.
