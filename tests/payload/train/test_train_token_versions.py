@@ -17,6 +17,7 @@ from payload.train.batch import Sample, collate, mask_stale_tokens, pack
 from payload.train.loss import grpo_loss
 from payload.train.checkpoint import TrainCounters
 from spec.job import JobConfigError, parse_job_config
+from test_train_cli import model_dir, redis_url  # noqa: F401,F811 - fixtures
 
 PROMPT = np.array([3, 4, 5])
 # Trained at version 6 with max_staleness 1: versions 4 and older are stale, 5 is older but kept.
@@ -136,3 +137,58 @@ def test_the_setting_defaults_to_drop_group_and_names_itself_when_wrong():
     message = str(raised.value)
     assert message.startswith("job.yaml: job.rollout.stale_tokens: Input should be 'drop_group' or 'mask'"), message
     assert "\n" not in message
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stale_tokens", ["drop_group", "mask"])
+def test_a_real_trainer_run_applies_the_setting_to_the_redis_buffer(tmp_path, model_dir, redis_url,  # noqa: F811
+                                                                    stale_tokens):
+    """`python -m payload train` on CPU against a real redis buffer, max_staleness 1, three
+    steps. Steps 1 and 2 train groups of version 0; step 3 (trained at version 2) meets two
+    groups whose every sample ran across two publishes: tokens 0..1 by version 0 (stale), 2..3
+    by 1, 4..5 by 2. drop_group drops both (its oldest token is stale) and trains the two plain
+    groups behind them; mask trains them with the version-0 tokens out of the loss: a third of
+    the policy tokens masked, half of those trained sampled by an older version."""
+    import yaml
+
+    from payload.queue.base import RolloutQueue, Stage
+    from payload.queue.experience import Task
+    from test_train_cli import GROUP_SIZE, train, write_job
+
+    namespace = f"versions-{stale_tokens}"
+    queue = RolloutQueue.Config(backend="redis", url=redis_url, namespace=namespace).build()
+    rng = np.random.default_rng(7)
+
+    def put(task_id: str, spans):
+        prompt = rng.integers(1, 256, 3)
+        queue.submit([Task(task_id, task_id, prompt, GROUP_SIZE)])
+        samples = [Record(rng.integers(1, 256, 6), -rng.random(6) - 0.1, "length", reward=float(rng.random()),
+                          version_spans=spans) for _ in range(GROUP_SIZE)]
+        queue.complete(queue.claim(Stage.ROLLOUT, "worker", block_s=1),
+                       ExperienceGroup(task_id, task_id, spans[0][0] if spans else 0, prompt, samples))
+
+    for i in range(4):  # steps 1 and 2
+        put(f"plain{i}", None)
+    for i in range(2):  # step 3
+        put(f"spanning{i}", ((0, 0, 2), (1, 2, 4), (2, 4, 6)))
+    for i in range(2):  # what drop_group trains at step 3 instead
+        put(f"behind{i}", ((2, 0, 6),))
+    queue.close()
+    job = write_job(tmp_path / "job.yaml", model_dir, tmp_path / "ckpt")
+    data = yaml.safe_load(job.read_text())
+    data["rollout"] = {"max_staleness": 1, "stale_tokens": stale_tokens}
+    job.write_text(yaml.safe_dump(data))
+    train(job, redis_url, namespace, "--max-steps", "3", "--metrics-jsonl", str(tmp_path / "m.jsonl"))
+    records = [json.loads(x) for x in (tmp_path / "m.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in records] == [1, 2, 3]
+    # Step 1 trains version 0 on version 0's tokens; step 2 trains version 1 on them: all older, none stale.
+    assert [(r["stale_masked_token_fraction"], r["old_version_token_fraction"], r["groups_dropped_stale"])
+            for r in records[:2]] == [(0, 0, 0), (0, 1, 0)]
+    last = records[2]
+    if stale_tokens == "mask":
+        assert last["groups_dropped_stale"] == 0 and last["staleness_max"] == 2
+        assert last["stale_masked_token_fraction"] == pytest.approx(1 / 3)
+        assert last["old_version_token_fraction"] == pytest.approx(1 / 2)
+    else:
+        assert last["groups_dropped_stale"] == 2 and last["staleness_max"] == 0
+        assert (last["stale_masked_token_fraction"], last["old_version_token_fraction"]) == (0, 0)
