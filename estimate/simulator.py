@@ -35,7 +35,7 @@ import numpy as np
 import simpy
 
 from estimate.loop import BalanceError, LoopSpec, Split
-from spec.job import too_stale
+from spec.job import drops_group
 
 
 @dataclass(frozen=True)
@@ -310,7 +310,10 @@ class Simulator:
                 room, self._room = self._room, self.env.event()
                 room.succeed()
                 self._outstanding -= 1
-                if too_stale(group.version, self.version, spec.max_staleness):
+                # spec.job's rule, as the queues apply it; a simulated group is sampled by one
+                # version (no publish splits its generations), so oldest = newest and
+                # rollout.stale_tokens drops it alike in both modes.
+                if drops_group(group.version, group.version, self.version, spec.max_staleness):
                     stale += 1
                 elif self.rng.random() >= rates.filtered_fraction:
                     batch.append(group)

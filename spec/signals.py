@@ -123,6 +123,11 @@ class TrainStepRecord:
     staleness_mean: float  # mean (policy version trained - version that generated) over the batch
     staleness_max: int
     groups_dropped_stale: int = 0  # groups dropped since the previous step for staleness
+    # Of the batch's policy tokens (SGLang's per-token weight_versions spans): the share trained
+    # that an older version than the one trained sampled, and the share masked out of the loss
+    # as more than rollout.max_staleness behind it (rollout.stale_tokens mask; 0 under drop_group).
+    old_version_token_fraction: float = 0.0
+    stale_masked_token_fraction: float = 0.0
     policy_version: int = 0  # version published at the end of this step
     # The architecture trained (job.model.architecture, else the model directory's name: the key
     # spec.model_shape.architecture_of reads), which `plan --from-metrics` compares with the

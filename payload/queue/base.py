@@ -20,7 +20,8 @@ Three stages, each a stream of work with at-least-once delivery and exactly-once
   and, for Redis, in bytes (`high_water_bytes`, a share of the server's maxmemory): a group
   with routed experts can be hundreds of MB, so a count alone lets Redis run out of memory.
 - `consume` returns buffered groups to the trainer and drops (acknowledges, counts, returns
-  separately) those older than `max_staleness` policy versions; groups count toward the
+  separately) those older than `max_staleness` policy versions (spec.job.drops_group: by the
+  group's oldest token, or under rollout.stale_tokens mask its newest); groups count toward the
   buffer fill until `ack`. (Redis: a restarted trainer process that consumes under the same
   consumer name first gets back the groups it had not acknowledged.)
 
@@ -261,8 +262,12 @@ class RolloutQueue(ABC):
     # -- the trainer ----------------------------------------------------------------------------
     @abstractmethod
     def consume(
-        self, consumer: str, max_groups: int, block_s: float, current_version: int, max_staleness: int
-    ) -> Consumed: ...
+        self, consumer: str, max_groups: int, block_s: float, current_version: int, max_staleness: int,
+        stale_tokens: str = "drop_group",
+    ) -> Consumed:
+        """Up to `max_groups` buffered groups for `consumer`; groups spec.job.drops_group drops
+        under rollout.stale_tokens (by their oldest token, or with mask their newest) come back
+        in `stale`, acknowledged and counted, never trained."""
 
     @abstractmethod
     def ack(self, entry_ids: Sequence[str], *, dropped: bool = False) -> None:

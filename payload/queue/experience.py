@@ -31,7 +31,9 @@ import numpy as np
 
 # 2: tasks name their environment; groups may carry a loss mask per sample (multi-turn).
 # 3: tasks and groups carry their data source (job.rewards weighs verifier and model per source).
-FORMAT_VERSION = 3
+# 4: samples may carry the policy version of every response token, as spans (in-flight weight
+#    updates: a generation that spans a publish is sampled by two or more versions).
+FORMAT_VERSION = 4
 _TASK_MAGIC = b"RLT"
 _GROUP_MAGIC = b"RLX"
 
@@ -45,6 +47,21 @@ FINISH_REASONS = ("stop", "length", "abort")
 
 class RecordFormatError(ValueError):
     """Bytes that are not a record of this build's format (wrong kind, version or layout)."""
+
+
+def _spans(spans: object, length: int) -> tuple[tuple[int, int, int], ...]:
+    """(version, start, end) spans that cover a response of `length` tokens exactly: in order,
+    back to back from 0 to `length`, none empty; an empty response has none."""
+    out = tuple((int(v), int(a), int(b)) for v, a, b in spans)
+    at = 0
+    for version, start, end in out:
+        if start != at or end <= start or version < 0:
+            raise ValueError(f"version_spans {list(out)} must cover the {length} response tokens back to back "
+                             "from 0, each span non-empty with a version >= 0")
+        at = end
+    if at != length:
+        raise ValueError(f"version_spans {list(out)} cover {at} tokens, the response has {length}")
+    return out
 
 
 def _tokens(values: object, what: str) -> np.ndarray:
@@ -97,6 +114,11 @@ class Sample:
     # reply or the chat template's framing sits between turns (logprob 0, never trained).
     # None: every response token is the policy's (one turn).
     loss_mask_T: np.ndarray | None = None
+    # The policy version that sampled each response token: (version, start, end) spans over
+    # the response, in order, covering it exactly (SGLang's meta_info.weight_versions; two or
+    # more when the generation ran across a weight publish). None: all of it by the group's
+    # policy_version (a server that reports no integer version).
+    version_spans: tuple[tuple[int, int, int], ...] | None = None
 
     def __post_init__(self) -> None:
         self.token_ids_T = _tokens(self.token_ids_T, "token_ids_T")
@@ -107,6 +129,8 @@ class Sample:
             self.loss_mask_T = np.ascontiguousarray(self.loss_mask_T, dtype=_MASK_DTYPE)
             if self.loss_mask_T.shape != self.token_ids_T.shape:
                 raise ValueError(f"loss_mask_T shape {self.loss_mask_T.shape} != token_ids_T shape {self.token_ids_T.shape}")
+        if self.version_spans is not None:
+            self.version_spans = _spans(self.version_spans, len(self.token_ids_T))
         if self.finish_reason not in FINISH_REASONS:
             raise ValueError(f"finish_reason {self.finish_reason!r} is not one of {FINISH_REASONS}")
         if self.routed_experts_SLK is not None:
@@ -122,7 +146,8 @@ class ExperienceGroup:
 
     task_id: str
     prompt_id: str
-    # The weight version the samples were generated with (the oldest one if it changed mid-group).
+    # The weight version the samples were generated with: the oldest of any of its tokens (each
+    # sample's version_spans say which version sampled which token).
     policy_version: int
     prompt_tokens_P: np.ndarray
     samples: list[Sample]
@@ -143,6 +168,20 @@ class ExperienceGroup:
                     f"sample {i}: routed_experts_SLK has {s.routed_experts_SLK.shape[0]} positions, "
                     f"prompt + response - 1 = {positions}"
                 )
+            if s.version_spans and min(v for v, _, _ in s.version_spans) < self.policy_version:
+                raise ValueError(f"sample {i}: a token of version {min(v for v, _, _ in s.version_spans)} is older than "
+                                 f"the group's policy_version {self.policy_version} (its oldest token's)")
+
+    def token_versions(self, sample: Sample) -> tuple[tuple[int, int, int], ...]:
+        """`sample`'s (version, start, end) spans, the group's policy_version where it has none."""
+        if sample.version_spans is not None:
+            return sample.version_spans
+        return ((self.policy_version, 0, len(sample.token_ids_T)),) if len(sample.token_ids_T) else ()
+
+    @property
+    def newest_version(self) -> int:
+        """The newest version that sampled any of its tokens (policy_version is the oldest)."""
+        return max((v for s in self.samples for v, _, _ in self.token_versions(s)), default=self.policy_version)
 
     @property
     def experience_ids(self) -> list[str]:
@@ -245,6 +284,10 @@ def encode_group(group: ExperienceGroup) -> bytes:
             "text": [s.text for s in samples],
             "experts": experts,
             "masked": masked,
+            # Per sample: None, or [version, end, version, end, ...] (each span starts where the
+            # one before it ended, the first at 0): a few ints per sample, whatever its length.
+            "spans": [None if s.version_spans is None else [x for v, _, e in s.version_spans for x in (v, e)]
+                      for s in samples],
             "label": group.label,
             "verifier": group.verifier,
             "worker": group.worker,
@@ -292,6 +335,9 @@ def decode_group(data: bytes | memoryview) -> ExperienceGroup:
             masks = [mask[a:b] for a, b in zip(offsets[:-1], offsets[1:])]
         if cursor != len(view):
             raise ValueError(f"{len(view) - cursor} bytes left after the arrays")
+        spans = [None if flat is None else _unflatten_spans(flat) for flat in body["spans"]]
+        if len(spans) != n:
+            raise ValueError(f"{len(spans)} span lists for {n} samples")
         samples = [
             Sample(
                 token_ids_T=tokens[a:b],
@@ -301,9 +347,10 @@ def decode_group(data: bytes | memoryview) -> ExperienceGroup:
                 reward=float(reward),
                 routed_experts_SLK=routed,
                 loss_mask_T=mask,
+                version_spans=span,
             )
-            for a, b, finish, text, reward, routed, mask in zip(
-                offsets[:-1], offsets[1:], body["finish"], body["text"], rewards, per_sample_experts, masks
+            for a, b, finish, text, reward, routed, mask, span in zip(
+                offsets[:-1], offsets[1:], body["finish"], body["text"], rewards, per_sample_experts, masks, spans
             )
         ]
         return ExperienceGroup(
@@ -320,3 +367,13 @@ def decode_group(data: bytes | memoryview) -> ExperienceGroup:
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise RecordFormatError(f"malformed experience record: {exc!r}") from None
+
+
+def _unflatten_spans(flat: list[int]) -> tuple[tuple[int, int, int], ...]:
+    if len(flat) % 2:
+        raise ValueError(f"spans {flat}: not (version, end) pairs")
+    out, start = [], 0
+    for version, end in zip(flat[::2], flat[1::2]):
+        out.append((version, start, end))
+        start = end
+    return tuple(out)

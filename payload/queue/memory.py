@@ -26,7 +26,7 @@ from payload.queue.base import (
     TrainerProgress,
 )
 from payload.queue.experience import ExperienceGroup, Task, decode_group, decode_task, encode_group, encode_task
-from spec.job import too_stale
+from spec.job import drops_group
 
 
 @dataclass
@@ -169,7 +169,8 @@ class MemoryQueue(RolloutQueue):
             return len(self._buffer) + unacked + len(verify.waiting) + len(verify.pending)
 
     def consume(
-        self, consumer: str, max_groups: int, block_s: float, current_version: int, max_staleness: int
+        self, consumer: str, max_groups: int, block_s: float, current_version: int, max_staleness: int,
+        stale_tokens: str = "drop_group",
     ) -> Consumed:
         deadline = time.monotonic() + block_s
         result = Consumed()
@@ -180,7 +181,7 @@ class MemoryQueue(RolloutQueue):
             while self._buffer and len(result.groups) < max_groups:
                 entry_id, payload = self._buffer.popleft()
                 group = decode_group(payload)
-                if too_stale(group.policy_version, current_version, max_staleness):
+                if drops_group(group.policy_version, group.newest_version, current_version, max_staleness, stale_tokens):
                     self._stale += 1
                     result.stale.append(group)
                     continue

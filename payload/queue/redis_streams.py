@@ -96,7 +96,7 @@ from payload.queue.base import (
 )
 from payload.queue.experience import ExperienceGroup, Task, decode_group, decode_task, encode_group, encode_task
 from payload.queue.url import answers_plain_redis, redacted, redis_credentials
-from spec.job import too_stale
+from spec.job import drops_group
 
 log = logging.getLogger(__name__)
 
@@ -556,7 +556,8 @@ class RedisQueue(RolloutQueue):
         return exc
 
     def consume(
-        self, consumer: str, max_groups: int, block_s: float, current_version: int, max_staleness: int
+        self, consumer: str, max_groups: int, block_s: float, current_version: int, max_staleness: int,
+        stale_tokens: str = "drop_group",
     ) -> Consumed:
         entries = []
         held = self._outstanding.setdefault(consumer, set())
@@ -598,7 +599,7 @@ class RedisQueue(RolloutQueue):
             if not first:
                 dropped.append(entry_id)
                 duplicates += 1
-            elif too_stale(group.policy_version, current_version, max_staleness):
+            elif drops_group(group.policy_version, group.newest_version, current_version, max_staleness, stale_tokens):
                 dropped.append(entry_id)
                 result.stale.append(group)
             else:

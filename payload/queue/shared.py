@@ -112,8 +112,9 @@ class SharedQueue(RolloutQueue):
     def buffer_fill(self) -> int:
         return self._remote.buffer_fill()
 
-    def consume(self, consumer: str, max_groups: int, block_s: float, current_version: int, max_staleness: int) -> Consumed:
-        return self._remote.consume(consumer, max_groups, block_s, current_version, max_staleness)
+    def consume(self, consumer: str, max_groups: int, block_s: float, current_version: int, max_staleness: int,
+                stale_tokens: str = "drop_group") -> Consumed:
+        return self._remote.consume(consumer, max_groups, block_s, current_version, max_staleness, stale_tokens)
 
     def ack(self, entry_ids: Sequence[str], *, dropped: bool = False) -> None:
         self._remote.ack(list(entry_ids), dropped=dropped)

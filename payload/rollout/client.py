@@ -6,6 +6,7 @@ G samples and shares the prompt's prefix cache. Fields follow sglang/srt/manager
 
     {"text", "output_ids", "meta_info": {"finish_reason": {"type": "stop"|"length"|"abort", ...},
      "output_token_logprobs": [[logprob, token_id, text|null], ...], "weight_version",
+     "weight_versions": [{"version", "start", "end"}, ...] (which version sampled which tokens),
      "routed_experts": base64 of int32 [prompt + output - 1, num_hidden_layers, top_k]}}
 
 (sglang 0.5.23's srt/state_capturer: one row per decoder layer, MoE or not; the client keeps
@@ -80,6 +81,10 @@ class Generation:
     # {version, start, end} per span in token order; meta_info.weight_version is the newest).
     weight_version: str
     routed_experts_SLK: np.ndarray | None = None
+    # Which version sampled which output tokens: (version, start, end) spans in token order,
+    # covering the output exactly (meta_info.weight_versions; one span of meta_info.weight_version
+    # where the server reports none). Empty for an empty output.
+    weight_spans: list[tuple[str, int, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -251,6 +256,7 @@ class SGLangClient:
             text=str(item.get("text", "")),
             weight_version=_oldest_weight_version(meta),
             routed_experts_SLK=routed,
+            weight_spans=weight_spans(meta, len(output_ids)),
         )
 
 
@@ -263,3 +269,33 @@ def _oldest_weight_version(meta: dict) -> str:
         return str(spans[0]["version"])
     return str(meta.get("weight_version", ""))
 
+
+
+def weight_spans(meta: dict, num_output_tokens: int) -> list[tuple[str, int, int]]:
+    """meta_info.weight_versions as (version, start, end) spans over the output tokens, checked to
+    cover them exactly, back to back (SGLang 0.5.23's add_weight_versions_to_meta_info writes
+    them so: compute_weight_version_spans starts each span where the last ended and clips the
+    last to the output; a span that starts at 0 is kept even when empty). Without spans (a
+    generation within one version, or the embedded engine's scoring path): one span of
+    meta_info.weight_version. An empty span (an empty output) is dropped."""
+    raw = meta.get("weight_versions")
+    if not raw:
+        raw = [{"version": meta.get("weight_version", ""), "start": 0, "end": num_output_tokens}]
+    spans = [(str(s["version"]), int(s["start"]), int(s["end"])) for s in raw]
+    spans = [s for s in spans if s[2] > s[1]]
+    at = 0
+    for _, start, end in spans:
+        if start != at:
+            raise ValueError(f"weight_versions {raw} do not cover the output tokens back to back")
+        at = end
+    if at != num_output_tokens:
+        raise ValueError(f"weight_versions {raw} cover {at} output tokens, the output has {num_output_tokens}")
+    return spans
+
+
+def integer_spans(spans: list[tuple[str, int, int]]) -> tuple[tuple[int, int, int], ...] | None:
+    """The spans with integer versions (what servers started by `serve` report: the trainer's
+    step), or None where any is not one (a bare SGLang says "default")."""
+    if not all(v.isdigit() for v, _, _ in spans):
+        return None
+    return tuple((int(v), a, b) for v, a, b in spans)

@@ -146,6 +146,9 @@ class Engine:
         self._waiting: deque[_Sequence] = deque()
         self._live: set[_Sequence] = set()  # submitted and not finished: waiting or running
         self._paused: PauseMode | None = None
+        # A batch is between prefill and its end; held: it waits in place at a step boundary.
+        self._running = False
+        self._held = False
         self._abort_requested = False
         self._closed = False
         self._groups: dict[str, object] = {}
@@ -180,6 +183,10 @@ class Engine:
         return [s.future for s in sequences]
 
     def pause(self, mode: PauseMode) -> None:
+        """Returns once the running batch, if any, stopped at a step boundary (held in place, or
+        retracted to the queue): SGLang 0.5.23's scheduler takes /pause_generation in its event
+        loop between batches, so when the call returns no forward is in flight and a weight
+        update that follows splits every running request's tokens exactly there."""
         if mode not in ("abort", "retract", "in_place"):
             raise EngineError(f"mode {mode!r}: must be one of abort, retract, in_place")
         with self._state:
@@ -190,6 +197,8 @@ class Engine:
                     self._finish(seq, {"type": "abort", "message": "aborted by pause_generation"})
                 self._waiting.clear()
             self._state.notify_all()
+            while mode != "abort" and self._paused == mode and self._running and not self._held and not self._closed:
+                self._state.wait(1.0)
 
     def resume(self) -> None:
         with self._state:
@@ -364,6 +373,7 @@ class Engine:
                         seq.future.set_exception(EngineError("the engine shut down"))
                     return
                 batch = [self._waiting.popleft() for _ in range(min(len(self._waiting), self.config.max_batch_size))]
+                self._running = True
             try:
                 with torch.inference_mode():
                     self._run(batch)
@@ -373,12 +383,19 @@ class Engine:
                     self._live.discard(seq)
                     if not seq.future.done():
                         seq.future.set_exception(exc)
+            finally:
+                with self._state:
+                    self._running = False
+                    self._state.notify_all()
 
     def _interrupted(self, active: list[_Sequence]) -> bool:
         """Between decode steps: honour pauses and aborts. True when the batch must stop."""
         with self._state:
             while self._paused == "in_place" and not self._abort_requested and not self._closed:
+                self._held = True
+                self._state.notify_all()  # a pause() waiting for the batch to stop
                 self._state.wait()
+            self._held = False
             if self._abort_requested or self._closed:
                 for seq in active:
                     self._finish(seq, {"type": "abort", "message": "aborted"})

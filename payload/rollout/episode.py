@@ -13,8 +13,10 @@ Every request of a task carries the task id as its session key: the router sends
 to the server whose radix cache already holds the conversation (and the G conversations share
 their prompt), so a turn prefills only the environment's reply.
 
-Staleness: each turn's oldest weight version is kept; the group's version is the oldest of
-all its turns (a conversation that spans a publish is as stale as its first turn).
+Staleness: every policy token keeps the version that sampled it (each turn's SGLang spans,
+shifted to where the turn sits in the response); the environment's tokens between turns,
+never trained, take the version of the policy token before them. The group's version is the
+oldest of all its turns (a conversation that spans a publish is as stale as its first turn).
 
 Spot tolerance: a conversation lives only in this worker's memory. A reclaimed worker's task
 returns to the queue and is played again from the prompt (restart, not resume): resuming would
@@ -33,7 +35,7 @@ import numpy as np
 from payload.envs.base import get_environment
 from payload.queue.experience import ExperienceGroup, Sample, Task
 from payload.rollout.chat import ChatTurns
-from payload.rollout.client import Generation, SamplingParams, SGLangClient
+from payload.rollout.client import Generation, SamplingParams, SGLangClient, integer_spans
 
 
 @dataclass
@@ -44,6 +46,9 @@ class _Conversation:
     logprobs: list[float] = field(default_factory=list)
     mask: list[int] = field(default_factory=list)
     versions: list[str] = field(default_factory=list)
+    # Per response token: the version that sampled it (str, as the server says it); None for the
+    # environment's tokens, which take the policy token's before them (`_spans`).
+    token_versions: list[str | None] = field(default_factory=list)
     turns: int = 0
     done: bool = False
     finish: str = "stop"
@@ -55,6 +60,8 @@ class _Conversation:
         self.response += ids
         self.logprobs += logprobs if policy else [0.0] * len(ids)
         self.mask += [int(policy)] * len(ids)
+        if not policy:
+            self.token_versions += [None] * len(ids)
 
 
 class EpisodeRunner:
@@ -92,6 +99,8 @@ class EpisodeRunner:
         ids = [int(t) for t in g.token_ids_T]
         c.add(ids, policy=True, logprobs=[float(x) for x in g.logprobs_T])
         c.versions.append(g.weight_version)
+        for version, start, end in g.weight_spans:
+            c.token_versions += [version] * (end - start)
         c.turns += 1
         c.routed = g.routed_experts_SLK  # the last turn's covers the whole conversation
         c.final_text = self.chat.decode(ids)
@@ -121,11 +130,29 @@ class EpisodeRunner:
         versions = [v for c in conversations for v in c.versions]
         # A bare SGLang says "default"; servers started by `serve` carry an integer version.
         version = min(int(v) for v in versions) if all(v.isdigit() for v in versions) else task.policy_version
+        spans = [integer_spans(_spans(c.token_versions)) for c in conversations]
+        if not all(v.isdigit() for v in versions) or any(s is None for s in spans):
+            spans = [None] * len(conversations)
         samples = [
             Sample(token_ids_T=c.response, logprobs_T=c.logprobs, finish_reason=c.finish, text=c.final_text,
-                   reward=c.reward, routed_experts_SLK=c.routed, loss_mask_T=c.mask)
-            for c in conversations
+                   reward=c.reward, routed_experts_SLK=c.routed, loss_mask_T=c.mask, version_spans=span)
+            for c, span in zip(conversations, spans)
         ]
         return ExperienceGroup(task_id=task.task_id, prompt_id=task.prompt_id, policy_version=version,
                                prompt_tokens_P=conversations[0].prompt, samples=samples, label=task.label,
                                verifier=task.verifier, worker=worker, data_source=task.data_source)
+
+
+def _spans(token_versions: list[str | None]) -> list[tuple[str, int, int]]:
+    """Per-token versions as (version, start, end) spans; the environment's tokens (None) join
+    the span before them, or the first policy span where the response starts with them."""
+    # No policy token at all: "" (not an integer version), so the sample carries no spans.
+    first = next((v for v in token_versions if v is not None), "")
+    spans: list[tuple[str, int, int]] = []
+    for i, version in enumerate(token_versions):
+        version = version if version is not None else spans[-1][0] if spans else first
+        if spans and spans[-1][0] == version:
+            spans[-1] = (version, spans[-1][1], i + 1)
+        else:
+            spans.append((version, i, i + 1))
+    return spans

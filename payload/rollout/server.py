@@ -144,7 +144,8 @@ def build_app(engine: Engine) -> FastAPI:
     async def pause_generation(request: Request):
         try:
             body = await _json(request)
-            engine.pause(body.get("mode", "abort"))
+            # Off the event loop: it waits for the running batch's step to end.
+            await asyncio.to_thread(engine.pause, body.get("mode", "abort"))
         except EngineError as exc:
             return _error(str(exc))
         return {"message": "Generation paused successfully.", "status": "ok"}

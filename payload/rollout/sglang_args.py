@@ -35,6 +35,11 @@ def server_args(job: JobConfig, *, model_path: str, host: str, port: int, nodes:
         # names and dtypes each publish then sends; the flag makes a bf16 start checkpoint an
         # error at launch instead of per-tensor online quantization the publishes cannot update.
         args += ["--quantization", "fp8"]
+    if job.rollout.pause_mode == "in_place":
+        # Requests paused in place keep their old-weight KV and 0.5.23 cannot flush the radix
+        # cache while any run (payload/sync/publisher.py): without the cache no old-weight
+        # prefix outlives the request that computed it.
+        args.append("--disable-radix-cache")
     if job.rollout.return_routed_experts:
         # Routing replay: each response carries the experts every token was routed to.
         args.append("--enable-return-routed-experts")

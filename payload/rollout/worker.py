@@ -46,7 +46,8 @@ from spec.job import RewardsSection
 from payload.queue.base import BufferFull, Delivery, RolloutQueue, Stage
 from payload.queue.experience import ExperienceGroup, Sample, Task
 from payload.rollout.chat import ChatTemplateError, ChatTurns
-from payload.rollout.client import RequestRejected, SamplingParams, ServerUnavailable, SGLangClient, Stopped
+from payload.rollout.client import (RequestRejected, SamplingParams, ServerUnavailable, SGLangClient, Stopped,
+                                    integer_spans)
 from payload.rewards.model import RewardModelUnavailable
 from payload.rollout.episode import EpisodeRunner
 from payload.sandbox.jail import SandboxError
@@ -305,6 +306,10 @@ class RolloutWorker:
         versions = [int(g.weight_version) for g in generations if g.weight_version.isdigit()]
         # Servers started by `serve` always carry an integer version; a bare SGLang says "default".
         version = min(versions) if len(versions) == len(generations) else task.policy_version
+        # And every token's own version (SGLang's spans), kept for the trainer's per-token staleness.
+        spans = [integer_spans(g.weight_spans) for g in generations]
+        if len(versions) != len(generations) or any(s is None for s in spans):
+            spans = [None] * len(generations)
         samples = [
             Sample(
                 token_ids_T=g.token_ids_T,
@@ -312,8 +317,9 @@ class RolloutWorker:
                 finish_reason=g.finish_reason,
                 text=g.text,
                 routed_experts_SLK=g.routed_experts_SLK,
+                version_spans=span,
             )
-            for g in generations
+            for g, span in zip(generations, spans)
         ]
         return ExperienceGroup(
             task_id=task.task_id,

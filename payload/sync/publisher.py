@@ -30,12 +30,15 @@ prefixes computed with the old weights (the requests paused in place put theirs 
 finish), and new requests that share a prefix reuse them: a hot prefix (the chat template, a
 group's prompt) can keep a version's KV for as long as it stays cached. 0.5.23 offers no way to
 flush it later under load (/flush_cache, deferred or not, needs a scheduler with nothing running
-or waiting, which a fed server never is), and the sample's version (the oldest of SGLang's
-per-token weight_versions spans, payload/rollout/client.py) covers only its output tokens, so
-that KV's age is not bounded by max_staleness. That is why retract stays the default: use
-in_place on servers launched with --disable-radix-cache (no prefix outlives its request; each
-of a group's samples then prefills the prompt itself).
-Mixed-version samples are still trained correctly: the loss weights each token by truncated
+or waiting, which a fed server never is), and the versions a sample carries (SGLang's
+per-token weight_versions spans, payload/rollout/client.py) cover only its output tokens, so
+that KV's age is not bounded by max_staleness. That is why retract stays the default, and why
+a job with in_place renders its servers' command with --disable-radix-cache
+(payload/rollout/sglang_args.py: no prefix outlives its request; each of a group's samples then
+prefills the prompt itself).
+Mixed-version samples are still trained correctly: every output token keeps the version that
+sampled it (the spans travel to the trainer's batch; rollout.stale_tokens mask leaves those more
+than max_staleness behind out of the loss), and the loss weights each token by truncated
 importance sampling against the logprob the server reported for it (payload/train/loss.py TIS,
 rollout logprobs carried per token by payload/train/batch.py), and that logprob is the one of
 the distribution the token was actually sampled from, whatever weights computed its KV.

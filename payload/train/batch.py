@@ -17,12 +17,13 @@ padding: positions restart at each sample, attention stays inside each sample
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 import torch
 
 from estimate.partition import balanced_partition, first_fit_bins
+from spec.job import too_stale
 
 
 def route_dtype(num_experts: int) -> np.dtype:
@@ -43,6 +44,9 @@ class Sample:
     # replies between turns are in the sequence (the policy attends to them) but not trained.
     # None: the whole response is trained.
     response_mask: np.ndarray | None = None
+    # The policy version that sampled each response token: (version, start, end) spans covering
+    # the response (payload.queue.experience; in-flight weight updates split a response).
+    version_spans: tuple[tuple[int, int, int], ...] = ()
 
     def __post_init__(self) -> None:
         self.prompt_ids = np.asarray(self.prompt_ids, dtype=np.int32)
@@ -52,6 +56,8 @@ class Sample:
             raise ValueError(
                 f"{len(self.rollout_logprobs)} rollout logprobs for {len(self.response_ids)} response tokens"
             )
+        if self.version_spans and (self.version_spans[0][1] != 0 or self.version_spans[-1][2] != len(self.response_ids)):
+            raise ValueError(f"version spans {self.version_spans} do not cover the {len(self.response_ids)} response tokens")
         if self.response_mask is not None:
             self.response_mask = np.asarray(self.response_mask, dtype=bool)
             if self.response_mask.shape != self.response_ids.shape:
@@ -95,6 +101,47 @@ class MicroBatch:
         move = lambda t: None if t is None else t.to(device, non_blocking=True)  # noqa: E731
         return MicroBatch(*(getattr(self, f.name) if f.name == "cu_seqlens" else move(getattr(self, f.name))
                             for f in fields(self)))
+
+
+@dataclass(frozen=True)
+class TokenVersions:
+    """Where a step's policy tokens (response tokens the loss trains, before staleness) came
+    from: `older` sampled by a version before the one trained, `stale` more than max_staleness
+    behind it (masked out of the loss under rollout.stale_tokens mask)."""
+
+    policy: int = 0
+    older: int = 0
+    stale: int = 0
+
+    def __add__(self, other: "TokenVersions") -> "TokenVersions":
+        return TokenVersions(self.policy + other.policy, self.older + other.older, self.stale + other.stale)
+
+    @property
+    def older_fraction(self) -> float:
+        """Of the tokens trained (stale ones masked), the share sampled by an older version."""
+        return (self.older - self.stale) / max(self.policy - self.stale, 1)
+
+    @property
+    def stale_fraction(self) -> float:
+        return self.stale / max(self.policy, 1)
+
+
+def mask_stale_tokens(sample: Sample, current_version: int, max_staleness: int, mask: bool = True) -> tuple[Sample, TokenVersions]:
+    """`sample` with the tokens too stale for the trainer at `current_version` (spec.job's rule,
+    per version span) out of its response mask when `mask` (rollout.stale_tokens mask), and the
+    count of its policy tokens by age. The rest keep their off-policy correction (payload.train.loss:
+    their rollout logprobs are still the ones the version that sampled them gave)."""
+    n = len(sample.response_ids)
+    policy = np.ones(n, dtype=bool) if sample.response_mask is None else sample.response_mask
+    older = np.zeros(n, dtype=bool)
+    stale = np.zeros(n, dtype=bool)
+    for version, start, end in sample.version_spans:
+        older[start:end] = version < current_version
+        stale[start:end] = too_stale(version, current_version, max_staleness)
+    counts = TokenVersions(int(policy.sum()), int((policy & older).sum()), int((policy & stale).sum()) if mask else 0)
+    if not mask or not counts.stale:
+        return sample, counts
+    return replace(sample, response_mask=policy & ~stale), counts
 
 
 def _routes(samples: list[Sample]) -> list[np.ndarray] | None:

@@ -55,7 +55,8 @@ from payload.sync.publisher import WeightPublisher
 from payload.train import deadline
 from payload.train.advantages import group_advantages
 from payload.train.shaping import length_metrics, shaped_rewards
-from payload.train.batch import MicroBatch, Sample, micro_batches, packed_for_rank, split_for_ranks
+from payload.train.batch import (MicroBatch, Sample, TokenVersions, mask_stale_tokens, micro_batches, packed_for_rank,
+                                 split_for_ranks)
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
 from payload.train.export import export_hf
 from estimate.footprint import device_memory_gb, pipeline_budget, trainer_keeps_logits
@@ -73,7 +74,7 @@ _DTYPES = {"bfloat16": torch.bfloat16, "float32": torch.float32}
 _STEP_GAUGES = ("loss", "policy_loss", "kl_loss", "clip_fraction", "approx_kl", "grad_norm", "mean_reward",
                 "response_length_mean", "tis_weight_mean", "rollout_logprob_diff", "rollout_kl",
                 "response_length_max", "response_length_p95", "response_clip_ratio", "overlong_penalty_mean",
-                "off_policy_masked_fraction")
+                "off_policy_masked_fraction", "old_version_token_fraction", "stale_masked_token_fraction")
 
 
 class TrainerConfigError(ValueError):
@@ -172,6 +173,8 @@ class Batch:
     final: bool = False
     # Taken from the replay log after a resume (the step is trained again; metrics.jsonl says so).
     replayed: bool = False
+    # Its policy tokens by the version that sampled them (set when its samples are made).
+    tokens: TokenVersions = field(default_factory=TokenVersions)
 
 
 class Trainer:
@@ -415,6 +418,7 @@ class Trainer:
                 block_s=1.0,
                 current_version=self.counters.policy_version,
                 max_staleness=job.rollout.max_staleness,
+                stale_tokens=job.rollout.stale_tokens,
             )
             batch.stale += len(consumed.stale)
             if not consumed.groups and not consumed.stale and self.queue.exhausted():
@@ -454,7 +458,7 @@ class Trainer:
         elif batch is not None:
             # One share per data-parallel rank; every stage of a pipeline gets its pipeline's share.
             dp = world.stage_world_size
-            shares = split_for_ranks(self._samples(batch.groups), dp) if batch.groups else [[]] * dp
+            shares = split_for_ranks(self._samples(batch), dp) if batch.groups else [[]] * dp
             parts = [(shares[rank % dp], len(batch.groups), batch.final) for rank in range(world.world_size)]
         if world.world_size == 1:
             return parts[0]
@@ -485,17 +489,26 @@ class Trainer:
         return shaped_rewards(rewards, [len(s.token_ids_T) for s in samples], job.batch.max_response_tokens,
                               job.algorithm.overlong_penalty)
 
-    def _samples(self, groups: list[ExperienceGroup]) -> list[Sample]:
-        """Rank 0: every sample of the step with its group's advantage, arrays kept as they are."""
-        a = self.config.job.algorithm
+    def _samples(self, batch: Batch) -> list[Sample]:
+        """Rank 0: every sample of the step with its group's advantage, arrays kept as they are,
+        and each token's version: under rollout.stale_tokens mask the tokens more than
+        max_staleness behind the version trained (the one the queue judged them against) leave
+        the loss; `batch.tokens` counts them."""
+        job = self.config.job
+        a, groups = job.algorithm, batch.groups
         shaped, _ = self._rewards([s for g in groups for s in g.samples])
         rewards = torch.tensor(shaped, dtype=torch.float32)
         advantages = group_advantages(rewards, a.group_size, a.advantage_scale).numpy()
-        samples = []
+        samples, counts = [], TokenVersions()
         for group in groups:
             for s in group.samples:
-                samples.append(Sample(group.prompt_tokens_P, s.token_ids_T, s.logprobs_T, float(s.reward),
-                                      float(advantages[len(samples)]), s.routed_experts_SLK, s.loss_mask_T))
+                sample, seen = mask_stale_tokens(
+                    Sample(group.prompt_tokens_P, s.token_ids_T, s.logprobs_T, float(s.reward),
+                           float(advantages[len(samples)]), s.routed_experts_SLK, s.loss_mask_T, group.token_versions(s)),
+                    self.counters.policy_version, job.rollout.max_staleness, mask=job.rollout.stale_tokens == "mask")
+                samples.append(sample)
+                counts += seen
+        batch.tokens = counts
         return samples
 
     # -- weights out --------------------------------------------------------------------------
@@ -705,7 +718,9 @@ class Trainer:
         m.dropped.labels("filtered").inc(batch.filtered)
         extra = dict(metrics, mean_reward=float(np.mean(np.concatenate([g.rewards_G for g in batch.groups]))),
                      **length_metrics(lengths, [s.finish_reason == "length" for s in every], self._rewards(every)[1]),
-                     groups_dropped_filtered=batch.filtered)
+                     groups_dropped_filtered=batch.filtered,
+                     old_version_token_fraction=batch.tokens.older_fraction,
+                     stale_masked_token_fraction=batch.tokens.stale_fraction)
         for name, gauge in m.step_values.items():
             if name in extra:
                 gauge.set(extra[name])
@@ -726,6 +741,8 @@ class Trainer:
             staleness_mean=float(np.mean(staleness)),
             staleness_max=int(max(staleness)),
             groups_dropped_stale=batch.stale,
+            old_version_token_fraction=batch.tokens.older_fraction,
+            stale_masked_token_fraction=batch.tokens.stale_fraction,
             policy_version=step,
             model=self.config.job.model.architecture or self.config.job.model.path.rstrip("/").rsplit("/", 1)[-1],
             device=device_name(self.world.device),

@@ -3,7 +3,9 @@ project generates with the release's own code, and prints the verdicts as JSON.
 
 stdin: {"server_args": [[arg, ...], ...], "router_args": [[arg, ...], ...],
         "requests": [{"route": "/update_weights_from_distributed", "body": {...}}, ...],
-        "placeholder_routes": true}
+        "placeholder_routes": true,
+        "weight_versions": [{"events": [[old_version, output_tokens], ...], "current": version,
+                             "output_tokens": n, "visible": n, "truncate": k}, ...]}
 --out FILE: {"server_args": [...], "router_args": [...], "requests": [...]}, one verdict per input,
         and "placeholder_routes": the routes a multi-node replica's non-leader node serves.
 
@@ -11,6 +13,8 @@ stdin: {"server_args": [[arg, ...], ...], "router_args": [[arg, ...], ...],
   and `python -m sglang.launch_server` use, then SGLang's own a2a post-process rule
   (`_a2a_ep_size`: an EP-spanning MoE backend forces ep_size = tp_size);
 - router arguments: `sglang_router.launch_router.parse_router_args`;
+- per-token weight versions: the meta_info.weight_versions a finished request's response
+  carries, built by the release's own sglang/srt/utils/weight_versions.py;
 - request bodies: the class each route's body is parsed into is read from the release's
   http_server.py (the route's `obj` parameter). `/generate` bodies pass the release's JSON
   contract gate (`sglang.api.v1.api_types.GenerateRequest`, what the server answers 400 with)
@@ -152,6 +156,7 @@ def judge_server_args(argv: list[str]) -> dict:
     fields = ("tp_size", "ep_size", "moe_a2a_backend", "deepep_mode", "deepep_v2_mode", "nnodes", "node_rank",
               "enable_return_routed_experts", "weight_version", "model_path", "tokenizer_path", "enable_metrics",
               "quantization", "is_embedding")
+    fields += ("disable_radix_cache",)  # rollout.pause_mode in_place
     return {"ok": True, "args": {f: getattr(parsed, f) for f in fields}, "ep_size_after_a2a_rule": forced.get("ep_size")}
 
 
@@ -207,6 +212,27 @@ def judge_requests(requests: list[dict]) -> list[dict]:
     return verdicts
 
 
+def weight_versions(cases: list[dict]) -> list[dict]:
+    """meta_info as the release builds it for a finished request: the scheduler's
+    compute_weight_version_spans over the request's weight-version events (after
+    truncate_weight_version_events where a retract kept `truncate` tokens), then the tokenizer
+    manager's add_weight_versions_to_meta_info for the `visible` output tokens it returns."""
+    from sglang.srt.utils.weight_versions import (WeightVersionEvent, add_weight_versions_to_meta_info,
+                                                  compute_weight_version_spans, truncate_weight_version_events)
+
+    out = []
+    for case in cases:
+        events = [WeightVersionEvent(old_version=v, num_output_tokens=n) for v, n in case["events"]]
+        if case.get("truncate") is not None:
+            events = truncate_weight_version_events(events, num_kept_tokens=case["truncate"])
+        spans = compute_weight_version_spans(events, current_version=case["current"],
+                                             num_output_tokens=case["output_tokens"])
+        meta: dict = {}
+        add_weight_versions_to_meta_info(meta, spans, case.get("visible", case["output_tokens"]))
+        out.append(meta)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
@@ -217,6 +243,7 @@ def main() -> None:
         "router_args": [judge_router_args(a) for a in todo.get("router_args", [])],
         "requests": judge_requests(todo.get("requests", [])),
         "placeholder_routes": placeholder_routes() if todo.get("placeholder_routes") else None,
+        "weight_versions": weight_versions(todo.get("weight_versions", [])),
     }
     out_path.write_text(json.dumps(out, default=str))
 

@@ -111,6 +111,12 @@ def test_every_generated_sglang_command_parses_in_the_release(dists, release):
     cases.append(("fp8 rollout", fp8, sglang_command(fp8, model_path=fp8.rollout_model_path, host="0.0.0.0", port=30000,
                                                      weight_version="0")[3:]))
 
+    # rollout.pause_mode in_place: requests paused in place keep their old-weight KV, so no radix cache.
+    in_place = JobConfig.model_validate({"rollout": {"pause_mode": "in_place"}, "parallel": {
+        "rollout_tensor_parallel_size": 4, "rollout_expert_parallel_size": 4}})
+    cases.append(("in_place pause", in_place, sglang_command(in_place, model_path="/fsx/m", host="0.0.0.0", port=30000,
+                                                             weight_version="0")[3:]))
+
     verdicts = release({"server_args": [args for _, _, args in cases]})["server_args"]
     for (label, job, args), verdict in zip(cases, verdicts):
         assert verdict["ok"], f"{label}: {verdict['error']}"
@@ -124,6 +130,7 @@ def test_every_generated_sglang_command_parses_in_the_release(dists, release):
         assert parsed["enable_metrics"] is True
         # Block FP8 (payload/sync/wire.py) from a block-FP8 checkpoint; the tokenizer stays the base's.
         assert parsed["quantization"] == ("fp8" if job.rollout.precision == "fp8" else None), label
+        assert parsed["disable_radix_cache"] is (job.rollout.pause_mode == "in_place"), label
     by_label = {label: verdict["args"] for (label, _, _), verdict in zip(cases, verdicts)}
     assert (by_label["fp8 rollout"]["model_path"], by_label["fp8 rollout"]["tokenizer_path"]) == (
         "/fsx/models/Qwen3-30B-A3B-FP8", fp8.model.path)
@@ -497,3 +504,62 @@ def test_the_routers_control_plane_needs_the_admin_key(dists, release_python, tm
             server.close()
     assert refused == [401, 401, 401, 401]
     assert answer.text == "A" and [w["id"] for w in still] == [worker["id"]]
+
+
+def test_weight_version_spans_as_the_release_builds_them(release):
+    """meta_info.weight_versions from SGLang 0.5.23's own code (utils/weight_versions.py, as its
+    scheduler and tokenizer manager call it) for requests that ran across weight updates: the
+    rollout client reads each into spans that cover the output exactly, the worker's integer
+    spans pass the experience record's check, and the embedded engine builds the same spans
+    from the same events."""
+    from payload.queue.experience import Sample
+    from payload.rollout.client import integer_spans, weight_spans
+    from payload.rollout.engine import _version_spans
+
+    cases = [
+        {"events": [], "current": "7", "output_tokens": 5},  # one version throughout
+        {"events": [["1", 3], ["2", 5]], "current": "3", "output_tokens": 9},  # two publishes in place
+        {"events": [["1", 3], ["2", 3]], "current": "3", "output_tokens": 6},  # two publishes in one pause
+        {"events": [["1", 2], ["1", 4]], "current": "2", "output_tokens": 7},  # a version repeated
+        {"events": [["1", 3]], "current": "2", "output_tokens": 9, "visible": 2},  # fewer tokens returned
+        {"events": [], "current": "4", "output_tokens": 0},  # nothing generated
+        {"events": [["1", 3], ["2", 6]], "current": "3", "output_tokens": 4, "truncate": 4},  # retracted to 4
+    ]
+    metas = release({"weight_versions": cases})["weight_versions"]
+    expected = [
+        [("7", 0, 5)],
+        [("1", 0, 3), ("2", 3, 5), ("3", 5, 9)],
+        [("1", 0, 3), ("3", 3, 6)],
+        [("1", 0, 4), ("2", 4, 7)],
+        [("1", 0, 2)],
+        [],
+        [("1", 0, 3), ("2", 3, 4)],
+    ]
+    for case, meta, want in zip(cases, metas, expected):
+        visible = case.get("visible", case["output_tokens"])
+        assert meta["weight_version"] == (want[-1][0] if want else case["current"]), meta
+        assert weight_spans(meta, visible) == want, (case, meta)
+        spans = integer_spans(want)
+        Sample(token_ids_T=list(range(visible)), logprobs_T=[0.0] * visible, finish_reason="length", version_spans=spans)
+        if "truncate" not in case and visible == case["output_tokens"]:
+            ours = _version_spans([tuple(e) for e in case["events"]], case["current"], case["output_tokens"])
+            assert ours == meta["weight_versions"], (case, ours, meta)
+
+
+def test_in_place_rollout_servers_run_without_a_radix_cache(dists, release, tmp_path):
+    """rollout.pause_mode in_place: the rollout-servers chart's SGLang command, as `serve` hands
+    it on, disables the radix cache in the release's own parser (requests paused in place keep
+    their old-weight KV, and 0.5.23 cannot flush the cache while any run); the default job's
+    (retract) keeps the cache."""
+    from tests.k8s.test_k8s_inputs import _environment_with
+
+    path = _environment_with(tmp_path, rollout__pause_mode="in_place")
+    synth(str(path), tmp_path / "absent.json", tmp_path / "dist")
+    docs = [doc for p in sorted((tmp_path / "dist").glob("*.k8s.yaml")) for doc in yaml.safe_load_all(p.read_text()) if doc]
+    in_place = chart_sglang_args(docs)
+    default = chart_sglang_args(dists["default"])
+    assert all("--disable-radix-cache" in args for args in in_place) and in_place
+    verdicts = release({"server_args": [passthrough_args(a, model_path="/fsx/ckpt/hf/7", weight_version="7")
+                                        for a in in_place + default]})["server_args"]
+    assert all(v["ok"] for v in verdicts), verdicts
+    assert [v["args"]["disable_radix_cache"] for v in verdicts] == [True] * len(in_place) + [False] * len(default)

@@ -72,8 +72,12 @@ def test_task_round_trip_and_validation():
 def test_version_kind_and_corruption_fail_loudly():
     data = encode_group(make_group(False))
     newer = data[:3] + bytes([data[3] + 1]) + data[4:]
-    with pytest.raises(RecordFormatError, match=r"format version 4, this build reads version 3"):
+    with pytest.raises(RecordFormatError, match=r"format version 5, this build reads version 4"):
         decode_group(newer)
+    # A group written by a build before per-token versions (format 3) is refused by name, not misread.
+    older = data[:3] + bytes([3]) + data[4:]
+    with pytest.raises(RecordFormatError, match=r"experience record has format version 3, this build reads version 4"):
+        decode_group(older)
     with pytest.raises(RecordFormatError, match="not a record of kind .task."):
         decode_task(data)
     with pytest.raises(RecordFormatError):
@@ -90,3 +94,52 @@ def test_sample_shapes_are_checked():
     sample = Sample(token_ids_T=[1, 2], logprobs_T=[0.0, 0.0], finish_reason="stop", routed_experts_SLK=np.zeros((2, 1, 1), int))
     with pytest.raises(ValueError, match=r"routed_experts_SLK has 2 positions, prompt \+ response - 1 = 4"):
         ExperienceGroup(task_id="t", prompt_id="p", policy_version=0, prompt_tokens_P=[1, 2, 3], samples=[sample])
+
+
+def spanned_group() -> ExperienceGroup:
+    """A group whose first sample ran across two publishes (versions 5, 6, 7), whose second is
+    all version 7, whose third is empty, and whose fourth came from a server with no integer
+    version (no spans: the group's policy_version)."""
+    def sample(n, spans):
+        return Sample(token_ids_T=np.arange(n) + 10, logprobs_T=-np.ones(n), finish_reason="length", version_spans=spans)
+
+    return ExperienceGroup(task_id="t", prompt_id="p", policy_version=5, prompt_tokens_P=[1, 2], samples=[
+        sample(6, ((5, 0, 1), (6, 1, 4), (7, 4, 6))), sample(3, ((7, 0, 3),)), sample(0, ()), sample(2, None)])
+
+
+def test_token_versions_round_trip_as_compact_spans():
+    group = spanned_group()
+    data = encode_group(group)
+    back = decode_group(data)
+    assert [s.version_spans for s in back.samples] == [((5, 0, 1), (6, 1, 4), (7, 4, 6)), ((7, 0, 3),), (), None]
+    assert back.policy_version == 5 and back.newest_version == 7
+    # A sample without spans is its group's version, every token.
+    assert back.token_versions(back.samples[3]) == ((5, 0, 2),)
+    # Spans cost a few bytes a sample, not one per token: the same group without them is barely smaller.
+    bare = ExperienceGroup(task_id="t", prompt_id="p", policy_version=5, prompt_tokens_P=[1, 2], samples=[
+        Sample(token_ids_T=s.token_ids_T, logprobs_T=s.logprobs_T, finish_reason="length") for s in group.samples])
+    assert len(data) - len(encode_group(bare)) <= 20
+
+
+def test_spans_must_cover_the_response_exactly():
+    def sample(spans, n=4):
+        return Sample(token_ids_T=np.arange(n), logprobs_T=np.zeros(n), finish_reason="stop", version_spans=spans)
+
+    with pytest.raises(ValueError, match=r"cover 3 tokens, the response has 4"):
+        sample(((1, 0, 3),))
+    with pytest.raises(ValueError, match="back to back from 0"):
+        sample(((1, 0, 2), (2, 3, 4)))  # a gap
+    with pytest.raises(ValueError, match="back to back from 0"):
+        sample(((1, 1, 4),))  # not from the first token
+    with pytest.raises(ValueError, match="back to back from 0"):
+        sample(((1, 0, 2), (2, 2, 2), (3, 2, 4)))  # an empty span
+    with pytest.raises(ValueError, match="the response has 4"):
+        sample(())
+    # The group's version is its oldest token's: a token older than it is a producer's bug.
+    with pytest.raises(ValueError, match="a token of version 3 is older than the group's policy_version 4"):
+        ExperienceGroup(task_id="t", prompt_id="p", policy_version=4, prompt_tokens_P=[1], samples=[sample(((3, 0, 4),))])
+    # And the reader checks what it decodes: spans that no longer cover the response are refused.
+    group = spanned_group()
+    group.samples[1].version_spans = ((7, 0, 2),)  # past the constructor's check
+    with pytest.raises(RecordFormatError, match="cover 2 tokens, the response has 3"):
+        decode_group(encode_group(group))

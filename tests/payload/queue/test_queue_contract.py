@@ -195,6 +195,43 @@ def test_stale_groups_are_dropped_and_counted(make_queue):
     assert queue.stats().stale_dropped == 2 and queue.buffer_fill() == 0
 
 
+def spanning_group(t: Task, spans) -> ExperienceGroup:
+    """A group whose samples ran across weight publishes: each sample's (version, start, end) spans."""
+    samples = [Sample(token_ids_T=np.arange(s[-1][2]), logprobs_T=-np.ones(s[-1][2]), finish_reason="length",
+                      reward=1.0, version_spans=s) for s in spans]
+    return ExperienceGroup(task_id=t.task_id, prompt_id=t.prompt_id, policy_version=min(v for s in spans for v, _, _ in s),
+                           prompt_tokens_P=t.prompt_tokens_P, samples=samples, label=t.label, worker="w")
+
+
+@pytest.mark.parametrize("stale_tokens", ["drop_group", "mask"])
+def test_groups_with_a_stale_span_by_rollout_stale_tokens(make_queue, stale_tokens):
+    """At version 5 with max_staleness 1: a group whose generations began on version 2 and
+    finished on 5 (in-place publishes in between) is dropped under drop_group (its oldest token
+    is 3 versions behind) and kept under mask (its newest is fresh); a group whose every token
+    is too stale is dropped under both; a fresh group is kept under both."""
+    queue = make_queue()
+    queue.submit([task(i) for i in range(3)])
+    made = {
+        "t0": [((2, 0, 3), (5, 3, 7)), ((2, 0, 2), (4, 2, 5))],  # stale old spans, fresh newest span
+        "t1": [((1, 0, 2), (3, 2, 4)), ((2, 0, 4),)],  # newest 3: every token too stale
+        "t2": [((4, 0, 2), (5, 2, 6)), ((5, 0, 3),)],  # every token fresh
+    }
+    for _ in range(3):
+        d = queue.claim(Stage.ROLLOUT, "w", block_s=0.1)
+        queue.complete(d, spanning_group(d.item, made[d.item.task_id]))
+    batch = queue.consume("trainer", 10, 0.1, current_version=5, max_staleness=1, stale_tokens=stale_tokens)
+    kept = sorted(g.group.task_id for g in batch.groups)
+    assert kept == (["t2"] if stale_tokens == "drop_group" else ["t0", "t2"])
+    assert sorted(g.task_id for g in batch.stale) == (["t0", "t1"] if stale_tokens == "drop_group" else ["t1"])
+    # What the trainer gets keeps every token's version.
+    by_id = {g.group.task_id: g.group for g in batch.groups}
+    if stale_tokens == "mask":
+        assert [s.version_spans for s in by_id["t0"].samples] == [((2, 0, 3), (5, 3, 7)), ((2, 0, 2), (4, 2, 5))]
+        assert (by_id["t0"].policy_version, by_id["t0"].newest_version) == (2, 5)
+    queue.ack([g.entry_id for g in batch.groups])
+    assert queue.stats().stale_dropped == len(batch.stale) and queue.buffer_fill() == 0
+
+
 def test_unverified_groups_pass_through_the_verify_stage(make_queue):
     queue = make_queue()
     queue.submit([task(1)])

@@ -36,12 +36,12 @@ def test_restarted_trainer_gets_its_unacknowledged_groups_back(redis_server):
 def test_a_record_of_another_format_version_fails_loudly(redis_server):
     ns = uuid.uuid4().hex[:8]
     queue = redis_queue(redis_server.url, ns)
-    from payload.queue.experience import encode_task
+    from payload.queue.experience import FORMAT_VERSION, encode_task
 
     future = bytearray(encode_task(task(1)))
     future[3] += 1  # what a newer build would write
     queue.redis.xadd(queue._streams[Stage.ROLLOUT], {"d": bytes(future)})
-    with pytest.raises(RecordFormatError, match="format version 4, this build reads version 3"):
+    with pytest.raises(RecordFormatError, match=f"format version {FORMAT_VERSION + 1}, this build reads version {FORMAT_VERSION}"):
         queue.claim(Stage.ROLLOUT, "w", block_s=0.1)
     queue.close()
 

@@ -72,8 +72,10 @@ def test_a_tool_calling_episode_is_the_chat_templates_own_rendering_with_the_too
         np.testing.assert_allclose(sample.logprobs_T, policy.logprobs(0, len(first)) + [0.0] * tool
                                    + policy.logprobs(1, len(second)), rtol=1e-6)
         assert sample.finish_reason == "stop" and sample.text == FINAL
+        # Every token keeps its turn's version; the tool's reply (never trained) joins the turn before it.
+        assert sample.version_spans == ((3, 0, len(first) + tool), (4, len(first) + tool, len(sample.token_ids_T)))
     # Staleness counts from the oldest turn's weights.
-    assert group.policy_version == 3
+    assert (group.policy_version, group.newest_version) == (3, 4)
     # Token-in: turn 2 sends back exactly the ids turn 1 returned, plus the tool's reply; every
     # request of the task carries its session key for the router.
     turn_one, turn_two = policy.requests
@@ -84,6 +86,7 @@ def test_a_tool_calling_episode_is_the_chat_templates_own_rendering_with_the_too
     # The mask survives the queue's record format.
     back = decode_group(encode_group(group))
     assert [s.loss_mask_T.tolist() for s in back.samples] == [s.loss_mask_T.tolist() for s in group.samples]
+    assert [s.version_spans for s in back.samples] == [s.version_spans for s in group.samples]
 
 
 def test_the_trainer_trains_only_the_policys_tokens_of_a_multi_turn_sample():
