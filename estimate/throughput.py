@@ -49,7 +49,8 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, replace
 
-from estimate.engine_fit import engine_fit, kv_bytes_per_token
+from estimate.engine_fit import (engine_fit, kv_bytes_per_token, sglang_decode_graph_max_bs,
+                                 sglang_mem_fraction_static)
 from estimate.footprint import Footprint, Residents, footprint_as_set, step_shape
 from estimate.stages import layer_costs
 from spec.hardware import GpuSpec
@@ -81,8 +82,19 @@ class Assumptions:
     prefill_mfu: float = 0.5  # prefill's share of peak (assumed)
     allreduce_latency_s: float = 15e-6  # one small NVLink all-reduce in a decode step (assumed)
     decode_overhead_s: float = 1e-3  # scheduler and sampling per decode step (assumed)
-    mem_fraction_static: float = 0.85  # SGLang --mem-fraction-static: weights + KV cache
+    # SGLang --mem-fraction-static (weights + KV cache), at most SGLang 0.5.23's own default for
+    # the replica's GPU, TP and decode graph (estimate.engine_fit.sglang_mem_fraction_static:
+    # 0.89 on an H200 at TP 4, 0.81 on an H100), which payload/rollout/sglang_args.py renders.
+    mem_fraction_static: float = 0.85
     max_running_requests: int = 1024  # SGLang --max-running-requests cap on B
+    # SGLang's decode CUDA-graph limit. None: the fitted batch, which sglang_args renders as
+    # --cuda-graph-max-bs-decode, so no step runs eagerly; a number: that limit (e.g. SGLang
+    # 0.5.23's default, estimate.engine_fit.sglang_decode_graph_max_bs: 512 at TP >= 4 on H100
+    # and H200, 256 below), above which a step decodes eagerly and pays eager_decode_overhead_s.
+    cuda_graph_max_bs: int | None = None
+    # An eager decode step's kernel launches over a graph replay's: assumed (~1,000 launches a
+    # step of a 48-layer MoE at ~5 us), not measured here.
+    eager_decode_overhead_s: float = 5e-3
     prompt_tokens: int | None = None  # mean prompt; None: batch.max_prompt_tokens / 4
     pause_mode: str | None = None  # the publish's pause_generation mode; None: the job's rollout.pause_mode
 
@@ -106,10 +118,20 @@ class ServerOption:
     tokens_per_s_per_node: float
     reprefill_s: float  # a replica re-prefilling its running requests after a retracting pause
     why: str = ""
+    graph_max_bs: int = 0  # SGLang's decode CUDA-graph limit it runs with
+    mem_fraction_static: float = 0.85  # the share of a GPU SGLang keeps for weights + KV
+
+    @property
+    def flags(self):
+        """The SGLang flags that make a replica run this fit (payload/rollout/sglang_args.py)."""
+        from estimate.engine_fit import ServerFlags
+
+        return ServerFlags(self.batch, max(self.graph_max_bs, self.batch), self.mem_fraction_static)
 
     def describe(self) -> str:
         return (f"TP {self.tensor_parallel} x {self.replicas_per_node}/node: batch {self.batch}, "
-                f"decode step {self.decode_step_s * 1e3:.1f} ms, {self.tokens_per_s_per_node:,.0f} tok/s/node")
+                f"decode step {self.decode_step_s * 1e3:.1f} ms, {self.tokens_per_s_per_node:,.0f} tok/s/node"
+                + ("" if self.batch <= self.graph_max_bs else f", eager above SGLang's graph of {self.graph_max_bs}"))
 
 
 @dataclass(frozen=True)
@@ -178,28 +200,42 @@ def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_t
     for t in ENGINE_TENSOR_PARALLEL:
         if t > gpus_per_node:
             continue
-        fit = engine_fit(config, tensor_parallel=t, precision=precision, gpu_memory_gb=gpu_memory_gb,
-                         group_size=group_size, max_prompt_tokens=int(max_prompt_tokens or 4 * prompt_tokens),
-                         max_response_tokens=int(max_response_tokens or 2 * response_mean),
-                         mem_fraction_static=a.mem_fraction_static)
+        def fitted(graph: int):
+            fraction = min(a.mem_fraction_static, sglang_mem_fraction_static(gpu_memory_gb, t, graph))
+            fit = engine_fit(config, tensor_parallel=t, precision=precision, gpu_memory_gb=gpu_memory_gb,
+                             group_size=group_size, max_prompt_tokens=int(max_prompt_tokens or 4 * prompt_tokens),
+                             max_response_tokens=int(max_response_tokens or 2 * response_mean),
+                             mem_fraction_static=fraction)
+            return fit, fraction, min(a.max_running_requests, int(fit.kv_capacity_tokens / context))
+
+        # The graph's reserve comes out of the KV cache: size it for the batch that cache holds
+        # (a second pass, whose batch can only be smaller, stays under the captured graph).
+        graph = a.cuda_graph_max_bs or sglang_decode_graph_max_bs(gpu_memory_gb, t)
+        fit, fraction, batch = fitted(graph)
+        if a.cuda_graph_max_bs is None and fit.fits:
+            graph = batch
+            fit, fraction, batch = fitted(graph)
+            batch = min(batch, graph)
         if not fit.fits:
             refused.append(fit)
             continue
         weights = fit.weights_gb_per_gpu * 1e9
         kv_token = kv_bytes_per_token(config, t)
         capacity = fit.kv_capacity_tokens
-        batch = min(a.max_running_requests, int(capacity / context))
         touched = 1 - (1 - config.num_experts_per_tok / config.num_experts) ** batch
         read = (dense_bytes + expert_bytes * touched) / t + batch * context * kv_token
         flops = 2 * active * batch / t
         step = max(read / hbm, flops / (peak * a.decode_mfu)) + a.decode_overhead_s
         if t > 1:
             step += 2 * config.num_hidden_layers * a.allreduce_latency_s
+        if batch > graph:  # above SGLang's decode graph: launched kernel by kernel
+            step += a.eager_decode_overhead_s
         prefill_per_token = prompt_tokens / (group_size * response_mean) * 2 * active / (t * peak * a.prefill_mfu)
         per_token = step / batch + prefill_per_token
         replicas = gpus_per_node // t
         reprefill = batch * context * 2 * active / (t * peak * a.prefill_mfu) if a.pause_mode != "in_place" else 0.0
-        out.append(ServerOption(t, replicas, batch, step, weights / 1e9, capacity, replicas / per_token, reprefill))
+        out.append(ServerOption(t, replicas, batch, step, weights / 1e9, capacity, replicas / per_token, reprefill,
+                                graph_max_bs=graph, mem_fraction_static=fraction))
     out.sort(key=lambda e: -e.tokens_per_s_per_node)
     if out:
         best = out[0]
@@ -289,6 +325,20 @@ def estimate_rates(env, *, response_mean: float | None = None, response_sigma: f
     )
 
 
+def server_flags(env):
+    """SGLang flags for the environment's own replica layout (env.layout.servers' TP), from
+    the planner's fit of it (ServerOption.flags); None where that layout holds no group (the
+    environment checks refuse it before anything is rendered)."""
+    from estimate.loop import BalanceError
+
+    try:
+        engines = estimate_rates(env).engines
+    except BalanceError:
+        return None
+    tp = env.layout.servers.tensor_parallel
+    return next((e.flags for e in engines if e.tensor_parallel == tp), None)
+
+
 def all_tokens_per_s_per_gpu(prediction, spec, prompt_tokens: float) -> float:
     """NeMo-RL's tokens/s/GPU: the trained batch's prompt and response tokens / step / every GPU."""
     trained_groups_per_s = spec.prompts_per_step / prediction.step_time_s
@@ -349,6 +399,11 @@ def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None =
         print(f"    {layout.describe()}; weights {layout.weights_gb_per_gpu:.0f} GB/GPU, KV for "
               f"{layout.kv_capacity_tokens:,} tokens, re-prefill after a retracting pause {layout.reprefill_s:.1f} s", file=out)
     runs = env.layout.servers
+    f = e.flags
+    default_graph = sglang_decode_graph_max_bs(env.pools.rollout.spec.gpu_memory_gb, e.tensor_parallel)
+    print(f"  SGLang flags for it (payload/rollout/sglang_args.py): {' '.join(f.args())}"
+          + (f" (without them SGLang 0.5.23 captures decode graphs up to {default_graph}: a batch of {e.batch} "
+             f"would decode eagerly above it)" if e.batch > default_graph else ""), file=out)
     print(f"  picked TP {e.tensor_parallel}: {e.why} (the environment runs TP "
           f"{runs.tensor_parallel} / EP {runs.expert_parallel} for {estimate.model})", file=out)
     print(f"  publish: trainer stall {estimate.publish_stall_s:.1f} s, server pause {estimate.server_pause_s:.1f} s "
