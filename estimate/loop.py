@@ -14,7 +14,8 @@ The loop (payload.train.trainer, payload.rollout.worker, payload.queue):
   `rollout.buffer_high_water_groups`;
 - the trainer takes `batch.prompts_per_step` groups, dropping stale ones (more than
   `rollout.max_staleness` versions behind) and equal-reward ones (DAPO filter), trains, then
-  publishes weights: the trainer and every server pause for `publish_s`;
+  publishes weights: the trainer and every server pause for `publish_s`, plus, where the pause
+  retracts running requests, their re-prefill (`reprefill_s`, for the requests running);
 - spot reclaims take a rollout replica down until a replacement node has started.
 
 Work is counted in RESPONSE tokens on both sides (spec.signals explains why).
@@ -207,6 +208,11 @@ class LoopSpec:
     # How a request's decode speed follows the replica's running batch; None: the same however
     # full the replica is (a measured rate with nothing to scale it by).
     decode: DecodeSpeed | None = None
+    # Seconds a replica re-prefills a full batch of running requests after a publish that
+    # retracted them (rollout.pause_mode retract: SGLang frees their KV); it re-prefills only the
+    # requests it was running. 0 in place: their tails go on under the new weights from the KV
+    # they have (partial rollouts: a response's tokens span versions, none is decoded twice).
+    reprefill_s: float = 0.0
 
     @classmethod
     def from_environment(cls, env, rates: Rates, server_slots: int = 256, spot: Spot | None = None) -> "LoopSpec":
@@ -288,6 +294,11 @@ class LoopSpec:
         if self.decode is None or running >= self.server_slots:
             return full
         return full * self.decode.step_s(self.server_slots) / self.decode.step_s(running)
+
+    def publish_s_at(self, running: float) -> float:
+        """A publish's pause while replicas run `running` requests each: the transfer and load
+        (rates.publish_s), then the re-prefill of what was running, if the pause retracted it."""
+        return self.rates.publish_s + self.reprefill_s * min(running, self.server_slots) / self.server_slots
 
     @property
     def group_tokens_mean(self) -> float:

@@ -130,7 +130,7 @@ def _kept_from_deep_buffer(wall_s: np.ndarray, step: float, fresh_share: float, 
 def predict(spec: LoopSpec, split: Split) -> Prediction:
     rates = spec.rates
     g, mean = spec.group_size, spec.lengths.mean
-    s, publish = spec.max_staleness, rates.publish_s
+    s = spec.max_staleness
     replicas, lost = float(split.replicas), 0.0
     if spec.spot is not None and spec.spot.reclaims_per_node_hour > 0:
         spot = spec.spot
@@ -141,7 +141,9 @@ def predict(spec: LoopSpec, split: Split) -> Prediction:
     # E[longest] tokens the group lasts: a replica with N groups runs N·G·mean / E[longest]
     # requests on average, at most its slots. With fewer a step reads less KV: each runs faster.
     longest_tokens = spec.lengths.mean_max(g)
-    speed = spec.request_tokens_per_s_at(per_replica * g * mean / longest_tokens)
+    running = per_replica * g * mean / longest_tokens
+    speed = spec.request_tokens_per_s_at(running)
+    publish = spec.publish_s_at(running)  # a retracting pause re-prefills what was running
     longest = longest_tokens / speed  # seconds the longest response of a group decodes
     full = spec.replica_tokens_per_s
     replica_rate = min(full, per_replica * g * mean / longest)

@@ -430,7 +430,10 @@ class Simulator:
             yield self.env.timeout(busy)
             self.decoding.touch()
             self.pauses.start()
-            yield self.env.timeout(rates.publish_s)
+            # A retracting pause re-prefills the requests the replicas were running.
+            running = sum(spec.server_slots - r.free for r in self.replicas) / max(len(self.replicas), 1)
+            publish_s = spec.publish_s_at(running)
+            yield self.env.timeout(publish_s)
             self.decoding.touch()
             self.pauses.end()
             self.version += 1
@@ -439,7 +442,7 @@ class Simulator:
                     self.tasks.put(self._issued)
                     self._issued += 1
                 self._outstanding = self.config.feed_window_groups
-            self.records.append((waited, busy, rates.publish_s, staleness, stale, looked, tokens, latency, age))
+            self.records.append((waited, busy, publish_s, staleness, stale, looked, tokens, latency, age))
             self._marks.append((self.env.now, self.decoding.area))
             self._tokens.append(self.decoded_tokens)
 

@@ -360,10 +360,14 @@ def loop_spec(env, estimate: Estimate, response_sigma: float = 0.8):
     """The loop model's inputs for this estimate: the picked engine layout's replicas and batch."""
     from estimate.loop import LoopSpec, Rates
 
-    rates = Rates(estimate.engine.tokens_per_s_per_node, estimate.trainer_tokens_per_s_per_node, estimate.publish_s,
+    # The transfer and load pause the loop on every publish; the re-prefill after a retracting one
+    # is of the requests running then (LoopSpec.publish_s_at), which the loop knows, not the engine.
+    transfer = max(estimate.publish_stall_s, estimate.server_pause_s - estimate.engine.reprefill_s)
+    rates = Rates(estimate.engine.tokens_per_s_per_node, estimate.trainer_tokens_per_s_per_node, transfer,
                   estimate.response_tokens_mean, response_sigma)
     return LoopSpec.from_environment(env, rates, server_slots=estimate.engine.batch).with_(
-        replica_gpus=estimate.engine.tensor_parallel, decode=estimate.engine.decode)
+        replica_gpus=estimate.engine.tensor_parallel, decode=estimate.engine.decode,
+        reprefill_s=estimate.engine.reprefill_s)
 
 
 def choose_staleness(spec, split, prompt_tokens: float, limits=(1, 2, 3, 4), max_dropped: float = 0.10):
@@ -408,9 +412,11 @@ def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None =
              f"would decode eagerly above it)" if e.batch > default_graph else ""), file=out)
     print(f"  picked TP {e.tensor_parallel}: {e.why} (the environment runs TP "
           f"{runs.tensor_parallel} / EP {runs.expert_parallel} for {estimate.model})", file=out)
+    paused = pick.prediction.trainer_publish_fraction * pick.prediction.step_time_s
     print(f"  publish: trainer stall {estimate.publish_stall_s:.1f} s, server pause {estimate.server_pause_s:.1f} s "
-          f"(re-prefill {e.reprefill_s:.1f} s of it, pause mode {a.pause_mode}); the loop takes {estimate.publish_s:.1f} s",
-          file=out)
+          f"with a full batch (re-prefill {e.reprefill_s:.1f} s of it, pause mode {a.pause_mode}); at the picked staleness "
+          f"the loop pauses {paused:.1f} s a publish (the re-prefill is of the requests running then"
+          + ("; in place none: tails go on across versions)" if a.pause_mode == "in_place" else ")"), file=out)
     print("  max_staleness at the environment's split "
           f"{pick.prediction.split.label} ({env.job.rollout.workers * env.job.rollout.worker_concurrency} groups in flight):",
           file=out)
@@ -429,8 +435,9 @@ def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None =
     print("  assumptions: " + ", ".join(f"{k} {v}" for k, v in a.table().items()), file=out)
     p = pick.prediction
     print(f"  budget: {p.step_time_s:,.0f} s a step (bound: {p.bound}; the trainer's own work {t.step_s:.0f} s of it) "
-          f"and {estimate.server_pause_s:.1f} s a publish pauses each server ({estimate.server_pause_s - e.reprefill_s:.1f} s "
-          f"transfer and load + {e.reprefill_s:.1f} s re-prefill, pause mode {a.pause_mode})", file=out)
+          f"and {p.trainer_publish_fraction * p.step_time_s:.1f} s a publish pauses each server "
+          f"({estimate.server_pause_s - e.reprefill_s:.1f} s transfer and load + the re-prefill of what runs, at most "
+          f"{e.reprefill_s:.1f} s, pause mode {a.pause_mode})", file=out)
 
 
 def scaled_case(env, nodes: int, train_nodes: int, a: Assumptions = Assumptions()):

@@ -63,3 +63,25 @@ def test_the_planner_fits_the_shipped_30b_with_the_model():
     assert spec.decode is e.engine.decode and spec.decode.step_s(e.engine.batch) == pytest.approx(e.engine.decode_step_s)
     # Half of a 513-request step is KV: at a third of the batch a request runs about twice as fast.
     assert 1.7 < spec.request_tokens_per_s_at(e.engine.batch / 3) / spec.request_tokens_per_s < 2.5
+
+
+def test_a_retracting_pause_re_prefills_what_runs_and_an_in_place_one_nothing(spec_factory):
+    """rollout.pause_mode: retract frees the running requests' KV, so each publish adds their
+    re-prefill (LoopSpec.reprefill_s for a full batch, scaled by the requests running); in place
+    the tails go on under the new weights from their KV (partial rollouts) and add nothing."""
+    retract = spec_factory(groups_in_flight=16, reprefill_s=8.0)
+    in_place = retract.with_(reprefill_s=0.0)
+    split = retract.split(4, 4)
+    assert retract.publish_s_at(32) == 1.0 + 8.0 * 32 / 64 and retract.publish_s_at(500) == 9.0
+    assert in_place.publish_s_at(64) == 1.0
+    plans = [predict(s, split) for s in (retract, in_place)]
+    paused = [p.trainer_publish_fraction * p.step_time_s for p in plans]
+    # 4 groups of 8 a replica with a third or so of their requests still running: 1 s + ~8/5 s.
+    assert 1.0 < paused[0] < 1.0 + 8.0 * 32 / 64 and paused[1] == pytest.approx(1.0)
+    assert plans[0].step_time_s > plans[1].step_time_s
+    for spec, plan in zip((retract, in_place), plans):
+        sim = Simulator.Config(spec, split, steps=30, warmup_steps=5, seed=1).build()
+        result = sim.run()
+        simulated = sum(r[2] for r in sim.records[5:]) / 25
+        assert simulated == pytest.approx(plan.trainer_publish_fraction * plan.step_time_s, rel=0.15)
+        assert result.step_time_s == pytest.approx(plan.step_time_s, rel=0.10)

@@ -227,9 +227,14 @@ def test_plan_prints_one_step_and_one_pause_to_budget(capsys):
     (budget,) = [line for line in out if line.startswith("  budget:")]
     (picked,) = [line for line in out if line.endswith("<- picked") and ": step " in line]
     step = picked.split(": step ")[1].split(" s,")[0]
-    pause = next(line for line in out if line.startswith("  publish:")).split("server pause ")[1].split(" s ")[0]
+    publish = next(line for line in out if line.startswith("  publish:"))
+    # The loop's pause: the transfer and load, then the re-prefill of the requests running (a
+    # retracting pause), less than a full batch's (76% of the rate fed: 38% of the slots run).
+    pause = publish.split("the loop pauses ")[1].split(" s ")[0]
+    full = float(publish.split("server pause ")[1].split(" s ")[0])
     assert budget.startswith(f"  budget: {step} s a step (bound: ") and f"and {pause} s a publish pauses each server" in budget
-    assert "re-prefill, pause mode retract)" in budget
+    assert 2.5 < float(pause) < full
+    assert "the re-prefill of what runs, at most 16.7 s, pause mode retract)" in budget
     assert not any("step >=" in line for line in out)  # the footprint's cost ranks layouts; it is not a step time
 
 
@@ -253,5 +258,6 @@ def test_the_job_s_rollout_pause_mode_drives_the_plan_and_pause_mode_overrides_i
         assert main(["plan", "--env", str(path), "--model", "Qwen3-30B-A3B", *extra]) == 0
         return next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  budget:"))
 
-    assert "0.0 s re-prefill, pause mode in_place)" in budget()
-    assert "re-prefill, pause mode retract)" in budget("--pause-mode", "retract")
+    assert "and 2.5 s a publish pauses each server" in budget()
+    assert "at most 0.0 s, pause mode in_place)" in budget()
+    assert "at most 16.7 s, pause mode retract)" in budget("--pause-mode", "retract")
