@@ -4,6 +4,7 @@ their batch, group size, caps and mean length on their H100 node split."""
 
 from pathlib import Path
 
+import pytest
 import yaml
 
 from estimate.checks import load_environment
@@ -52,3 +53,32 @@ def test_their_235b_workload_is_refused_in_one_line_naming_the_trainer_memory(ca
     assert "\n" not in err
     assert err.startswith("error: nemo-rl-qwen3-235b.yaml: job.parallel: Qwen3-235B-A22B needs ")
     assert "a GPU under its least-memory layout" in err and "72.0 GB that fit (90% of a 80 GB GPU)" in err
+
+
+def _plan_and_simulate(env, response_mean, max_staleness):
+    from estimate.planner import predict
+    from estimate.simulator import Simulator
+    from estimate.throughput import estimate_rates, loop_spec
+
+    e = estimate_rates(env, response_mean=response_mean)
+    spec = loop_spec(env, e).with_(max_staleness=max_staleness)
+    split = spec.split(env.pools.train.desired_size, env.pools.rollout.desired_size)
+    return predict(spec, split), Simulator.Config(spec, split, steps=24, warmup_steps=8).build().run()
+
+
+# The closed form (estimate.planner) against the discrete-event loop (estimate.simulator), both
+# with fill-dependent decode and the running batch's re-prefill, on each workload at its own
+# split: NeMo-RL's 30B at their 1-step off-policy and at the staleness plan picks (3), the shipped
+# p5en-48 jobs at theirs (4). The shipped 30B parts (plan 104 s, sim 128 s with 16% dropped in
+# waves): its groups' longest responses mostly reach the 16 k cap, so the cohort claimed at the
+# start never dephases (tests/estimate/test_throughput.py WAVES; bench/README.md).
+@pytest.mark.parametrize("env_name,model,mean,staleness", [
+    (str(THIRTY), "Qwen3-30B-A3B", 3073, 1), (str(THIRTY), "Qwen3-30B-A3B", 3073, 3),
+    ("p5en-48", "Qwen3-235B-A22B", None, 4),
+    pytest.param("p5en-48", "Qwen3-30B-A3B", None, 4, marks=pytest.mark.xfail(
+        strict=True, reason="synchronized cap-length waves: the closed form has groups finish at a uniform phase")),
+])
+def test_the_simulator_agrees_with_the_closed_form(env_name, model, mean, staleness):
+    plan, sim = _plan_and_simulate(load_environment(env_name, model=model), mean, staleness)
+    assert plan.step_time_s == pytest.approx(sim.step_time_s, rel=0.10)
+    assert plan.stale_dropped_fraction == pytest.approx(sim.stale_dropped_fraction, abs=0.05)
