@@ -128,7 +128,9 @@ class ServerOption:
         """The SGLang flags that make a replica run this fit (payload/rollout/sglang_args.py)."""
         from estimate.engine_fit import ServerFlags
 
-        return ServerFlags(self.batch, max(self.graph_max_bs, self.batch), self.mem_fraction_static)
+        # The graph up to the batch (its reserve was sized for at least that); a lower limit set
+        # in Assumptions stays, as the eager steps it costs are in decode_step_s.
+        return ServerFlags(self.batch, min(self.graph_max_bs, self.batch), self.mem_fraction_static)
 
     def describe(self) -> str:
         return (f"TP {self.tensor_parallel} x {self.replicas_per_node}/node: batch {self.batch}, "
@@ -429,6 +431,11 @@ def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None =
     gpus = pick.prediction.split.train_gpus + pick.prediction.split.rollout_nodes * env.pools.rollout.spec.gpus
     print(f"  predicted: {pick.tokens_per_s_per_gpu:,.0f} tokens/s/GPU (NeMo-RL's count: the trained batch's prompt + "
           f"response tokens / step / all {gpus} GPUs), environment max_staleness {env.job.rollout.max_staleness}", file=out)
+    own = next((r for r in rows if r.max_staleness == env.job.rollout.max_staleness), None)
+    if own is not None and own is not pick:
+        print(f"    at the environment's own max_staleness {own.max_staleness}: {own.tokens_per_s_per_gpu:,.0f} tokens/s/GPU, "
+              f"bound {own.prediction.bound}, {own.prediction.stale_dropped_fraction:.0%} dropped stale, servers' slots fed "
+              f"{own.prediction.replica_utilisation:.0%}", file=out)
     for label, value, gpus_, tp, seq in NEMO_RL_PUBLISHED.get(estimate.model, []):
         print(f"    NeMo-RL v0.6 {label}: {value:,} tokens/s/GPU on {gpus_} H100 (generation TP {tp}, mean sequence "
               f"{seq:,} tokens)", file=out)
