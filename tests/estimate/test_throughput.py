@@ -189,7 +189,7 @@ def test_every_gpu_instance_type_names_its_gpu():
 # buffer and goes stale (sim: 511 dropped every fifth step, 14-16% overall; step 124-135 s against
 # the closed form's 113 s, which has groups finish at a uniform phase). Strict: it fails the day
 # they agree.
-WAVES = pytest.mark.xfail(strict=True, reason="synchronized cap-length waves: bench/README.md, 'Simulator against closed form'")
+WAVES = pytest.mark.xfail(strict=True, reason="synchronized cap-length waves: bench/README.md, 'Like for like with NeMo-RL'")
 
 
 @pytest.mark.parametrize("model,nodes,train", [pytest.param("Qwen3-30B-A3B", 48, 16, marks=WAVES),
