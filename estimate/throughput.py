@@ -21,8 +21,8 @@ the communication the layout cannot hide (estimate.footprint's bytes per link):
 Rollout (one SGLang replica of TP t GPUs, t in 1, 2, 4, 8 per node; EP = TP inside it). A
 decode step reads every expert a batch of B requests touches (a layer's E experts are all
 touched once B·K ≫ E; at the job's rollout.precision: fp8 linears are a byte a parameter) and
-every running request's KV cache, bf16, at `hbm_efficiency` of the
-GPU's HBM bandwidth; its FLOPs (2 per active parameter a token) at `decode_mfu`; TP > 1 adds two
+every running request's KV cache, bf16, at the GPU's HBM bandwidth times each kind of read's
+measured share (`kv_hbm_efficiency` 0.88, `weights_hbm_efficiency` 0.38: bench/decode_bandwidth.py); its FLOPs (2 per active parameter a token) at `decode_mfu`; TP > 1 adds two
 all-reduces a layer at `allreduce_latency_s` each. B is what the KV cache holds (SGLang's
 --mem-fraction-static of the GPU, less the weights) at the time-averaged context of a running
 request (prompt + E[r²] / 2E[r] of lognormal responses: mean · e^{σ²} / 2), at most
@@ -76,9 +76,14 @@ class Assumptions:
     train_mfu: float | None = None
     peak_tflops: float | None = None  # bf16 dense matmul
     hbm_gb_s: float | None = None
-    # Decode's share of it. On an H200 (bench/decode_bandwidth.py) KV reads reach 0.88 and small-M
-    # expert GEMMs 0.38; over a 30B TP4 step's bytes they blend to 0.75.
-    hbm_efficiency: float = 0.75
+    # Decode's share of it, by kind of read, measured on an H200 (bench/decode_bandwidth.py, torch
+    # kernels at 30B TP4's shapes): KV reads 0.88, the small-M expert GEMMs' weight reads 0.38
+    # (dense weights assumed the same). Over a full 30B TP4 batch they blend to 0.75; as the batch
+    # drains KV's share falls and the step's blend with it. hbm_efficiency (plan --hbm-efficiency):
+    # one share for both, replacing them.
+    hbm_efficiency: float | None = None
+    kv_hbm_efficiency: float = 0.88
+    weights_hbm_efficiency: float = 0.38
     decode_mfu: float = 0.4  # decode GEMMs' share of peak when compute-bound (assumed)
     prefill_mfu: float = 0.5  # prefill's share of peak (assumed)
     allreduce_latency_s: float = 15e-6  # one small NVLink all-reduce in a decode step (assumed)
@@ -198,7 +203,8 @@ def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_t
     expert_bytes = moe_layers * config.num_experts * experts_per_layer_bytes * served
     dense_bytes = 2 * total * served - expert_bytes
     context = prompt_tokens + response_mean * math.exp(response_sigma ** 2) / 2
-    hbm = a.hbm_gb_s * 1e9 * a.hbm_efficiency
+    kv_hbm = a.hbm_gb_s * 1e9 * (a.hbm_efficiency or a.kv_hbm_efficiency)
+    weights_hbm = a.hbm_gb_s * 1e9 * (a.hbm_efficiency or a.weights_hbm_efficiency)
     peak = a.peak_tflops * 1e12
     out, refused = [], []
     for t in ENGINE_TENSOR_PARALLEL:
@@ -228,8 +234,8 @@ def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_t
         capacity = fit.kv_capacity_tokens
         # Above SGLang's decode graph a step is launched kernel by kernel (eager_s).
         decode = DecodeSpeed(
-            dense_s=dense_bytes / t / hbm, experts_s=expert_bytes / t / hbm,
-            expert_share=config.num_experts_per_tok / config.num_experts, kv_s=context * kv_token / hbm,
+            dense_s=dense_bytes / t / weights_hbm, experts_s=expert_bytes / t / weights_hbm,
+            expert_share=config.num_experts_per_tok / config.num_experts, kv_s=context * kv_token / kv_hbm,
             flops_s=2 * active / t / (peak * a.decode_mfu),
             fixed_s=a.decode_overhead_s + (2 * config.num_hidden_layers * a.allreduce_latency_s if t > 1 else 0.0),
             graph_max_bs=graph, eager_s=a.eager_decode_overhead_s)

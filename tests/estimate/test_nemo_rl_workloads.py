@@ -70,10 +70,10 @@ def _plan_and_simulate(env, response_mean, max_staleness):
 # with fill-dependent decode and the running batch's re-prefill, on each workload at its own
 # split: NeMo-RL's 30B at the staleness plan picks (2) and at their 1-step off-policy, the shipped
 # p5en-48 jobs at theirs (4). Two part, both strict xfails, both where the closed form's uniform
-# finishing phase is wrong: the shipped 30B (plan 104 s, sim 128 s with 16% dropped in waves: its
+# finishing phase is wrong: the shipped 30B (plan 118 s, sim 146 s with 16% dropped in waves: its
 # groups' longest responses mostly reach the 16 k cap, so the cohort claimed at the start never
 # dephases; tests/estimate/test_throughput.py WAVES), and NeMo-RL's 30B at max_staleness 1 with
-# one batch in flight (plan 101 s with 20% dropped stale, sim 80-83 s with 0-3%: the 64 groups
+# one batch in flight (plan 115 s with 17% dropped stale, sim 94 s with none: the 64 groups
 # are claimed together as the trainer takes a batch and finish within the next step).
 ONE_BATCH = pytest.mark.xfail(strict=True, reason="one batch in flight at staleness 1: the closed form over-counts drops")
 

@@ -36,10 +36,11 @@ def test_30b_keeps_its_rollout_nodes_once_decode_speeds_up_as_the_batch_drains(e
     assert all(r.prediction.stale_dropped_fraction < 0.10 for r in rows)
     assert best.tokens_per_s_per_gpu == pytest.approx(max(r.tokens_per_s_per_gpu for r in rows), rel=0.005)
     # 1536 groups keep 38% of the 32 nodes' slots running, but a step then reads 38% of the KV:
-    # each request decodes faster (estimate.loop.DecodeSpeed), the replicas give 76% of their full
-    # rate, and moving nodes to the trainer (28:20, 32:16) loses more rollout than it gains.
+    # each request decodes faster (estimate.loop.DecodeSpeed), the replicas give 67% of their full
+    # rate (the weights' reads, at their measured 0.38 of HBM, now a larger share of a step), and
+    # moving nodes to the trainer (28:20, 32:16) loses more rollout than it gains.
     assert (best.train_nodes, best.groups_in_flight) == (16, 1536)
-    assert best.prediction.replica_utilisation == pytest.approx(0.76, abs=0.01)
+    assert best.prediction.replica_utilisation == pytest.approx(0.67, abs=0.01)
     assert all(r.tokens_per_s_per_gpu < 0.8 * best.tokens_per_s_per_gpu for r in rows if r.train_nodes > 16)
 
 

@@ -186,8 +186,8 @@ def test_every_gpu_instance_type_names_its_gpu():
 # speeds up as a replica drains (estimate.loop.DecodeSpeed): its groups' longest responses mostly
 # reach the 16 k cap, so a group lasts a fixed time, the groups claimed together at the start
 # finish together for ever after, and the last third of each wave of 1536 waits two steps in the
-# buffer and goes stale (sim: 511 dropped every fifth step, 14-16% overall; step 124-135 s against
-# the closed form's 113 s, which has groups finish at a uniform phase). Strict: it fails the day
+# buffer and goes stale (sim: ~510 dropped every fifth step, 16% overall; step 146 s against
+# the closed form's 118 s, which has groups finish at a uniform phase). Strict: it fails the day
 # they agree.
 WAVES = pytest.mark.xfail(strict=True, reason="synchronized cap-length waves: bench/README.md, 'Like for like with NeMo-RL'")
 
