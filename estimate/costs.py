@@ -15,12 +15,14 @@ of 128 GPUs), `python -m payload plan --env p5en-48 --model M` gives:
       trainer stall: own share to host    0.02 s                 0.15 s   (B / 128 a GPU: pack, D2H 25 GB/s)
       rounds (servers a node feeds)       4                      2        (one after another)
       per round: replica all-gather       0.19 s                 1.47 s   (15/16 B into a node at 300 GB/s)
-      per server: transfer                0.41 s                 3.04 s   (30B: B / 150 GB/s, a TP4's 8 NICs;
-                                                                           235B: B + 15/16 B out of a node at 300)
+      per server: transfer                2.04 s                 7.84 s   (B / 30 GB/s: a TP4's 4 GPUs' NICs at
+                                                                           line rate x 0.150, the broadcast share
+                                                                           calibrated on miles' measured 10.75 s;
+                                                                           235B: B / 60 GB/s, a node's)
                   + bucket overhead       0.08 s                 0.55 s   (5 ms a bucket)
                   + load_weights          0.38 s                 0.74 s   (20 us a tensor)
-      = each server paused                0.86 s                 4.33 s   (targets 1 s / 5 s: met, as modelled)
-      whole publish, behind the step      3.5 s                  8.8 s    (stall + rounds x pause)
+      = each server paused                2.49 s                 9.13 s   (targets 1 s / 5 s: missed)
+      whole publish, behind the step      10.0 s                 18.4 s   (stall + rounds x pause)
     publish, job.rollout.precision fp8    31 GB a server         236 GB a server  (block FP8, quantized on the GPU
                                                                             after each gather: what is sent halves)
     checkpoint (fp32 + Adam m, v)         366 GB                 2.82 TB  (12 bytes a parameter)
@@ -42,6 +44,8 @@ copies its own rows to pinned host memory (the stall: a share, not the model); b
 step, per round, the replica all-gathers each bucket of the shares (a ring: a node takes in and
 sends on 15/16 B) and each node's 8 GPUs form the group of one of its servers (rank_offset 8),
 so its broadcast leaves through all 16 NICs (NCCL PXN; assumed: Hardware.node_broadcast_gb_s).
+What a server takes in is the calibrated share of its NICs' line rate (PUBLISH_BROADCAST_ACHIEVED:
+miles' and verl's published NCCL broadcasts on H100, 0.15-0.17), not a link's peak.
 A server is paused for its own round only. Measured: the pack (1,025 GB/s) and the device-to-
 host rate (55 GB/s one H200 alone; 25 assumed with 8 sharing a host), bench/README.md.
 Assumed (no multi-node run has been possible here): the 300 GB/s a node, 37.5 GB/s a GPU's
@@ -75,9 +79,24 @@ FP8_PACK_GB_S = 290.0
 
 
 # NCCL's achieved share of a link's line rate (assumed, not measured: no multi-node run has been
-# possible here): a broadcast over EFA ~75%, an intra-node all-gather over NVLink ~80%.
+# possible here): the trainer's all-gather over EFA ~75%, an intra-node all-gather over NVLink ~80%.
 EFA_ACHIEVED = 0.75
 NVLINK_ACHIEVED = 0.8
+
+# What an NCCL broadcast of the weights into one SGLang server achieves of the server's network
+# line rate: calibrated on published measurements, not a link's peak. miles
+# (https://github.com/radixark/miles/blob/main/docs/advanced/p2p-weight-transfer.md, "NCCL (ms)",
+# H100-80GB clusters, 1 GB buckets, timed from pause_generation's return to update_weight's exit,
+# steps 3-12): Qwen3-235B-A22B, 8 training nodes to TP 32 / EP 32 servers, 10,753.6 ms. Less this
+# model's own load (36,945 tensors x LOAD_S_PER_TENSOR = 0.74 s) and bucket overhead (438 1-GiB
+# buckets x BUCKET_OVERHEAD_S = 2.19 s), 470.2 GB crossed in 7.82 s: 60.1 GB/s into a server
+# whose node's NICs carry 400 GB/s (8 x 400 Gb/s), 0.150 of it. Checks against the same factor:
+# miles' Qwen3-30B-A3B (2 nodes to TP 8 servers) measured 2,670 ms, this model gives 1.68 s (the
+# small model is further from bandwidth-bound than the model counts); verl's checkpoint engine
+# (https://github.com/volcengine/verl/blob/main/verl/checkpoint_engine/README.md, NCCL backend,
+# Qwen3-30B-A3B, 4 x 8 H100, ConnectX-7 400 Gb/s) reports ~7 s at 8.25 GB/s into one-GPU rollout
+# replicas: 0.165 of a 50 GB/s NIC.
+PUBLISH_BROADCAST_ACHIEVED = 0.150
 
 
 @dataclass(frozen=True)
@@ -104,12 +123,20 @@ class Hardware:
     # Device-to-host into pinned memory, per GPU: 55 measured on one H200 alone (PCIe Gen5
     # x16); halved for 8 GPUs sharing the host's memory bandwidth.
     d2h_gb_s: float = 25.0
+    # One GPU's NICs at line rate, GB/s: a server of t GPUs takes a publish in at
+    # t x this x PUBLISH_BROADCAST_ACHIEVED (at most its node's), the calibrated broadcast.
+    nic_line_gb_s: float = 0.0
+
+    @property
+    def server_ingress_gb_s(self) -> float:
+        return self.nic_line_gb_s * PUBLISH_BROADCAST_ACHIEVED
 
     @classmethod
     def of(cls, node: InstanceSpec) -> "Hardware":
         efa = node.efa_gb_s_per_gpu * EFA_ACHIEVED
         return cls(gpus_per_node=node.gpus, host_memory_gib=node.memory_gib, broadcast_gb_s=efa,
-                   nvlink_gather_gb_s=node.gpu_spec.nvlink_gb_s * NVLINK_ACHIEVED, node_broadcast_gb_s=efa * node.gpus)
+                   nvlink_gather_gb_s=node.gpu_spec.nvlink_gb_s * NVLINK_ACHIEVED, node_broadcast_gb_s=efa * node.gpus,
+                   nic_line_gb_s=node.efa_gb_s_per_gpu)
 
 
 @dataclass(frozen=True)
@@ -242,7 +269,9 @@ def model_costs(
     gather_s = across / (hardware.node_broadcast_gb_s * GB) if across else bf16 / (hardware.nvlink_gather_gb_s * GB)
     # A server takes in B through its own GPUs' NICs (TP x 2 EFA, ~37.5 GB/s a GPU); its node's
     # NICs carry that B out beside the gather's share; the slower bounds the round.
-    ingress = min(server_gpus * hardware.broadcast_gb_s, hardware.node_broadcast_gb_s)
+    ingress = min(server_gpus, hardware.gpus_per_node) * hardware.server_ingress_gb_s
+    if not ingress:  # a Hardware built by hand without NIC figures: the assumed EFA share
+        ingress = min(server_gpus * hardware.broadcast_gb_s, hardware.node_broadcast_gb_s)
     # fp8: each gathered bf16 bucket is quantized on the GPU before it is sent. The broadcast of
     # bucket k is async (fanout.SLOTS) while bucket k+1 is gathered and quantized, one after the
     # other on the compute stream: the round is its slowest stage. So fp8 halves what a server

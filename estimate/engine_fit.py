@@ -18,6 +18,56 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# SGLang 0.5.23, srt/arg_groups/memory_hook.py handle_gpu_memory_settings: with no
+# --cuda-graph-max-bs-decode, decode CUDA graphs are captured up to a batch set by the GPU's
+# memory (MiB, torch's total) and the TP size: (memory below, TP < 4, TP >= 4). H100 80 GB and
+# H200 141 GB both fall in the "< 160 GiB" row: 256 at TP 1-2, 512 at TP 4-8. A decode batch
+# above the limit runs eagerly (no graph replay).
+_SGLANG_DECODE_GRAPH_MAX_BS = ((20 * 1024, 8, 8), (35 * 1024, 48, 160), (60 * 1024, 32, 160),
+                               (90 * 1024, 256, 512), (160 * 1024, 256, 512))
+_SGLANG_DECODE_GRAPH_MAX_BS_LARGER = 512  # B200, MI300
+
+# The same function's --mem-fraction-static default: the GPU's memory less a reserve, in MiB,
+# of 512 + 1.5 x max(chunked prefill, 2048) + TP x PP / 8 x 1024 + 2 x the decode graph's max
+# batch (reserve_for_graph_mb), at least 10 GiB on GPUs over 60 GiB; chunked prefill defaults
+# to 8192 on both H100 and H200. (Prefill graphs add 8 MiB a captured size and DeepEP its
+# buffers; neither is counted here.)
+_SGLANG_CHUNKED_PREFILL = 8192
+
+
+def sglang_decode_graph_max_bs(gpu_memory_gb: float, tensor_parallel: int) -> int:
+    """SGLang 0.5.23's default decode CUDA-graph batch limit on this GPU at this TP."""
+    mib = gpu_memory_gb * 1e9 / 2**20
+    for below, small_tp, large_tp in _SGLANG_DECODE_GRAPH_MAX_BS:
+        if mib < below:
+            return small_tp if tensor_parallel < 4 else large_tp
+    return _SGLANG_DECODE_GRAPH_MAX_BS_LARGER
+
+
+def sglang_mem_fraction_static(gpu_memory_gb: float, tensor_parallel: int, graph_max_bs: int) -> float:
+    """SGLang 0.5.23's own --mem-fraction-static for a decode graph of `graph_max_bs`."""
+    mib = gpu_memory_gb * 1e9 / 2**20
+    reserved = 512 + 1.5 * max(_SGLANG_CHUNKED_PREFILL, 2048) + tensor_parallel / 8 * 1024 + 2 * graph_max_bs
+    if mib > 60 * 1024:
+        reserved = max(reserved, 10 * 1024)
+    return round((mib - reserved) / mib, 3)
+
+
+@dataclass(frozen=True)
+class ServerFlags:
+    """What a replica's SGLang is told so it runs the batch the planner fitted
+    (payload.rollout.sglang_args renders them): at most `max_running_requests` at once, decode
+    CUDA graphs captured up to that batch (so no step of it runs eagerly), and the static memory
+    share the planner sized the KV cache with."""
+
+    max_running_requests: int
+    cuda_graph_max_bs: int
+    mem_fraction_static: float
+
+    def args(self) -> list[str]:
+        return ["--max-running-requests", str(self.max_running_requests),
+                "--cuda-graph-max-bs-decode", str(self.cuda_graph_max_bs),
+                "--mem-fraction-static", f"{self.mem_fraction_static:g}"]
 
 
 def kv_bytes_per_token(config, tensor_parallel: int = 1) -> float:

@@ -7,12 +7,15 @@ The loop (payload.train.trainer, payload.rollout.worker, payload.queue):
 
 - rollout workers keep `rollout.workers × rollout.worker_concurrency` groups in flight across
   the SGLang servers; a server decodes up to `server_slots` requests at once, each at the same
-  speed, so a replica runs at its measured rate only while it holds that many requests;
+  speed, so a replica runs at its measured rate only while it holds that many requests; with
+  fewer, each decodes faster (`decode`: a step reads the KV of fewer requests), not enough to
+  make up the rate;
 - a finished group enters the buffer (FIFO); workers stop claiming while the buffer holds
   `rollout.buffer_high_water_groups`;
 - the trainer takes `batch.prompts_per_step` groups, dropping stale ones (more than
   `rollout.max_staleness` versions behind) and equal-reward ones (DAPO filter), trains, then
-  publishes weights: the trainer and every server pause for `publish_s`;
+  publishes weights: the trainer and every server pause for `publish_s`, plus, where the pause
+  retracts running requests, their re-prefill (`reprefill_s`, for the requests running);
 - spot reclaims take a rollout replica down until a replacement node has started.
 
 Work is counted in RESPONSE tokens on both sides (spec.signals explains why).
@@ -149,6 +152,31 @@ class Rates:
 
 
 @dataclass(frozen=True)
+class DecodeSpeed:
+    """One replica's decode step as a function of the requests it runs, B (estimate.throughput
+    builds it from the model and the GPU): a step reads the dense weights, the experts the batch
+    touches (a layer's E experts, each missed by a request with probability 1 - K/E) and every
+    running request's KV cache, or computes B tokens if that takes longer, plus fixed per-step
+    costs (scheduler, TP all-reduces) and, above SGLang's decode CUDA graph, eager launches. As a
+    replica's batch drains (a group's tail, an under-fed server) each step reads less KV and
+    fewer experts, so each remaining request decodes faster."""
+
+    dense_s: float  # dense weights' read, seconds a step
+    experts_s: float  # every expert's read, seconds a step
+    expert_share: float  # K / E: the chance one request touches a given expert
+    kv_s: float  # one running request's KV read at the mean context, seconds a step
+    flops_s: float  # one request's FLOPs at the decode MFU, seconds a step
+    fixed_s: float  # scheduler, sampling, TP all-reduces
+    graph_max_bs: int = 1 << 30
+    eager_s: float = 0.0
+
+    def step_s(self, batch: float) -> float:
+        b = max(batch, 1.0)
+        read = self.dense_s + self.experts_s * (1 - (1 - self.expert_share) ** b) + b * self.kv_s
+        return max(read, b * self.flops_s) + self.fixed_s + (self.eager_s if b > self.graph_max_bs else 0.0)
+
+
+@dataclass(frozen=True)
 class Split:
     train_nodes: int
     rollout_nodes: int
@@ -177,6 +205,14 @@ class LoopSpec:
     train_gpus_per_node: int = 8
     rollout_gpus_per_node: int = 8
     spot: Spot | None = None
+    # How a request's decode speed follows the replica's running batch; None: the same however
+    # full the replica is (a measured rate with nothing to scale it by).
+    decode: DecodeSpeed | None = None
+    # Seconds a replica re-prefills a full batch of running requests after a publish that
+    # retracted them (rollout.pause_mode retract: SGLang frees their KV); it re-prefills only the
+    # requests it was running. 0 in place: their tails go on under the new weights from the KV
+    # they have (partial rollouts: a response's tokens span versions, none is decoded twice).
+    reprefill_s: float = 0.0
 
     @classmethod
     def from_environment(cls, env, rates: Rates, server_slots: int = 256, spot: Spot | None = None) -> "LoopSpec":
@@ -250,6 +286,19 @@ class LoopSpec:
     def request_tokens_per_s(self) -> float:
         """Decode speed of one request (every running request advances at the same pace)."""
         return self.replica_tokens_per_s / self.server_slots
+
+    def request_tokens_per_s_at(self, running: float) -> float:
+        """Decode speed of one request while `running` requests share its replica: the full
+        replica's speed scaled by decode's step time at the full batch over at `running`."""
+        full = self.request_tokens_per_s
+        if self.decode is None or running >= self.server_slots:
+            return full
+        return full * self.decode.step_s(self.server_slots) / self.decode.step_s(running)
+
+    def publish_s_at(self, running: float) -> float:
+        """A publish's pause while replicas run `running` requests each: the transfer and load
+        (rates.publish_s), then the re-prefill of what was running, if the pause retracted it."""
+        return self.rates.publish_s + self.reprefill_s * min(running, self.server_slots) / self.server_slots
 
     @property
     def group_tokens_mean(self) -> float:

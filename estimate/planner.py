@@ -9,8 +9,10 @@ The model (the simulator checks it; bench/balance_validation.py shows by how muc
     C_t  = W / (train nodes · trainer tokens/s per node)        trainer busy time
     P    = publish seconds: the trainer and every server pause
     rollout: a group holds its slots until its longest response ends, so a replica with N
-         groups in flight decodes min(full rate, N·G·mean · request speed / E[longest]) and a
-         group takes D = max(E[longest] / speed, N·G·mean / full rate) (Little's law)
+         groups in flight runs B = N·G·mean / E[longest] requests, decodes min(full rate,
+         B · speed(B)) and a group takes D = max(E[longest] / speed(B), N·G·mean / full rate)
+         (Little's law); speed(B) rises as B falls below the slots (estimate.loop.DecodeSpeed:
+         a step reads B requests' KV and the experts they touch)
 
 A group's staleness is the number of publishes between its claim and the step that consumes
 it; above `max_staleness` it is dropped. Two steady states:
@@ -128,15 +130,21 @@ def _kept_from_deep_buffer(wall_s: np.ndarray, step: float, fresh_share: float, 
 def predict(spec: LoopSpec, split: Split) -> Prediction:
     rates = spec.rates
     g, mean = spec.group_size, spec.lengths.mean
-    s, publish = spec.max_staleness, rates.publish_s
-    speed = spec.request_tokens_per_s
-    longest = spec.lengths.mean_max(g) / speed  # seconds the longest response of a group decodes
+    s = spec.max_staleness
     replicas, lost = float(split.replicas), 0.0
     if spec.spot is not None and spec.spot.reclaims_per_node_hour > 0:
         spot = spec.spot
         reclaims = spot.reclaims_per_node_hour * spec.replica_nodes / 3600  # per replica-second while up
         replicas /= 1 + reclaims * (spot.notice_s + spot.replacement_s)  # serving on average
     per_replica = spec.groups_in_flight / replicas
+    # A group holds a request of each of its G responses decoding, the i-th for r_i of the
+    # E[longest] tokens the group lasts: a replica with N groups runs N·G·mean / E[longest]
+    # requests on average, at most its slots. With fewer a step reads less KV: each runs faster.
+    longest_tokens = spec.lengths.mean_max(g)
+    running = per_replica * g * mean / longest_tokens
+    speed = spec.request_tokens_per_s_at(running)
+    publish = spec.publish_s_at(running)  # a retracting pause re-prefills what was running
+    longest = longest_tokens / speed  # seconds the longest response of a group decodes
     full = spec.replica_tokens_per_s
     replica_rate = min(full, per_replica * g * mean / longest)
     latency = max(longest, per_replica * g * mean / full)  # Little's law when slots are full

@@ -9,7 +9,8 @@ What is modelled, one object per real thing (estimate.loop has the numbers):
   replica with the fewest outstanding requests, and writes the finished group to the buffer
   tagged with the policy version it started under;
 - a replica: `server_slots` requests decode at once, each at the same speed, the rest queue
-  (SGLang continuous batching); response lengths are drawn from the lognormal of the spec;
+  (SGLang continuous batching); that speed follows how many run (spec.decode: fewer requests,
+  less KV a step, faster each); response lengths are drawn from the lognormal of the spec;
 - the trainer: takes groups FIFO, drops stale and equal-reward ones, trains the batch at the
   trainer's token rate, publishes (the trainer and every replica pause), bumps the version;
 - spot: each rollout node is reclaimed at a Poisson rate; after the interruption notice (the
@@ -28,6 +29,7 @@ deterministically, so a seed reproduces a run exactly.
 
 from __future__ import annotations
 
+import heapq
 from collections import deque
 from dataclasses import dataclass
 
@@ -117,8 +119,10 @@ class _InFlight:
 
 
 class _Replica:
-    """One SGLang server: `slots` requests decode at once at the same speed, the rest wait in
-    arrival order (continuous batching). Requests are callbacks, not processes: a cluster holds
+    """One SGLang server at a fixed decode speed (spec.decode None): `slots` requests decode at
+    once at the same speed, the rest wait in arrival order (continuous batching). Each request
+    is its own event, as _SharedReplica's cannot be (its end moves whenever the batch does):
+    many requests ending together (a cap reached) then finish in the order they started. Requests are callbacks, not processes: a cluster holds
     tens of thousands of them."""
 
     def __init__(self, sim: "Simulator", slots: int) -> None:
@@ -138,7 +142,7 @@ class _Replica:
     def submit(self, group: _InFlight, lengths: np.ndarray) -> None:
         self.groups.add(group)
         self.outstanding += len(lengths)
-        speed = self.sim.speed
+        speed = self.sim.spec.request_tokens_per_s
         self.waiting.extend((group, float(n) / speed) for n in lengths)
         self._admit()
 
@@ -186,6 +190,107 @@ class _Replica:
         self.up = False
 
 
+class _SharedReplica:
+    """One SGLang server whose decode speed follows its batch (spec.decode): `slots` requests
+    decode at once, the rest wait in arrival order (continuous batching). Every running request
+    advances at the same speed, which depends on how many run (spec.request_tokens_per_s_at: a step reads their KV): the replica keeps one
+    token clock `v` (tokens each running request has decoded here) and a heap of the clock
+    readings at which its requests end, and re-plans its next finish whenever the batch changes.
+    Requests are entries, not processes: a cluster holds tens of thousands of them."""
+
+    def __init__(self, sim: "Simulator", slots: int) -> None:
+        self.sim = sim
+        self.free = slots
+        self.waiting: deque[tuple[_InFlight, float]] = deque()
+        self.outstanding = 0  # requests routed here and not finished
+        self.up = True
+        self.draining = False
+        self.parked = False  # scaled down by the autoscaler: no node
+        self.groups: set[_InFlight] = set()
+        self._ends: list[tuple[float, int, _InFlight]] = []  # (token clock at its end, order, group)
+        self._order = 0
+        self.v = 0.0
+        self._clock = 0.0  # the decoding clock (pauses excluded) when v was last brought up to date
+        self._plan = 0  # the current wake-up; older ones are ignored
+
+    @property
+    def routable(self) -> bool:
+        return self.up and not self.draining and not self.parked
+
+    def _speed(self) -> float:
+        return self.sim.spec.request_tokens_per_s_at(len(self._ends))
+
+    def _advance(self) -> None:
+        now = self.sim.pauses.decoding_clock()
+        if self._ends:
+            step = (now - self._clock) * self._speed()
+            self.v += step
+            self.sim.decoded_tokens += step * len(self._ends)
+        self._clock = now
+
+    def submit(self, group: _InFlight, lengths: np.ndarray) -> None:
+        self.groups.add(group)
+        self.outstanding += len(lengths)
+        self.waiting.extend((group, float(n)) for n in lengths)
+        self._advance()
+        self._admit()
+
+    def _admit(self) -> None:
+        """Start waiting requests on free slots (v is up to date), then plan the next finish."""
+        while self.free and self.waiting:
+            group, tokens = self.waiting.popleft()
+            self.free -= 1
+            group.running += 1
+            self.sim.decoding.add(1)
+            self._order += 1
+            heapq.heappush(self._ends, (self.v + tokens, self._order, group))
+        self._plan += 1
+        if not self._ends:
+            return
+        plan, pauses = self._plan, self.sim.pauses
+        # `finish` is on the decoding clock, which stops while weights are published.
+        event = pauses.resumed if pauses.since is not None else self.sim.env.timeout(
+            max(0.0, (self._ends[0][0] - self.v) / self._speed()))
+        event.callbacks.append(lambda _: self._wake(plan))
+
+    def _wake(self, plan: int) -> None:
+        if plan != self._plan:
+            return
+        self._advance()
+        # One request a wake-up, as if each had its own event: requests ending together (a cap
+        # reached by many) then finish one by one, the workers they free claiming and routing in
+        # between, not all of a replica's at once (which would herd the claims onto it).
+        if self._ends and self._ends[0][0] <= self.v + 1e-6:
+            _, _, group = heapq.heappop(self._ends)
+            self._finish(group)
+        self._admit()
+
+    def _finish(self, group: _InFlight) -> None:
+        self.free += 1
+        self.outstanding -= 1
+        self.sim.decoding.add(-1)
+        group.running -= 1
+        group.left -= 1
+        if group.left == 0:
+            self.groups.discard(group)
+            group.done.succeed(True)
+
+    def kill(self) -> None:
+        """The node is gone: every group on it fails, what it had decoded is lost."""
+        self._advance()
+        for group in self.groups:
+            group.alive = False
+            self.free += group.running
+            self.outstanding -= group.left
+            self.sim.decoding.add(-group.running)
+            group.done.succeed(False)
+        self.groups.clear()
+        self.waiting.clear()
+        self._ends.clear()
+        self._plan += 1
+        self.up = False
+
+
 class Simulator:
     @dataclass
     class Config:
@@ -220,7 +325,8 @@ class Simulator:
         self.rng = np.random.default_rng(config.seed)
         self.pauses = _Pauses(self.env)
         self.decoding = _Decoding(self.env, self.pauses)
-        self.replicas = [_Replica(self, spec.server_slots) for _ in range(config.split.replicas)]
+        replica = _Replica if spec.decode is None else _SharedReplica
+        self.replicas = [replica(self, spec.server_slots) for _ in range(config.split.replicas)]
         self.buffer = simpy.Store(self.env)
         self.version = 0
         self._room = self.env.event()
@@ -231,7 +337,7 @@ class Simulator:
             self.tasks.items.extend(range(config.feed_window_groups))
         self._outstanding = config.feed_window_groups or 0
         self._issued = self._outstanding
-        self.speed = spec.request_tokens_per_s
+        self.decoded_tokens = 0.0  # every request's decoded tokens so far, on every replica
         self._trainer_rate = spec.rates.trainer_tokens_per_s_per_node * config.split.train_nodes
         self.reclaims = 0
         # Per step: (wait s, busy s, publish s, staleness of each trained group, stale drops,
@@ -239,6 +345,7 @@ class Simulator:
         # step's end: (time, decoding slot-seconds).
         self.records: list[tuple] = []
         self._marks: list[tuple[float, float]] = []
+        self._tokens: list[float] = []  # decoded tokens at each step's end
 
     # -- rollout ------------------------------------------------------------------------------
 
@@ -326,7 +433,10 @@ class Simulator:
             yield self.env.timeout(busy)
             self.decoding.touch()
             self.pauses.start()
-            yield self.env.timeout(rates.publish_s)
+            # A retracting pause re-prefills the requests the replicas were running.
+            running = sum(spec.server_slots - r.free for r in self.replicas) / max(len(self.replicas), 1)
+            publish_s = spec.publish_s_at(running)
+            yield self.env.timeout(publish_s)
             self.decoding.touch()
             self.pauses.end()
             self.version += 1
@@ -335,8 +445,9 @@ class Simulator:
                     self.tasks.put(self._issued)
                     self._issued += 1
                 self._outstanding = self.config.feed_window_groups
-            self.records.append((waited, busy, rates.publish_s, staleness, stale, looked, tokens, latency, age))
+            self.records.append((waited, busy, publish_s, staleness, stale, looked, tokens, latency, age))
             self._marks.append((self.env.now, self.decoding.area))
+            self._tokens.append(self.decoded_tokens)
 
     def run(self) -> SimResult:
         config, spec = self.config, self.spec
@@ -352,6 +463,11 @@ class Simulator:
         measured = self.records[config.warmup_steps:]
         t0, area0 = self._marks[config.warmup_steps - 1] if config.warmup_steps else (0.0, 0.0)
         t1, area1 = self._marks[-1]
+        if spec.decode is None:  # one speed: decoded tokens are the decoding slot-seconds at it
+            tokens0, tokens1 = area0 * spec.request_tokens_per_s, area1 * spec.request_tokens_per_s
+        else:
+            tokens0 = self._tokens[config.warmup_steps - 1] if config.warmup_steps else 0.0
+            tokens1 = self._tokens[-1]
         wall = t1 - t0
         n = len(measured)
         trained = sum(r[6] for r in measured)
@@ -369,6 +485,6 @@ class Simulator:
             group_age_s=float(np.mean([x for r in measured for x in r[8]])),
             stale_dropped_fraction=sum(r[4] for r in measured) / sum(r[5] for r in measured),
             trained_tokens_per_s=trained / wall,
-            wasted_tokens_fraction=max(0.0, 1 - trained / (decoded * self.speed)) if decoded > 0 else 0.0,
+            wasted_tokens_fraction=max(0.0, 1 - trained / (tokens1 - tokens0)) if tokens1 > tokens0 else 0.0,
             reclaims=self.reclaims,
         )

@@ -21,8 +21,8 @@ the communication the layout cannot hide (estimate.footprint's bytes per link):
 Rollout (one SGLang replica of TP t GPUs, t in 1, 2, 4, 8 per node; EP = TP inside it). A
 decode step reads every expert a batch of B requests touches (a layer's E experts are all
 touched once B·K ≫ E; at the job's rollout.precision: fp8 linears are a byte a parameter) and
-every running request's KV cache, bf16, at `hbm_efficiency` of the
-GPU's HBM bandwidth; its FLOPs (2 per active parameter a token) at `decode_mfu`; TP > 1 adds two
+every running request's KV cache, bf16, at the GPU's HBM bandwidth times each kind of read's
+measured share (`kv_hbm_efficiency` 0.88, `weights_hbm_efficiency` 0.38: bench/decode_bandwidth.py); its FLOPs (2 per active parameter a token) at `decode_mfu`; TP > 1 adds two
 all-reduces a layer at `allreduce_latency_s` each. B is what the KV cache holds (SGLang's
 --mem-fraction-static of the GPU, less the weights) at the time-averaged context of a running
 request (prompt + E[r²] / 2E[r] of lognormal responses: mean · e^{σ²} / 2), at most
@@ -49,7 +49,9 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, replace
 
-from estimate.engine_fit import engine_fit, kv_bytes_per_token
+from estimate.engine_fit import (engine_fit, kv_bytes_per_token, sglang_decode_graph_max_bs,
+                                 sglang_mem_fraction_static)
+from estimate.loop import DecodeSpeed
 from estimate.footprint import Footprint, Residents, footprint_as_set, step_shape
 from estimate.stages import layer_costs
 from spec.hardware import GpuSpec
@@ -74,15 +76,31 @@ class Assumptions:
     train_mfu: float | None = None
     peak_tflops: float | None = None  # bf16 dense matmul
     hbm_gb_s: float | None = None
-    # Decode's share of it. On an H200 (bench/decode_bandwidth.py) KV reads reach 0.88 and small-M
-    # expert GEMMs 0.38; over a 30B TP4 step's bytes they blend to 0.75.
-    hbm_efficiency: float = 0.75
+    # Decode's share of it, by kind of read, measured on an H200 (bench/decode_bandwidth.py, torch
+    # kernels at 30B TP4's shapes): KV reads 0.88, the small-M expert GEMMs' weight reads 0.38
+    # (dense weights assumed the same). Over a full 30B TP4 batch they blend to 0.75; as the batch
+    # drains KV's share falls and the step's blend with it. hbm_efficiency (plan --hbm-efficiency):
+    # one share for both, replacing them.
+    hbm_efficiency: float | None = None
+    kv_hbm_efficiency: float = 0.88
+    weights_hbm_efficiency: float = 0.38
     decode_mfu: float = 0.4  # decode GEMMs' share of peak when compute-bound (assumed)
     prefill_mfu: float = 0.5  # prefill's share of peak (assumed)
     allreduce_latency_s: float = 15e-6  # one small NVLink all-reduce in a decode step (assumed)
     decode_overhead_s: float = 1e-3  # scheduler and sampling per decode step (assumed)
-    mem_fraction_static: float = 0.85  # SGLang --mem-fraction-static: weights + KV cache
+    # SGLang --mem-fraction-static (weights + KV cache), at most SGLang 0.5.23's own default for
+    # the replica's GPU, TP and decode graph (estimate.engine_fit.sglang_mem_fraction_static:
+    # 0.89 on an H200 at TP 4, 0.81 on an H100), which payload/rollout/sglang_args.py renders.
+    mem_fraction_static: float = 0.85
     max_running_requests: int = 1024  # SGLang --max-running-requests cap on B
+    # SGLang's decode CUDA-graph limit. None: the fitted batch, which sglang_args renders as
+    # --cuda-graph-max-bs-decode, so no step runs eagerly; a number: that limit (e.g. SGLang
+    # 0.5.23's default, estimate.engine_fit.sglang_decode_graph_max_bs: 512 at TP >= 4 on H100
+    # and H200, 256 below), above which a step decodes eagerly and pays eager_decode_overhead_s.
+    cuda_graph_max_bs: int | None = None
+    # An eager decode step's kernel launches over a graph replay's: assumed (~1,000 launches a
+    # step of a 48-layer MoE at ~5 us), not measured here.
+    eager_decode_overhead_s: float = 5e-3
     prompt_tokens: int | None = None  # mean prompt; None: batch.max_prompt_tokens / 4
     pause_mode: str | None = None  # the publish's pause_generation mode; None: the job's rollout.pause_mode
 
@@ -106,10 +124,23 @@ class ServerOption:
     tokens_per_s_per_node: float
     reprefill_s: float  # a replica re-prefilling its running requests after a retracting pause
     why: str = ""
+    graph_max_bs: int = 0  # SGLang's decode CUDA-graph limit it runs with
+    mem_fraction_static: float = 0.85  # the share of a GPU SGLang keeps for weights + KV
+    decode: DecodeSpeed | None = None  # the step time as the running batch drains
+
+    @property
+    def flags(self):
+        """The SGLang flags that make a replica run this fit (payload/rollout/sglang_args.py)."""
+        from estimate.engine_fit import ServerFlags
+
+        # The graph up to the batch (its reserve was sized for at least that); a lower limit set
+        # in Assumptions stays, as the eager steps it costs are in decode_step_s.
+        return ServerFlags(self.batch, min(self.graph_max_bs, self.batch), self.mem_fraction_static)
 
     def describe(self) -> str:
         return (f"TP {self.tensor_parallel} x {self.replicas_per_node}/node: batch {self.batch}, "
-                f"decode step {self.decode_step_s * 1e3:.1f} ms, {self.tokens_per_s_per_node:,.0f} tok/s/node")
+                f"decode step {self.decode_step_s * 1e3:.1f} ms, {self.tokens_per_s_per_node:,.0f} tok/s/node"
+                + ("" if self.batch <= self.graph_max_bs else f", eager above SGLang's graph of {self.graph_max_bs}"))
 
 
 @dataclass(frozen=True)
@@ -172,34 +203,49 @@ def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_t
     expert_bytes = moe_layers * config.num_experts * experts_per_layer_bytes * served
     dense_bytes = 2 * total * served - expert_bytes
     context = prompt_tokens + response_mean * math.exp(response_sigma ** 2) / 2
-    hbm = a.hbm_gb_s * 1e9 * a.hbm_efficiency
+    kv_hbm = a.hbm_gb_s * 1e9 * (a.hbm_efficiency or a.kv_hbm_efficiency)
+    weights_hbm = a.hbm_gb_s * 1e9 * (a.hbm_efficiency or a.weights_hbm_efficiency)
     peak = a.peak_tflops * 1e12
     out, refused = [], []
     for t in ENGINE_TENSOR_PARALLEL:
         if t > gpus_per_node:
             continue
-        fit = engine_fit(config, tensor_parallel=t, precision=precision, gpu_memory_gb=gpu_memory_gb,
-                         group_size=group_size, max_prompt_tokens=int(max_prompt_tokens or 4 * prompt_tokens),
-                         max_response_tokens=int(max_response_tokens or 2 * response_mean),
-                         mem_fraction_static=a.mem_fraction_static)
+        def fitted(graph: int):
+            fraction = min(a.mem_fraction_static, sglang_mem_fraction_static(gpu_memory_gb, t, graph))
+            fit = engine_fit(config, tensor_parallel=t, precision=precision, gpu_memory_gb=gpu_memory_gb,
+                             group_size=group_size, max_prompt_tokens=int(max_prompt_tokens or 4 * prompt_tokens),
+                             max_response_tokens=int(max_response_tokens or 2 * response_mean),
+                             mem_fraction_static=fraction)
+            return fit, fraction, min(a.max_running_requests, int(fit.kv_capacity_tokens / context))
+
+        # The graph's reserve comes out of the KV cache: size it for the batch that cache holds
+        # (a second pass, whose batch can only be smaller, stays under the captured graph).
+        graph = a.cuda_graph_max_bs or sglang_decode_graph_max_bs(gpu_memory_gb, t)
+        fit, fraction, batch = fitted(graph)
+        if a.cuda_graph_max_bs is None and fit.fits:
+            graph = batch
+            fit, fraction, batch = fitted(graph)
+            batch = min(batch, graph)
         if not fit.fits:
             refused.append(fit)
             continue
         weights = fit.weights_gb_per_gpu * 1e9
         kv_token = kv_bytes_per_token(config, t)
         capacity = fit.kv_capacity_tokens
-        batch = min(a.max_running_requests, int(capacity / context))
-        touched = 1 - (1 - config.num_experts_per_tok / config.num_experts) ** batch
-        read = (dense_bytes + expert_bytes * touched) / t + batch * context * kv_token
-        flops = 2 * active * batch / t
-        step = max(read / hbm, flops / (peak * a.decode_mfu)) + a.decode_overhead_s
-        if t > 1:
-            step += 2 * config.num_hidden_layers * a.allreduce_latency_s
+        # Above SGLang's decode graph a step is launched kernel by kernel (eager_s).
+        decode = DecodeSpeed(
+            dense_s=dense_bytes / t / weights_hbm, experts_s=expert_bytes / t / weights_hbm,
+            expert_share=config.num_experts_per_tok / config.num_experts, kv_s=context * kv_token / kv_hbm,
+            flops_s=2 * active / t / (peak * a.decode_mfu),
+            fixed_s=a.decode_overhead_s + (2 * config.num_hidden_layers * a.allreduce_latency_s if t > 1 else 0.0),
+            graph_max_bs=graph, eager_s=a.eager_decode_overhead_s)
+        step = decode.step_s(batch)
         prefill_per_token = prompt_tokens / (group_size * response_mean) * 2 * active / (t * peak * a.prefill_mfu)
         per_token = step / batch + prefill_per_token
         replicas = gpus_per_node // t
         reprefill = batch * context * 2 * active / (t * peak * a.prefill_mfu) if a.pause_mode != "in_place" else 0.0
-        out.append(ServerOption(t, replicas, batch, step, weights / 1e9, capacity, replicas / per_token, reprefill))
+        out.append(ServerOption(t, replicas, batch, step, weights / 1e9, capacity, replicas / per_token, reprefill,
+                                graph_max_bs=graph, mem_fraction_static=fraction, decode=decode))
     out.sort(key=lambda e: -e.tokens_per_s_per_node)
     if out:
         best = out[0]
@@ -207,7 +253,7 @@ def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_t
         why = (f"most tokens/s per node of the layouts that fit ({others or 'no other fits'}); "
                f"{best.weights_gb_per_gpu:.0f} GB of weights a GPU leave KV for {best.batch} requests of "
                f"{context:,.0f} tokens" + "".join(f"; TP {f.tensor_parallel} does not fit: {f.describe()}" for f in refused))
-        out[0] = ServerOption(**(asdict(best) | {"why": why}))
+        out[0] = replace(best, why=why)
     return out
 
 
@@ -289,6 +335,20 @@ def estimate_rates(env, *, response_mean: float | None = None, response_sigma: f
     )
 
 
+def server_flags(env):
+    """SGLang flags for the environment's own replica layout (env.layout.servers' TP), from
+    the planner's fit of it (ServerOption.flags); None where that layout holds no group (the
+    environment checks refuse it before anything is rendered)."""
+    from estimate.loop import BalanceError
+
+    try:
+        engines = estimate_rates(env).engines
+    except BalanceError:
+        return None
+    tp = env.layout.servers.tensor_parallel
+    return next((e.flags for e in engines if e.tensor_parallel == tp), None)
+
+
 def all_tokens_per_s_per_gpu(prediction, spec, prompt_tokens: float) -> float:
     """NeMo-RL's tokens/s/GPU: the trained batch's prompt and response tokens / step / every GPU."""
     trained_groups_per_s = spec.prompts_per_step / prediction.step_time_s
@@ -308,10 +368,14 @@ def loop_spec(env, estimate: Estimate, response_sigma: float = 0.8):
     """The loop model's inputs for this estimate: the picked engine layout's replicas and batch."""
     from estimate.loop import LoopSpec, Rates
 
-    rates = Rates(estimate.engine.tokens_per_s_per_node, estimate.trainer_tokens_per_s_per_node, estimate.publish_s,
+    # The transfer and load pause the loop on every publish; the re-prefill after a retracting one
+    # is of the requests running then (LoopSpec.publish_s_at), which the loop knows, not the engine.
+    transfer = max(estimate.publish_stall_s, estimate.server_pause_s - estimate.engine.reprefill_s)
+    rates = Rates(estimate.engine.tokens_per_s_per_node, estimate.trainer_tokens_per_s_per_node, transfer,
                   estimate.response_tokens_mean, response_sigma)
     return LoopSpec.from_environment(env, rates, server_slots=estimate.engine.batch).with_(
-        replica_gpus=estimate.engine.tensor_parallel)
+        replica_gpus=estimate.engine.tensor_parallel, decode=estimate.engine.decode,
+        reprefill_s=estimate.engine.reprefill_s)
 
 
 def choose_staleness(spec, split, prompt_tokens: float, limits=(1, 2, 3, 4), max_dropped: float = 0.10):
@@ -349,11 +413,18 @@ def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None =
         print(f"    {layout.describe()}; weights {layout.weights_gb_per_gpu:.0f} GB/GPU, KV for "
               f"{layout.kv_capacity_tokens:,} tokens, re-prefill after a retracting pause {layout.reprefill_s:.1f} s", file=out)
     runs = env.layout.servers
+    f = e.flags
+    default_graph = sglang_decode_graph_max_bs(env.pools.rollout.spec.gpu_memory_gb, e.tensor_parallel)
+    print(f"  SGLang flags for it (payload/rollout/sglang_args.py): {' '.join(f.args())}"
+          + (f" (without them SGLang 0.5.23 captures decode graphs up to {default_graph}: a batch of {e.batch} "
+             f"would decode eagerly above it)" if e.batch > default_graph else ""), file=out)
     print(f"  picked TP {e.tensor_parallel}: {e.why} (the environment runs TP "
           f"{runs.tensor_parallel} / EP {runs.expert_parallel} for {estimate.model})", file=out)
+    paused = pick.prediction.trainer_publish_fraction * pick.prediction.step_time_s
     print(f"  publish: trainer stall {estimate.publish_stall_s:.1f} s, server pause {estimate.server_pause_s:.1f} s "
-          f"(re-prefill {e.reprefill_s:.1f} s of it, pause mode {a.pause_mode}); the loop takes {estimate.publish_s:.1f} s",
-          file=out)
+          f"with a full batch (re-prefill {e.reprefill_s:.1f} s of it, pause mode {a.pause_mode}); at the picked staleness "
+          f"the loop pauses {paused:.1f} s a publish (the re-prefill is of the requests running then"
+          + ("; in place none: tails go on across versions)" if a.pause_mode == "in_place" else ")"), file=out)
     print("  max_staleness at the environment's split "
           f"{pick.prediction.split.label} ({env.job.rollout.workers * env.job.rollout.worker_concurrency} groups in flight):",
           file=out)
@@ -366,14 +437,20 @@ def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None =
     gpus = pick.prediction.split.train_gpus + pick.prediction.split.rollout_nodes * env.pools.rollout.spec.gpus
     print(f"  predicted: {pick.tokens_per_s_per_gpu:,.0f} tokens/s/GPU (NeMo-RL's count: the trained batch's prompt + "
           f"response tokens / step / all {gpus} GPUs), environment max_staleness {env.job.rollout.max_staleness}", file=out)
+    own = next((r for r in rows if r.max_staleness == env.job.rollout.max_staleness), None)
+    if own is not None and own is not pick:
+        print(f"    at the environment's own max_staleness {own.max_staleness}: {own.tokens_per_s_per_gpu:,.0f} tokens/s/GPU, "
+              f"bound {own.prediction.bound}, {own.prediction.stale_dropped_fraction:.0%} dropped stale, servers' slots fed "
+              f"{own.prediction.replica_utilisation:.0%}", file=out)
     for label, value, gpus_, tp, seq in NEMO_RL_PUBLISHED.get(estimate.model, []):
         print(f"    NeMo-RL v0.6 {label}: {value:,} tokens/s/GPU on {gpus_} H100 (generation TP {tp}, mean sequence "
               f"{seq:,} tokens)", file=out)
     print("  assumptions: " + ", ".join(f"{k} {v}" for k, v in a.table().items()), file=out)
     p = pick.prediction
     print(f"  budget: {p.step_time_s:,.0f} s a step (bound: {p.bound}; the trainer's own work {t.step_s:.0f} s of it) "
-          f"and {estimate.server_pause_s:.1f} s a publish pauses each server ({estimate.server_pause_s - e.reprefill_s:.1f} s "
-          f"transfer and load + {e.reprefill_s:.1f} s re-prefill, pause mode {a.pause_mode})", file=out)
+          f"and {p.trainer_publish_fraction * p.step_time_s:.1f} s a publish pauses each server "
+          f"({estimate.server_pause_s - e.reprefill_s:.1f} s transfer and load + the re-prefill of what runs, at most "
+          f"{e.reprefill_s:.1f} s, pause mode {a.pause_mode})", file=out)
 
 
 def scaled_case(env, nodes: int, train_nodes: int, a: Assumptions = Assumptions()):

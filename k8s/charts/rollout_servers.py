@@ -21,6 +21,7 @@ from k8s.charts.queueing import ROLLOUT_WORKLOAD_PRIORITY, queue_labels
 from k8s.charts.reward_servers import rollout_server_affinity
 from k8s.netpol import allow, from_components, from_prometheus, to_components
 from k8s.placement import gpu_resources
+from estimate.throughput import server_flags
 from payload.rollout.sglang_args import server_args
 from k8s.pods import (
     ACCEPTANCE,
@@ -75,8 +76,10 @@ class RolloutServersChart(cdk8s.Chart):
         super().__init__(scope, id, namespace=NAMESPACE)
         layout = ctx.rollout
         placement = layout.share.placement
+        # The planner's fit of this replica layout (batch, decode graph, memory share) as flags.
         sglang_args = server_args(
-            ctx.job, model_path=ctx.job.rollout_model_path, host="0.0.0.0", port=SGLANG_PORT, nodes=layout.group_size
+            ctx.job, model_path=ctx.job.rollout_model_path, host="0.0.0.0", port=SGLANG_PORT, nodes=layout.group_size,
+            flags=server_flags(ctx.environment),
         )
         if layout.group_size > 1:
             # LeaderWorkerSet injects the leader's address and each pod's index in the group.

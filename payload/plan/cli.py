@@ -91,7 +91,8 @@ def register(subparsers) -> None:
     model = plan.add_argument_group("first-principles rates for --model (estimate/throughput.py)")
     model.add_argument("--train-mfu", type=_fraction, help="trainer model-FLOPs utilisation (default 0.357, bench/README.md); ranks the layouts too")
     model.add_argument("--peak-tflops", type=_positive, help="bf16 matmul peak a GPU (default: the pool's GPU's, spec/hardware.py); ranks the layouts too")
-    model.add_argument("--hbm-efficiency", type=_fraction, help="share of HBM bandwidth decode reaches (default 0.75: bench/decode_bandwidth.py)")
+    model.add_argument("--hbm-efficiency", type=_fraction, help="one share of HBM bandwidth for every decode read (default: per kind, measured on an "
+                       "H200 by bench/decode_bandwidth.py: KV 0.88, weights 0.38)")
     model.add_argument("--prompt-tokens", type=int, help="mean prompt tokens (default batch.max_prompt_tokens / 4)")
     model.add_argument("--search-splits", action="store_true",
                        help="also search every train:rollout split of the environment's nodes and the groups in "

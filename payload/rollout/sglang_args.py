@@ -6,13 +6,19 @@ SGLang's rules for it (which MoE all-to-all backend a layout takes) are spec.lay
 
 from __future__ import annotations
 
+from estimate.engine_fit import ServerFlags
 from spec.job import JobConfig
 from spec.layout import DEEPEP_V2_MULTI_NODE_MODE, LayoutError, moe_a2a_backend, server_layout_of
 
 
-def server_args(job: JobConfig, *, model_path: str, host: str, port: int, nodes: int = 1) -> list[str]:
+def server_args(job: JobConfig, *, model_path: str, host: str, port: int, nodes: int = 1,
+                flags: ServerFlags | None = None) -> list[str]:
     """`sglang.launch_server` arguments for one replica (without --weight-version: `serve` adds
-    the version it starts from; without the multi-node rendezvous flags: the caller knows them)."""
+    the version it starts from; without the multi-node rendezvous flags: the caller knows them).
+    `flags`: the planner's fit of the replica (estimate.throughput.server_flags(env)): its batch
+    as --max-running-requests, decode CUDA graphs captured up to it (SGLang 0.5.23 stops at 512
+    on an H100/H200 at TP >= 4, 256 below, and decodes a larger batch eagerly) and the
+    --mem-fraction-static the KV cache was sized with; None: SGLang's own defaults."""
     servers = server_layout_of(job.parallel, gpus_per_node=1)  # resolved where the pools are known
     tp, ep = servers.tensor_parallel, servers.expert_parallel
     args = [
@@ -40,6 +46,8 @@ def server_args(job: JobConfig, *, model_path: str, host: str, port: int, nodes:
         # cache while any run (payload/sync/publisher.py): without the cache no old-weight
         # prefix outlives the request that computed it.
         args.append("--disable-radix-cache")
+    if flags is not None:
+        args += flags.args()
     if job.rollout.return_routed_experts:
         # Routing replay: each response carries the experts every token was routed to.
         args.append("--enable-return-routed-experts")

@@ -36,7 +36,7 @@ that GPU's NICs (2 of 16 on p5en, ~37.5 GB/s); with all 8 it can use all 16 (~30
 as an assumption (Hardware.node_broadcast_gb_s).
 
 Dead servers (issue 45 item 6). At 16 p5en-48 nodes and 235B (publish_bytes 470 GB bf16, 110
-buckets of 4 GiB, 32 TP8 servers, 2 rounds) a bucket reaches a server in ~28 ms (3.04 s / 110).
+buckets of 4 GiB, 32 TP8 servers, 2 rounds) a bucket reaches a server in ~71 ms (7.84 s / 110).
 Every node's next bucket is a replica-wide all-gather, so whatever a leader waits for its own
 server, every node waits. Before: a leader waited up to bucket_timeout_s (T, 30 s) for a dead
 server's bucket, dead servers on k nodes at different buckets added up to k x T (16 nodes: 480 s
@@ -80,11 +80,11 @@ Bytes and seconds at 16 p5en-48 nodes (`python -m payload plan --env p5en-48`):
     B (bf16)                                61 GB, 15 buckets        470 GB, 110 buckets
     stall: own shard D2H (B/128 at 25 GB/s) 0.48 GB: 0.02 s          3.67 GB: 0.15 s
     gather a node takes in, per round       57 GB: 0.19 s            441 GB: 1.47 s (beside the send)
-    a server's transfer                     B / 150 GB/s (a TP4's    (B + the gather's 15/16 B) out
-                                            8 NICs): 0.41 s          of a node at 300 GB/s: 3.04 s
+    a server's transfer (its NICs' line     B / 30 GB/s: 2.04 s      B / 60 GB/s: 7.84 s
+      rate x 0.150, the broadcast share calibrated on miles' measured 10.75 s, estimate/costs.py)
       + 5 ms a bucket, + 20 us a tensor     0.08 + 0.38 s            0.55 + 0.74 s
-    = a server paused                       0.86 s (target 1 s)      4.33 s (target 5 s)
-    whole publish (stall + rounds x pause)  3.5 s behind the step    8.8 s behind the step
+    = a server paused                       2.49 s (target 1 s)      9.13 s (target 5 s)
+    whole publish (stall + rounds x pause)  10.0 s behind the step   18.4 s behind the step
     device memory while publishing          3 bucket slots + the gather buffer: ~16 GiB a GPU
 
 Streams (issue 45 item 3). The publish thread never uses the training stream: `_run` runs on the

@@ -75,8 +75,10 @@ Bytes and seconds at p5en-48 (estimate/costs.py, `python -m payload plan --env p
 bf16 model (Qwen3-30B-A3B 61 GB, Qwen3-235B-A22B 470 GB) whatever feeds it. This class is one
 server's sender: payload/sync/fanout.py runs one per server on its node's local rank 0, with
 `trainer_ranks` = the node's GPUs in the group (they follow through `tell`), fed the replica's
-all-gathered buckets through `publish_buckets`: a server is paused 0.86 s (30B, TP4) / 4.33 s
-(235B, TP8) at p5en-48 as modelled, against 52 s / 401 s of transfer for rank 0 feeding all.
+all-gathered buckets through `publish_buckets`: a server is paused 2.5 s (30B, TP4) / 9.1 s
+(235B, TP8) at p5en-48 as modelled (the broadcast calibrated on miles' measured publish,
+estimate/costs.py PUBLISH_BROADCAST_ACHIEVED), against 52 s / 401 s of transfer for rank 0
+feeding all.
 """
 
 from __future__ import annotations

@@ -110,3 +110,29 @@ def test_a_rollout_ep_not_dividing_the_chosen_tp_is_refused():
     with pytest.raises(EnvironmentFileError) as err:
         p5en_48(bad)
     assert "job.parallel.rollout_expert_parallel_size 3 must divide rollout_tensor_parallel_size 8" in str(err.value)
+
+
+def test_sglang_defaults_are_the_pinned_releases_and_the_planner_renders_its_own_fit():
+    """SGLang 0.5.23 (srt/arg_groups/memory_hook.py) captures decode graphs up to 512 at TP >= 4
+    and 256 below on both an H100 and an H200; the planner renders its fitted batch instead, and
+    never a larger memory share than SGLang's own default for that graph."""
+    from estimate.engine_fit import sglang_decode_graph_max_bs, sglang_mem_fraction_static
+    from estimate.throughput import Assumptions, server_flags
+
+    for memory in (80, 141):
+        assert [sglang_decode_graph_max_bs(memory, t) for t in (1, 2, 4, 8)] == [256, 256, 512, 512]
+    assert sglang_decode_graph_max_bs(40, 8) == 160 and sglang_decode_graph_max_bs(192, 1) == 512
+    # 512 + 1.5 x 8192 + TP/8 GiB + 2 MiB a graph batch, of the GPU's MiB.
+    assert sglang_mem_fraction_static(141, 4, 512) == round(1 - (512 + 12288 + 512 + 1024) / (141e9 / 2**20), 3) == 0.893
+    assert sglang_mem_fraction_static(80, 4, 512) == 0.812
+    env = load_environment("p5en-48")
+    flags = server_flags(env)
+    assert (flags.max_running_requests, flags.cuda_graph_max_bs, flags.mem_fraction_static) == (513, 513, 0.85)
+    # The same replica held to SGLang's default graph decodes its 513th request's steps eagerly.
+    fitted = estimate_rates(env).engine
+    capped = estimate_rates(env, a=Assumptions(cuda_graph_max_bs=512)).engine
+    assert fitted.batch == capped.batch == 513 and capped.graph_max_bs == 512
+    assert capped.decode_step_s == pytest.approx(fitted.decode_step_s + Assumptions().eager_decode_overhead_s)
+    # On an H100 SGLang's own share (0.81 for TP 4) is below the assumed 0.85: the planner takes it.
+    nemo = load_environment("bench/environments/nemo-rl-qwen3-30b.yaml")
+    assert server_flags(nemo).mem_fraction_static < 0.85

@@ -26,7 +26,7 @@ def estimate(env, model):
     return estimate_rates(env)
 
 
-def test_30b_gains_from_more_trainer_nodes_and_more_groups_in_flight(env):
+def test_30b_keeps_its_rollout_nodes_once_decode_speeds_up_as_the_batch_drains(env):
     e = estimate(env, "Qwen3-30B-A3B")
     rows, best, shipped = search_splits(env, e, in_flight=(1536, 2048), train_nodes=(16, 28, 32))
     # The shipped split is what plan prints for the environment: choose_staleness at 16:32, 1536 in flight.
@@ -35,9 +35,13 @@ def test_30b_gains_from_more_trainer_nodes_and_more_groups_in_flight(env):
     assert (shipped.label, shipped.tokens_per_s_per_gpu) == ("16:32 @1536", pick.tokens_per_s_per_gpu)
     assert all(r.prediction.stale_dropped_fraction < 0.10 for r in rows)
     assert best.tokens_per_s_per_gpu == pytest.approx(max(r.tokens_per_s_per_gpu for r in rows), rel=0.005)
-    # The rollout side is under-fed at 1536 groups (38% of its slots): 2048 and more trainer nodes win.
-    assert best.groups_in_flight == 2048 and best.train_nodes > 16
-    assert best.tokens_per_s_per_gpu > 1.15 * shipped.tokens_per_s_per_gpu
+    # 1536 groups keep 38% of the 32 nodes' slots running, but a step then reads 38% of the KV:
+    # each request decodes faster (estimate.loop.DecodeSpeed), the replicas give 67% of their full
+    # rate (the weights' reads, at their measured 0.38 of HBM, now a larger share of a step), and
+    # moving nodes to the trainer (28:20, 32:16) loses more rollout than it gains.
+    assert (best.train_nodes, best.groups_in_flight) == (16, 1536)
+    assert best.prediction.replica_utilisation == pytest.approx(0.67, abs=0.01)
+    assert all(r.tokens_per_s_per_gpu < 0.8 * best.tokens_per_s_per_gpu for r in rows if r.train_nodes > 16)
 
 
 def test_235b_candidates_keep_whole_pipeline_stages(env235):

@@ -155,8 +155,8 @@ def judge_server_args(argv: list[str]) -> dict:
     forced = _a2a_ep_size(resolving_view(parsed))
     fields = ("tp_size", "ep_size", "moe_a2a_backend", "deepep_mode", "deepep_v2_mode", "nnodes", "node_rank",
               "enable_return_routed_experts", "weight_version", "model_path", "tokenizer_path", "enable_metrics",
-              "quantization", "is_embedding")
-    fields += ("disable_radix_cache",)  # rollout.pause_mode in_place
+              "quantization", "is_embedding", "max_running_requests", "cuda_graph_max_bs_decode", "mem_fraction_static",
+              "disable_radix_cache")  # the last: rollout.pause_mode in_place
     return {"ok": True, "args": {f: getattr(parsed, f) for f in fields}, "ep_size_after_a2a_rule": forced.get("ep_size")}
 
 

@@ -34,6 +34,8 @@ from spec.job import JobConfig
 from payload.rollout.client import SamplingParams, SGLangClient
 from payload.rollout.serve import flag_value, passthrough_args, sglang_command
 from payload.rollout.sglang_args import server_args
+from estimate.engine_fit import sglang_decode_graph_max_bs
+from estimate.throughput import server_flags
 from payload.sync.client import RolloutServerClient
 from tests.payload.queue.redis_server import free_port
 
@@ -131,7 +133,20 @@ def test_every_generated_sglang_command_parses_in_the_release(dists, release):
         # Block FP8 (payload/sync/wire.py) from a block-FP8 checkpoint; the tokenizer stays the base's.
         assert parsed["quantization"] == ("fp8" if job.rollout.precision == "fp8" else None), label
         assert parsed["disable_radix_cache"] is (job.rollout.pause_mode == "in_place"), label
+        if label.endswith(" chart"):
+            # The planner's fit of the replica (estimate.throughput.server_flags): the release reads
+            # its batch, a decode graph captured up to that batch, and the memory share.
+            flags = server_flags(load_environment(label.removesuffix(" chart")))
+            assert (parsed["max_running_requests"], parsed["cuda_graph_max_bs_decode"], parsed["mem_fraction_static"]) == (
+                flags.max_running_requests, flags.cuda_graph_max_bs, flags.mem_fraction_static), label
+            assert parsed["cuda_graph_max_bs_decode"] >= parsed["max_running_requests"], label
+        else:  # `serve` run by hand: SGLang's own defaults
+            assert parsed["max_running_requests"] is None and parsed["cuda_graph_max_bs_decode"] is None, label
     by_label = {label: verdict["args"] for (label, _, _), verdict in zip(cases, verdicts)}
+    # p5en-48's 30B replica (TP 4 on an H200) fits 513 requests: one more than SGLang 0.5.23's
+    # default decode graph of 512 there, so without the flag its full batch would decode eagerly.
+    assert by_label["p5en-48 chart"]["cuda_graph_max_bs_decode"] == 513
+    assert sglang_decode_graph_max_bs(141, 4) == 512
     assert (by_label["fp8 rollout"]["model_path"], by_label["fp8 rollout"]["tokenizer_path"]) == (
         "/fsx/models/Qwen3-30B-A3B-FP8", fp8.model.path)
     assert (by_label["235B's layout"]["tp_size"], by_label["235B's layout"]["ep_size"]) == (8, 8)

@@ -1,0 +1,90 @@
+"""NeMo-RL v0.6's own GRPO workloads (bench/environments/, bench/README.md "Like for like with
+NeMo-RL"): `python -m payload plan` reads each file as its header says to run it, and plans
+their batch, group size, caps and mean length on their H100 node split."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from estimate.checks import load_environment
+from payload.__main__ import main
+
+BENCH_ENVIRONMENTS = Path(__file__).resolve().parents[2] / "bench" / "environments"
+THIRTY = BENCH_ENVIRONMENTS / "nemo-rl-qwen3-30b.yaml"
+BIG = BENCH_ENVIRONMENTS / "nemo-rl-qwen3-235b.yaml"
+
+
+def command_of(path: Path) -> list[str]:
+    """The `plan` command the file's header gives (its two comment lines after `#   python -m payload`)."""
+    lines = path.read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("#   python -m payload plan"))
+    text = " ".join(line.lstrip("# ").rstrip("\\ ") for line in lines[start:start + 2])
+    argv = text.split()
+    assert argv[:3] == ["python", "-m", "payload"]
+    return argv[3:]
+
+
+def test_their_30b_workload_is_planned_on_their_h100_split(capsys):
+    env = load_environment(str(THIRTY), model="Qwen3-30B-A3B")
+    job, pools = env.job, env.pools
+    assert pools.train.instance_type == pools.rollout.instance_type == "p5.48xlarge"
+    assert (pools.train.desired_size, pools.rollout.desired_size) == (2, 2)  # 16 + 16 of their 32 H100
+    assert (job.batch.prompts_per_step, job.algorithm.group_size) == (64, 32)  # G-GBS 2,048
+    assert job.batch.max_prompt_tokens + job.batch.max_response_tokens == 4096
+    assert (job.rollout.max_staleness, job.rollout.pause_mode) == (1, "in_place")
+    argv = command_of(THIRTY)
+    assert "--response-tokens-mean" in argv and argv[argv.index("--response-tokens-mean") + 1] == "3073"
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "on nemo-rl-qwen3-30b" in out and "responses lognormal mean 3,073 (max 3,584)" in out
+    assert "all 32 GPUs" in out and "NeMo-RL v0.6 1-step off-policy: 1,414 tokens/s/GPU on 32 H100" in out
+
+
+def test_their_235b_workload_is_refused_in_one_line_naming_the_trainer_memory(capsys):
+    """16 p5.48xlarge training nodes do not hold this repository's trainer for the 235B at their
+    8 k sequences: `plan` says so, naming the GPU memory, instead of predicting a rate."""
+    data = yaml.safe_load(BIG.read_text())
+    assert (data["pools"]["train"]["desired_size"], data["pools"]["rollout"]["desired_size"]) == (16, 16)
+    assert (data["job"]["batch"]["prompts_per_step"], data["job"]["algorithm"]["group_size"]) == (16, 32)
+    assert data["job"]["batch"]["max_prompt_tokens"] + data["job"]["batch"]["max_response_tokens"] == 8192
+    assert main(command_of(BIG)) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err
+    assert err.startswith("error: nemo-rl-qwen3-235b.yaml: job.parallel: Qwen3-235B-A22B needs ")
+    assert "a GPU under its least-memory layout" in err and "72.0 GB that fit (90% of a 80 GB GPU)" in err
+
+
+def _plan_and_simulate(env, response_mean, max_staleness):
+    from estimate.planner import predict
+    from estimate.simulator import Simulator
+    from estimate.throughput import estimate_rates, loop_spec
+
+    e = estimate_rates(env, response_mean=response_mean)
+    spec = loop_spec(env, e).with_(max_staleness=max_staleness)
+    split = spec.split(env.pools.train.desired_size, env.pools.rollout.desired_size)
+    return predict(spec, split), Simulator.Config(spec, split, steps=24, warmup_steps=8).build().run()
+
+
+# The closed form (estimate.planner) against the discrete-event loop (estimate.simulator), both
+# with fill-dependent decode and the running batch's re-prefill, on each workload at its own
+# split: NeMo-RL's 30B at the staleness plan picks (2) and at their 1-step off-policy, the shipped
+# p5en-48 jobs at theirs (4). Two part, both strict xfails, both where the closed form's uniform
+# finishing phase is wrong: the shipped 30B (plan 118 s, sim 146 s with 16% dropped in waves: its
+# groups' longest responses mostly reach the 16 k cap, so the cohort claimed at the start never
+# dephases; tests/estimate/test_throughput.py WAVES), and NeMo-RL's 30B at max_staleness 1 with
+# one batch in flight (plan 115 s with 17% dropped stale, sim 94 s with none: the 64 groups
+# are claimed together as the trainer takes a batch and finish within the next step).
+ONE_BATCH = pytest.mark.xfail(strict=True, reason="one batch in flight at staleness 1: the closed form over-counts drops")
+
+
+@pytest.mark.parametrize("env_name,model,mean,staleness", [
+    (str(THIRTY), "Qwen3-30B-A3B", 3073, 2), pytest.param(str(THIRTY), "Qwen3-30B-A3B", 3073, 1, marks=ONE_BATCH),
+    ("p5en-48", "Qwen3-235B-A22B", None, 4),
+    pytest.param("p5en-48", "Qwen3-30B-A3B", None, 4, marks=pytest.mark.xfail(
+        strict=True, reason="synchronized cap-length waves: the closed form has groups finish at a uniform phase")),
+])
+def test_the_simulator_agrees_with_the_closed_form(env_name, model, mean, staleness):
+    plan, sim = _plan_and_simulate(load_environment(env_name, model=model), mean, staleness)
+    assert plan.step_time_s == pytest.approx(sim.step_time_s, rel=0.10)
+    assert plan.stale_dropped_fraction == pytest.approx(sim.stale_dropped_fraction, abs=0.05)
