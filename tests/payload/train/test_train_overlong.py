@@ -119,6 +119,8 @@ def test_record_sets_the_length_gauges_and_the_jsonl_line(tmp_path):
                            config=SimpleNamespace(job=job, metrics_jsonl=str(tmp_path / "m.jsonl")),
                            world=SimpleNamespace(device=torch.device("cpu")))
     this._rewards = lambda samples: Trainer._rewards(this, samples)
+    # Sample generations and TensorBoard are off here (their own test: test_train_samples.py).
+    this.events, this._log_samples = None, lambda step, batch: None
     batch = Batch([_group("a", [2, 5, 7, 8], [1, 1, 1, 1], 8), _group("b", [8, 1, 6, 4], [0, 1, 0, 1], 8)])
     Trainer._record(this, 1, batch, {"step_seconds": 1.0}, 0.0)
     lengths = [2, 5, 7, 8, 8, 1, 6, 4]

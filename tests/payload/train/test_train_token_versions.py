@@ -50,6 +50,8 @@ def trainer_samples(stale_tokens: str, tmp_path=None):
                            config=SimpleNamespace(job=job, metrics_jsonl=None if tmp_path is None else str(tmp_path / "m.jsonl")),
                            world=SimpleNamespace(device=torch.device("cpu")))
     this._rewards = lambda samples: Trainer._rewards(this, samples)
+    # Sample generations and TensorBoard are off here (their own test: test_train_samples.py).
+    this.events, this._log_samples = None, lambda step, batch: None
     batch = Batch([group()])
     samples = Trainer._samples(this, batch)
     return this, batch, samples
