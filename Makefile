@@ -159,7 +159,7 @@ teardown: infra
 	@echo "MoeRl-$(ENV) deleted; still billed until you delete them: teardown-$(ENV).txt"
 
 test: python node redis-server
-	@$(PYTHON) -m pytest $(PYTEST_PARALLEL)
+	@$(PYTHON) -m pytest $(PYTEST_PARALLEL) --durations=20
 
 ## make check-pins: requirements.txt resolves on the public index for a user's machine (Linux x86_64, CPython
 ## 3.11: torch's CUDA build and the nvidia-* wheels it requires), whatever wheels this machine carries. A pip
