@@ -167,6 +167,11 @@ class _Replica:
         event.callbacks.append(lambda _: self._wake(group, finish))
 
     def _finish(self, group: _InFlight) -> None:
+        self._release(group)
+        self._admit()
+
+    def _release(self, group: _InFlight) -> None:
+        """One of `group`'s requests has ended here: its slot is free, the group done if last."""
         self.free += 1
         self.outstanding -= 1
         self.sim.decoding.add(-1)
@@ -175,7 +180,6 @@ class _Replica:
         if group.left == 0:
             self.groups.discard(group)
             group.done.succeed(True)
-        self._admit()
 
     def kill(self) -> None:
         """The node is gone: every group on it fails, what it had decoded is lost."""
@@ -190,7 +194,7 @@ class _Replica:
         self.up = False
 
 
-class _SharedReplica:
+class _SharedReplica(_Replica):
     """One SGLang server whose decode speed follows its batch (spec.decode): `slots` requests
     decode at once, the rest wait in arrival order (continuous batching). Every running request
     advances at the same speed, which depends on how many run (spec.request_tokens_per_s_at: a step reads their KV): the replica keeps one
@@ -199,23 +203,12 @@ class _SharedReplica:
     Requests are entries, not processes: a cluster holds tens of thousands of them."""
 
     def __init__(self, sim: "Simulator", slots: int) -> None:
-        self.sim = sim
-        self.free = slots
-        self.waiting: deque[tuple[_InFlight, float]] = deque()
-        self.outstanding = 0  # requests routed here and not finished
-        self.up = True
-        self.draining = False
-        self.parked = False  # scaled down by the autoscaler: no node
-        self.groups: set[_InFlight] = set()
+        super().__init__(sim, slots)
         self._ends: list[tuple[float, int, _InFlight]] = []  # (token clock at its end, order, group)
         self._order = 0
         self.v = 0.0
         self._clock = 0.0  # the decoding clock (pauses excluded) when v was last brought up to date
         self._plan = 0  # the current wake-up; older ones are ignored
-
-    @property
-    def routable(self) -> bool:
-        return self.up and not self.draining and not self.parked
 
     def _speed(self) -> float:
         return self.sim.spec.request_tokens_per_s_at(len(self._ends))
@@ -262,33 +255,14 @@ class _SharedReplica:
         # between, not all of a replica's at once (which would herd the claims onto it).
         if self._ends and self._ends[0][0] <= self.v + 1e-6:
             _, _, group = heapq.heappop(self._ends)
-            self._finish(group)
+            self._release(group)
         self._admit()
 
-    def _finish(self, group: _InFlight) -> None:
-        self.free += 1
-        self.outstanding -= 1
-        self.sim.decoding.add(-1)
-        group.running -= 1
-        group.left -= 1
-        if group.left == 0:
-            self.groups.discard(group)
-            group.done.succeed(True)
-
     def kill(self) -> None:
-        """The node is gone: every group on it fails, what it had decoded is lost."""
         self._advance()
-        for group in self.groups:
-            group.alive = False
-            self.free += group.running
-            self.outstanding -= group.left
-            self.sim.decoding.add(-group.running)
-            group.done.succeed(False)
-        self.groups.clear()
-        self.waiting.clear()
+        super().kill()
         self._ends.clear()
         self._plan += 1
-        self.up = False
 
 
 class Simulator:
