@@ -63,7 +63,12 @@ def assert_nothing_lost(run, launcher, out):
     assert [r["step"] for r in records] == list(range(1, STEPS + 1))
     assert summary["tasks_submitted"] == summary["groups_trained"] == STEPS * summary["config"]["prompts_per_step"]
     assert summary["groups_dropped_stale"] == 0
-    assert not any(summary["queue_left"].values()), summary["queue_left"]  # no dead letter, duplicate, leftover
+    # No dead letter, no leftover. `duplicates` counts copies the queue refused or the trainer
+    # dropped (payload/queue/redis_streams.py: complete's check, ingest's dedupe), never trained
+    # ones: a Redis killed between a complete's AOF write and its reply makes the worker send it
+    # again after the restart (a CI run met one). Nothing trained twice is the equality above.
+    left = {k: v for k, v in summary["queue_left"].items() if k != "duplicates"}
+    assert not any(left.values()), summary["queue_left"]
     assert {c["exit_code"] for c in summary["children"].values()} == {0}
     assert processes_of_run(run) == []
     return summary
