@@ -70,20 +70,9 @@ def test_a_server_without_integer_versions_leaves_the_group_at_the_tasks_version
 
 
 def test_a_group_is_as_stale_as_its_oldest_span():
-    app = FastAPI()
-
-    @app.post("/generate")
-    async def generate():
-        return [item(spans) for spans in SPANS]
-
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.01)
+    url, stop = serve(lambda: [item(spans) for spans in SPANS])
     try:
-        client = SGLangClient.Config(url=f"http://127.0.0.1:{port}", timeout_s=5.0).build()
+        client = SGLangClient.Config(url=url, timeout_s=5.0).build()
         queue = RolloutQueue.Config(backend="memory").build()
         worker = RolloutWorker(RolloutWorker.Config(name="w", sampling=SamplingParams(max_new_tokens=4),
                                                     inline_verifier=False), queue, client)
@@ -97,5 +86,4 @@ def test_a_group_is_as_stale_as_its_oldest_span():
         assert [s.version_spans for s in group.samples] == [tuple((int(v), a, b) for v, a, b in spans) for spans in SPANS]
         assert group.newest_version == 7
     finally:
-        server.should_exit = True
-        thread.join(timeout=5)
+        stop()
