@@ -110,6 +110,14 @@ def check(environment_name: str, new_template: dict, cloudformation, eks) -> lis
     return notes
 
 
+def synthesized_template(assembly: Path, environment: str) -> dict:
+    """The environment's stack template in the cloud assembly (`make infra` writes it)."""
+    path = assembly / f"{STACK_PREFIX}{environment}.template.json"
+    if not path.is_file():
+        raise DeployRefused(f"{path} not found: synthesize first (make infra ENV={environment})")
+    return json.loads(path.read_text())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m infra.deploy_guard", description=__doc__.splitlines()[0])
     parser.add_argument("--env", default="default", help="environment name (environments/NAME.yaml)")
@@ -117,11 +125,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         environment = load_environment(args.env)
-        template_path = args.assembly / f"{STACK_PREFIX}{environment.name}.template.json"
-        if not template_path.is_file():
-            raise DeployRefused(f"{template_path} not found: synthesize first (make infra ENV={environment.name})")
         session = boto3.Session(region_name=environment.region)
-        notes = check(environment.name, json.loads(template_path.read_text()),
+        notes = check(environment.name, synthesized_template(args.assembly, environment.name),
                       session.client("cloudformation"), session.client("eks"))
     except (EnvironmentFileError, DeployRefused) as error:
         print(f"error: {error}", file=sys.stderr)

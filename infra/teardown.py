@@ -33,8 +33,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from spec.environment import GPU_POOLS, STACK_PREFIX, Environment, EnvironmentFileError
+from spec.environment import GPU_POOLS, Environment, EnvironmentFileError
 from estimate.checks import load_environment
+from infra.deploy_guard import DeployRefused, synthesized_template
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -186,13 +187,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.step == "check":
             check(environment, cloudformation, session.client("eks"))
             return 0
-        template_path = args.assembly / f"{STACK_PREFIX}{environment.name}.template.json"
-        if not template_path.is_file():
-            raise TeardownRefused(f"{template_path} not found: synthesize first (make infra ENV={environment.name})")
+        template = synthesized_template(args.assembly, environment.name)
         volumes = ebs_volumes(json.loads(args.volumes.read_text())) if args.volumes else []
-        resources = retained(environment, json.loads(template_path.read_text()),
-                             stack_resources(cloudformation, environment.stack_name), volumes)
-    except (EnvironmentFileError, TeardownRefused) as error:
+        resources = retained(environment, template, stack_resources(cloudformation, environment.stack_name), volumes)
+    except (EnvironmentFileError, TeardownRefused, DeployRefused) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except (BotoCoreError, ClientError) as error:
