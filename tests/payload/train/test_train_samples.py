@@ -19,7 +19,7 @@ import yaml
 
 from payload.train.tracking import SAMPLES_ARTIFACTS, TENSORBOARD_DIR
 from tests.mlflow_server import server as mlflow_server
-from test_train_cli import PROMPTS_PER_STEP, fill, model_dir, redis_url, train, write_job  # noqa: F401 - fixtures
+from test_train_cli import PROMPTS_PER_STEP, fill, mlflow_url, model_dir, redis_url, train, write_job  # noqa: F401 - fixtures
 from train_cases import GROUP_SIZE
 
 pytestmark = pytest.mark.slow
@@ -52,13 +52,6 @@ client = MlflowClient(sys.argv[1])
 files = sorted(f.path for f in client.list_artifacts(run.info.run_id, sys.argv[2]))
 print(json.dumps({f: json.load(open(client.download_artifacts(run.info.run_id, f, sys.argv[3]))) for f in files}))
 """
-
-
-@pytest.fixture
-def mlflow_url(tmp_path):
-    (tmp_path / "mlflow").mkdir()
-    with mlflow_server.started(tmp_path / "mlflow") as (url, _):
-        yield url
 
 
 def test_each_step_logs_samples_to_the_console_mlflow_and_tensorboard(tmp_path, model_dir, redis_url, mlflow_url):
