@@ -25,6 +25,18 @@ it; above `max_staleness` it is dropped. Two steady states:
   the burst of claims each dip below it releases); if that much buffer is older than the
   staleness bound, the trainer sweeps it in finish order, dropping the stale head, and the
   workers run flat out or until the leftovers fill the buffer again.
+
+Both assume groups finish at a uniform phase of the step. They do not when most groups last
+the same time, a response of theirs reaching the cap: then the N groups in flight, claimed
+together, finish together for ever after (`_waves`). A wave decodes for T (its requests start
+together and speed up as the short ones end), lands, and its workers claim the next one at
+once; meanwhile the trainer trains the last wave's k batches. Batch j of a wave is then k + j
+versions old, so kept batches k = min(b, s + 1 − k') alternate around min(b, (s + 1)/2), with
+b = N / the groups a step needs; the step is (T + k·P) / k. The simulator shows the waves
+(tests/estimate/test_throughput.py); they hold only while the wave's requests all fit the
+replicas' slots (a long queue dephases them), most groups reach the cap, the trainer waits for
+each wave, and a landed wave does not hold the buffer over its high-water mark (claims that
+wait for room dephase them too).
 """
 
 from __future__ import annotations
@@ -127,7 +139,60 @@ def _kept_from_deep_buffer(wall_s: np.ndarray, step: float, fresh_share: float, 
     return _Kept(weight(hi), np.where(fresh.any(axis=0), staleness, limit)), hi
 
 
+# A wave forms when at least this share of groups has a response that reaches the cap, and
+# holds while its requests need at most this many times a replica's slots: the few that queue
+# start as its short responses end. Set between what the simulator shows (tests/estimate/
+# test_waves.py): 1.08 times the slots still in lock-step, 2 times dephased.
+_WAVE_CAPPED_SHARE = 0.5
+_WAVE_QUEUE = 1.25
+
+
+def _waves(spec: LoopSpec, split: Split) -> Prediction | None:
+    """The loop in lock-step waves (module docstring), or None where they do not form."""
+    g, n_flight = spec.group_size, spec.groups_in_flight
+    needed = spec.groups_needed_per_step
+    lengths = spec.lengths
+    per_replica = n_flight / split.replicas
+    capped = 1 - float(lengths.cdf(np.array([lengths.max_tokens * (1 - 1e-9)]))[0]) ** g
+    if ((spec.spot is not None and spec.spot.reclaims_per_node_hour > 0) or capped < _WAVE_CAPPED_SHARE
+            or per_replica * g > _WAVE_QUEUE * spec.server_slots
+            or n_flight < needed or n_flight > spec.high_water_groups + needed):
+        return None
+    # A wave's requests start together; while the longest is at x tokens, those longer than x
+    # still run, each at the speed that batch allows.
+    x = np.linspace(0.0, lengths.max_tokens, 401)
+    running = per_replica * g * (1 - lengths.cdf(x[:-1]))
+    seconds = np.diff(x) / np.array([spec.request_tokens_per_s_at(b) for b in running])
+    decoding = float(np.sum(seconds))
+    slot_seconds = float(np.sum(running * seconds))
+    b = n_flight / needed
+    k = min(b, (spec.max_staleness + 1) / 2)  # batches of a wave trained
+    publish = spec.publish_s_at(slot_seconds / decoding)
+    period = decoding + k * publish  # decoding stops while weights are published
+    trainer_rate = split.train_nodes * spec.rates.trainer_tokens_per_s_per_node
+    busy = spec.prompts_per_step * spec.group_tokens_mean / trainer_rate
+    if k * (busy + publish) >= period:
+        return None  # the trainer is the bound: claims follow its takes and the waves dissolve
+    dropped = 1 - k / b
+    step = period / k
+    return Prediction(
+        split=split,
+        step_time_s=step,
+        trainer_idle_fraction=(period - k * (busy + publish)) / period,
+        trainer_publish_fraction=publish / step,
+        rollout_idle_fraction=1 - slot_seconds / (spec.server_slots * period),
+        staleness_mean=k + (k - 1) / 2,  # batch j of a wave is k + j versions old
+        stale_dropped_fraction=dropped,
+        trained_tokens_per_s=spec.prompts_per_step * spec.group_tokens_mean / step,
+        bound="staleness" if dropped > 0.05 else "rollout",
+        group_latency_s=period,
+        replica_utilisation=per_replica * g * lengths.mean / period / spec.replica_tokens_per_s,
+    )
+
+
 def predict(spec: LoopSpec, split: Split) -> Prediction:
+    if (waves := _waves(spec, split)) is not None:
+        return waves
     rates = spec.rates
     g, mean = spec.group_size, spec.lengths.mean
     s = spec.max_staleness
@@ -228,7 +293,9 @@ def predict(spec: LoopSpec, split: Split) -> Prediction:
                     break
                 step = new_step
         train_busy = step - publish
-    slots_busy = rollout_busy * fleet / (split.replicas * full)
+    # Slot-seconds decoding (as the simulator counts them): the requests a serving replica runs.
+    slots_busy = rollout_busy * replicas * (1 - lost) * min(running, spec.server_slots) / (
+        split.replicas * spec.server_slots)
     return Prediction(
         split=split,
         step_time_s=step,

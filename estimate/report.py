@@ -26,7 +26,7 @@ def hints(plan: Plan, spec: LoopSpec, measured: Measured | None) -> list[str]:
     if best.replica_utilisation < 0.95:
         out.append(
             f"servers are under-fed: rollout.workers × rollout.worker_concurrency = {spec.groups_in_flight} groups in "
-            f"flight keep {best.replica_utilisation:.0%} of the slots busy; about "
+            f"flight run the replicas at {best.replica_utilisation:.0%} of their full decode rate; about "
             f"{groups_to_fill_slots(spec, best.split.replicas)} fill all {best.split.replicas} replicas"
         )
     if best.stale_dropped_fraction > 0.05:

@@ -69,20 +69,16 @@ def _plan_and_simulate(env, response_mean, max_staleness):
 # The closed form (estimate.planner) against the discrete-event loop (estimate.simulator), both
 # with fill-dependent decode and the running batch's re-prefill, on each workload at its own
 # split: NeMo-RL's 30B at the staleness plan picks (2) and at their 1-step off-policy, the shipped
-# p5en-48 jobs at theirs (4). Two part, both strict xfails, both where the closed form's uniform
-# finishing phase is wrong: the shipped 30B (plan 118 s, sim 146 s with 16% dropped in waves: its
-# groups' longest responses mostly reach the 16 k cap, so the cohort claimed at the start never
-# dephases; tests/estimate/test_throughput.py WAVES), and NeMo-RL's 30B at max_staleness 1 with
-# one batch in flight (plan 115 s with 17% dropped stale, sim 94 s with none: the 64 groups
-# are claimed together as the trainer takes a batch and finish within the next step).
-ONE_BATCH = pytest.mark.xfail(strict=True, reason="one batch in flight at staleness 1: the closed form over-counts drops")
+# p5en-48 jobs at theirs (4). NeMo-RL's 30B and the shipped 30B run in lock-step waves (their
+# groups' longest responses reach the cap: estimate.planner._waves); before the closed form
+# modelled them it gave 115 s with 17% dropped for NeMo-RL's at max_staleness 1 (sim 94 s, none)
+# and 118 s with none for the shipped one (sim 146 s, 16%).
 
 
 @pytest.mark.parametrize("env_name,model,mean,staleness", [
-    (str(THIRTY), "Qwen3-30B-A3B", 3073, 2), pytest.param(str(THIRTY), "Qwen3-30B-A3B", 3073, 1, marks=ONE_BATCH),
+    (str(THIRTY), "Qwen3-30B-A3B", 3073, 2), (str(THIRTY), "Qwen3-30B-A3B", 3073, 1),
     ("p5en-48", "Qwen3-235B-A22B", None, 4),
-    pytest.param("p5en-48", "Qwen3-30B-A3B", None, 4, marks=pytest.mark.xfail(
-        strict=True, reason="synchronized cap-length waves: the closed form has groups finish at a uniform phase")),
+    ("p5en-48", "Qwen3-30B-A3B", None, 4),
 ])
 def test_the_simulator_agrees_with_the_closed_form(env_name, model, mean, staleness):
     plan, sim = _plan_and_simulate(load_environment(env_name, model=model), mean, staleness)

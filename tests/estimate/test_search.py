@@ -26,22 +26,22 @@ def estimate(env, model):
     return estimate_rates(env)
 
 
-def test_30b_keeps_its_rollout_nodes_once_decode_speeds_up_as_the_batch_drains(env):
+def test_30b_search_leaves_out_the_shipped_split_its_waves_make_drop_a_sixth(env):
     e = estimate(env, "Qwen3-30B-A3B")
     rows, best, shipped = search_splits(env, e, in_flight=(1536, 2048), train_nodes=(16, 28, 32))
     # The shipped split is what plan prints for the environment: choose_staleness at 16:32, 1536 in flight.
     spec = loop_spec(env, e)
     _, pick = choose_staleness(spec, spec.split(16, 32), e.prompt_tokens)
     assert (shipped.label, shipped.tokens_per_s_per_gpu) == ("16:32 @1536", pick.tokens_per_s_per_gpu)
-    assert all(r.prediction.stale_dropped_fraction < 0.10 for r in rows)
+    # Its groups mostly reach the 16 k cap and run in lock-step waves of 1536 (estimate.planner.
+    # _waves): the third batch of a wave is 5 versions old every other wave, a sixth dropped.
+    assert shipped.prediction.stale_dropped_fraction == pytest.approx(1 / 6)
+    assert all(r.prediction.stale_dropped_fraction < 0.10 for r in rows) and shipped.label not in {r.label for r in rows}
     assert best.tokens_per_s_per_gpu == pytest.approx(max(r.tokens_per_s_per_gpu for r in rows), rel=0.005)
-    # 1536 groups keep 38% of the 32 nodes' slots running, but a step then reads 38% of the KV:
-    # each request decodes faster (estimate.loop.DecodeSpeed), the replicas give 67% of their full
-    # rate (the weights' reads, at their measured 0.38 of HBM, now a larger share of a step), and
-    # moving nodes to the trainer (28:20, 32:16) loses more rollout than it gains.
-    assert (best.train_nodes, best.groups_in_flight) == (16, 1536)
-    assert best.prediction.replica_utilisation == pytest.approx(0.67, abs=0.01)
-    assert all(r.tokens_per_s_per_gpu < 0.8 * best.tokens_per_s_per_gpu for r in rows if r.train_nodes > 16)
+    # Fewer rollout nodes fill more of their slots: their waves need more than 1.25 x the slots,
+    # dephase and drop fewer.
+    fed = {r.label: 1 - r.prediction.rollout_idle_fraction for r in (best, shipped)}
+    assert best.train_nodes > 16 and fed[best.label] > fed[shipped.label] + 0.25, fed
 
 
 def test_235b_candidates_keep_whole_pipeline_stages(env235):

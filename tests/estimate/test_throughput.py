@@ -106,8 +106,12 @@ def test_tokens_per_gpu_count_prompts_and_responses_over_every_gpu(env, estimate
     prompts = spec.prompts_per_step * spec.group_size * estimate_30b.prompt_tokens / p.step_time_s
     assert math.isclose(all_tokens_per_s_per_gpu(p, spec, estimate_30b.prompt_tokens),
                         (p.trained_tokens_per_s + prompts) / 384)
+    # The most tokens among the limits dropping under a tenth; the shipped 30B drops more at
+    # every limit up to 4 (lock-step waves, estimate.planner._waves): then the fewest drops.
     under = [r for r in rows if r.prediction.stale_dropped_fraction < 0.10]
-    assert pick in under and pick.tokens_per_s_per_gpu == max(r.tokens_per_s_per_gpu for r in under)
+    assert not under and [r.max_staleness for r in rows] == [1, 2, 3, 4]
+    assert pick.prediction.stale_dropped_fraction == min(r.prediction.stale_dropped_fraction for r in rows)
+    assert pick.max_staleness == 4
 
 
 def test_plan_prints_the_step_beside_nemo_rl(capsys):
@@ -182,17 +186,9 @@ def test_every_gpu_instance_type_names_its_gpu():
     assert INSTANCE_TYPES["p5en.48xlarge"].device == "NVIDIA H200"
 
 
-# The shipped 30B (16:32, 1536 groups, max_staleness 4) is the case they part on since decode
-# speeds up as a replica drains (estimate.loop.DecodeSpeed): its groups' longest responses mostly
-# reach the 16 k cap, so a group lasts a fixed time, the groups claimed together at the start
-# finish together for ever after, and the last third of each wave of 1536 waits two steps in the
-# buffer and goes stale (sim: ~510 dropped every fifth step, 16% overall; step 146 s against
-# the closed form's 118 s, which has groups finish at a uniform phase). Strict: it fails the day
-# they agree.
-WAVES = pytest.mark.xfail(strict=True, reason="synchronized cap-length waves: bench/README.md, 'Like for like with NeMo-RL'")
 
 
-@pytest.mark.parametrize("model,nodes,train", [pytest.param("Qwen3-30B-A3B", 48, 16, marks=WAVES),
+@pytest.mark.parametrize("model,nodes,train", [("Qwen3-30B-A3B", 48, 16),
                                                ("Qwen3-235B-A22B", 48, 16), ("Qwen3-235B-A22B", 125, 40)])
 def test_closed_form_agrees_with_the_simulator(env, model, nodes, train):
     """The planner's step from first-principles rates within 10% of the discrete-event loop's
@@ -202,12 +198,11 @@ def test_closed_form_agrees_with_the_simulator(env, model, nodes, train):
     from estimate.simulator import Simulator
     from estimate.throughput import scaled_case
 
-    spec, split, pick = scaled_case(load_environment("p5en-48", model=model), nodes, train)
+    spec, split, _ = scaled_case(load_environment("p5en-48", model=model), nodes, train)
     plan = predict(spec, split)
     sim = Simulator.Config(spec, split, steps=10, warmup_steps=4).build().run()
     assert abs(plan.step_time_s / sim.step_time_s - 1) < 0.10
     assert abs(plan.stale_dropped_fraction - sim.stale_dropped_fraction) < 0.10
-    assert pick.prediction.stale_dropped_fraction < 0.10
 
 
 def test_traffic_overlaps_by_its_kind_not_its_label(env, estimate_30b):
