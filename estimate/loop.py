@@ -29,6 +29,8 @@ from statistics import NormalDist
 
 import numpy as np
 
+from spec.job import STALE_TOKENS
+
 _NORMAL = NormalDist()
 
 
@@ -213,6 +215,11 @@ class LoopSpec:
     # requests it was running. 0 in place: their tails go on under the new weights from the KV
     # they have (partial rollouts: a response's tokens span versions, none is decoded twice).
     reprefill_s: float = 0.0
+    # rollout.stale_tokens: drop_group drops a group once its oldest token is too stale; mask
+    # keeps it while its newest is fresh enough and leaves its stale tokens out of the loss
+    # (spec.job.drops_group). Tokens decoded after a publish are the new version's (the pause
+    # keeps a request's tokens in either mode), so a long group's tail is fresher than its head.
+    stale_tokens: str = "drop_group"
 
     @classmethod
     def from_environment(cls, env, rates: Rates, server_slots: int = 256, spot: Spot | None = None) -> "LoopSpec":
@@ -233,6 +240,7 @@ class LoopSpec:
             train_gpus_per_node=env.pools.train.spec.gpus,
             rollout_gpus_per_node=env.pools.rollout.spec.gpus,
             spot=spot,
+            stale_tokens=job.rollout.stale_tokens,
         )
 
     def __post_init__(self) -> None:
@@ -240,6 +248,8 @@ class LoopSpec:
             raise BalanceError(f"server slots {self.server_slots!r}: must be at least 1")
         if self.train_gpus_per_node < 1 or self.rollout_gpus_per_node < 1:
             raise BalanceError("the train and rollout pools need GPU instance types")
+        if self.stale_tokens not in STALE_TOKENS:
+            raise BalanceError(f"rollout.stale_tokens {self.stale_tokens!r}: must be one of {', '.join(STALE_TOKENS)}")
 
     def with_(self, **changes) -> "LoopSpec":
         return replace(self, **changes)

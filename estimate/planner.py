@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
@@ -63,6 +63,9 @@ class Prediction:
     bound: str  # "trainer", "rollout" or "staleness": what sets the step time
     group_latency_s: float
     replica_utilisation: float  # of a replica's full rate its in-flight requests allow
+    # Of the trained groups' tokens, those left out of the loss as too stale (rollout.stale_tokens
+    # mask); trained_tokens_per_s counts the rest, the trainer computes them all.
+    stale_masked_fraction: float = 0.0
 
     def as_dict(self) -> dict:
         d = asdict(self)
@@ -77,12 +80,54 @@ class _Groups:
 
     latency_s: np.ndarray  # claim to finish, decoding seconds (pauses excluded)
     tokens: np.ndarray
+    # For per-token versions (rollout.stale_tokens mask): the queue wait before a group's first
+    # token, its longest response's decoding seconds, and `profile[q, i]`, the share of its
+    # tokens decoded once its longest is i / (len - 1) of the way.
+    queued_s: float = 0.0
+    decode_s: np.ndarray | None = None
+    profile: np.ndarray | None = None
+
+    def share_decoded(self, decoding_s: np.ndarray) -> np.ndarray:
+        """Share of each quantile's tokens decoded `decoding_s` seconds after its claim
+        (decoding seconds, pauses excluded; shape (…, quantiles))."""
+        u = np.clip((decoding_s - self.queued_s) / self.decode_s, 0.0, 1.0) * (self.profile.shape[1] - 1)
+        lo = np.minimum(np.floor(u).astype(int), self.profile.shape[1] - 2)
+        q = np.broadcast_to(np.arange(self.profile.shape[0]), u.shape)
+        return self.profile[q, lo] + (u - lo) * (self.profile[q, lo + 1] - self.profile[q, lo])
+
+
+def _profile(lengths, longest: np.ndarray, g: int, points: int = 33) -> np.ndarray:
+    """Share of a group's tokens decoded while its longest response (`longest` tokens) is a
+    fraction u of the way, its requests decoding together: u·L of the longest's, and
+    E[min(r, u·L) | r ≤ L] = ∫₀^{u·L} (F(L) − F(x)) / F(L) dx of each other's."""
+    u = np.linspace(0.0, 1.0, points)
+    x = longest[:, None] * u[None, :]
+    below = lengths.cdf(np.minimum(longest, lengths.max_tokens * (1 - 1e-12)))[:, None]
+    below = np.where(longest[:, None] >= lengths.max_tokens, 1.0, below)
+    density = np.clip(below - lengths.cdf(x), 0.0, None) / np.maximum(below, 1e-300)
+    others = np.concatenate([np.zeros((len(longest), 1)),
+                             np.cumsum((density[:, 1:] + density[:, :-1]) / 2 * np.diff(x, axis=1), axis=1)], axis=1)
+    decoded = x + (g - 1) * others
+    return decoded / decoded[:, -1:]
+
+
+def _masked(groups: _Groups, claim: np.ndarray, versions: np.ndarray, limit: int, step: float,
+            stretch: float) -> np.ndarray:
+    """Share of each group's tokens more than `limit` versions old when it is trained: those
+    decoded before the (versions − limit)-th bump after its claim. Bumps fall on whole
+    multiples of `step` (wall seconds, `claim` on the same clock); decoding runs 1/stretch of
+    the wall time (it stops while weights are published)."""
+    behind = versions - limit
+    bump = (np.ceil(claim / step - 1e-12) + behind - 1) * step
+    share = groups.share_decoded((bump - claim) / stretch)
+    return np.where(behind >= 1, share, 0.0)
 
 
 @dataclass(frozen=True)
 class _Kept:
     weight: np.ndarray  # per quantile: probability the trainer trains it (not dropped stale)
     staleness: np.ndarray  # per quantile: mean staleness when trained
+    masked: np.ndarray | float = 0.0  # per quantile: share of its tokens masked as too stale
 
     @property
     def dropped(self) -> float:
@@ -97,34 +142,53 @@ class _Kept:
         total = float(np.sum(self.weight))
         return float(np.sum(self.weight * groups.tokens)) / total if total > 0 else float(np.mean(groups.tokens))
 
+    def loss_tokens(self, groups: _Groups) -> float:
+        """Mean tokens of a trained group that stay in the loss (the stale ones masked out)."""
+        total = float(np.sum(self.weight))
+        return float(np.sum(self.weight * groups.tokens * (1 - self.masked))) / total if total > 0 else 0.0
+
+    def masked_fraction(self, groups: _Groups) -> float:
+        computed = self.trained_tokens(groups)
+        return 1 - self.loss_tokens(groups) / computed if computed > 0 else 0.0
+
 
 _PHASES = (np.arange(64) + 0.5) / 64
 
 
-def _kept_when_trainer_waits(wall_s: np.ndarray, step: float, publish: float, wait: float, limit: int) -> _Kept:
+def _kept_when_trainer_waits(wall_s: np.ndarray, step: float, publish: float, wait: float, limit: int,
+                             groups: _Groups | None = None) -> _Kept:
     """The trainer waits `wait` of each step; one step is [wait | train | publish], the version
     bumps at its end. Groups finish at a uniform phase of the decoding part [0, step - publish);
     one finishing while the trainer waits is consumed at once, one finishing later after the
-    next bump. Staleness = bumps between the claim (finish - latency) and the consumption."""
+    next bump. Staleness = bumps between the claim (finish - latency) and the consumption.
+    `groups` (rollout.stale_tokens mask): a group is dropped only if its newest tokens (its
+    finish) are too stale, and its tokens decoded before the bump that made them so are masked."""
     phase = _PHASES[:, None] * (step - publish)
-    versions = np.ceil((wall_s[None, :] - phase) / step - 1e-12) + (phase >= wait)
-    kept = versions <= limit
+    later = phase >= wait
+    versions = np.ceil((wall_s[None, :] - phase) / step - 1e-12) + later
+    kept = (np.broadcast_to(later, versions.shape) if groups is not None else versions) <= limit
     weight = kept.mean(axis=0)
     staleness = np.where(weight > 0, (versions * kept).sum(axis=0) / np.maximum(kept.sum(axis=0), 1), limit)
-    return _Kept(weight, staleness)
+    if groups is None:
+        return _Kept(weight, staleness)
+    masked = _masked(groups, phase - wall_s[None, :], versions, limit, step, step / (step - publish))
+    return _Kept(weight, staleness, (masked * kept).sum(axis=0) / np.maximum(kept.sum(axis=0), 1))
 
 
-def _kept_from_deep_buffer(wall_s: np.ndarray, step: float, fresh_share: float, limit: int) -> tuple[_Kept, float] | None:
+def _kept_from_deep_buffer(wall_s: np.ndarray, step: float, fresh_share: float, limit: int,
+                           groups: _Groups | None = None, stretch: float = 1.0) -> tuple[_Kept, float] | None:
     """Workers outrun the trainer and the buffer holds more than the staleness bound lets it
     train: the trainer sweeps the buffer in finish order, dropping stale groups, until it has a
     batch, at the start of each step. In steady state the sweep covers one step of finishes,
     [kτ − sτ + y − τ, kτ − sτ + y] for a group claimed after the bump (k − s)τ; y is set by the
     share of those finishes the batch needs. Returns (kept, y); None: even the freshest
-    finishes fall short."""
+    finishes fall short. `groups` (rollout.stale_tokens mask): freshness is its newest tokens',
+    its finish, and the tokens decoded before the bump that made them too stale are masked."""
     offsets = _PHASES * step
+    age = np.zeros_like(wall_s) if groups is not None else wall_s  # claim or finish to the group's newest
 
     def weight(y: float) -> np.ndarray:
-        return np.clip((y - wall_s) / step, 0.0, 1.0)
+        return np.clip((y - age) / step, 0.0, 1.0)
 
     lo, hi = 0.0, limit * step
     if np.mean(weight(hi)) < fresh_share:
@@ -133,10 +197,14 @@ def _kept_from_deep_buffer(wall_s: np.ndarray, step: float, fresh_share: float, 
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if np.mean(weight(mid)) < fresh_share else (lo, mid)
     u = hi - step + offsets[:, None]  # finish − (k − s)τ, over the swept step
-    fresh = u >= wall_s[None, :]
+    fresh = u >= age[None, :]
     versions = np.ceil(limit - (u - wall_s[None, :]) / step - 1e-12)
     staleness = (versions * fresh).sum(axis=0) / np.maximum(fresh.sum(axis=0), 1)
-    return _Kept(weight(hi), np.where(fresh.any(axis=0), staleness, limit)), hi
+    staleness = np.where(fresh.any(axis=0), staleness, limit)
+    if groups is None:
+        return _Kept(weight(hi), staleness), hi
+    masked = _masked(groups, u - wall_s[None, :], versions, limit, step, stretch)
+    return _Kept(weight(hi), staleness, (masked * fresh).sum(axis=0) / np.maximum(fresh.sum(axis=0), 1)), hi
 
 
 # A wave forms when at least this share of groups has a response that reaches the cap, and
@@ -166,7 +234,11 @@ def _waves(spec: LoopSpec, split: Split) -> Prediction | None:
     decoding = float(np.sum(seconds))
     slot_seconds = float(np.sum(running * seconds))
     b = n_flight / needed
-    k = min(b, (spec.max_staleness + 1) / 2)  # batches of a wave trained
+    mask = spec.stale_tokens == "mask"
+    # Batches of a wave trained: batch j is consumed j versions after the wave's last tokens,
+    # k' + j after its first (k' the last wave's batches, trained while this one decoded).
+    # drop_group drops it past s by its first, mask past s by its last.
+    k = min(b, spec.max_staleness + 1) if mask else min(b, (spec.max_staleness + 1) / 2)
     publish = spec.publish_s_at(slot_seconds / decoding)
     period = decoding + k * publish  # decoding stops while weights are published
     trainer_rate = split.train_nodes * spec.rates.trainer_tokens_per_s_per_node
@@ -174,6 +246,16 @@ def _waves(spec: LoopSpec, split: Split) -> Prediction | None:
     if k * (busy + publish) >= period:
         return None  # the trainer is the bound: claims follow its takes and the waves dissolve
     dropped = 1 - k / b
+    masked = 0.0
+    if mask:
+        # Batch j's tokens decoded before bump k + j − s of the wave are too stale; the trainer
+        # trains the last wave's batches back to back from the wave's start, so bump i comes
+        # after i·busy seconds of decoding.
+        decoded = np.concatenate([[0.0], np.cumsum(running * np.diff(x))])
+        clock = np.concatenate([[0.0], np.cumsum(seconds)])
+        behind = k + np.arange(math.ceil(k)) - spec.max_staleness
+        shares = np.interp(behind * busy, clock, decoded) / decoded[-1]
+        masked = float(np.mean(np.where(behind >= 1, shares, 0.0)))
     step = period / k
     return Prediction(
         split=split,
@@ -183,10 +265,11 @@ def _waves(spec: LoopSpec, split: Split) -> Prediction | None:
         rollout_idle_fraction=1 - slot_seconds / (spec.server_slots * period),
         staleness_mean=k + (k - 1) / 2,  # batch j of a wave is k + j versions old
         stale_dropped_fraction=dropped,
-        trained_tokens_per_s=spec.prompts_per_step * spec.group_tokens_mean / step,
-        bound="staleness" if dropped > 0.05 else "rollout",
+        trained_tokens_per_s=spec.prompts_per_step * spec.group_tokens_mean * (1 - masked) / step,
+        bound="staleness" if dropped > 0.05 or masked > 0.05 else "rollout",
         group_latency_s=period,
         replica_utilisation=per_replica * g * lengths.mean / period / spec.replica_tokens_per_s,
+        stale_masked_fraction=masked,
     )
 
 
@@ -226,6 +309,11 @@ def predict(spec: LoopSpec, split: Split) -> Prediction:
     longest_q = spec.lengths.max_quantiles(g)
     tokens_q = spec.lengths.group_tokens_given_max(longest_q, g)
     groups = _Groups(latency - longest + longest_q / speed, tokens_q * (g * mean) / np.mean(tokens_q))
+    mask = spec.stale_tokens == "mask"
+    if mask:
+        groups = replace(groups, queued_s=latency - longest, decode_s=longest_q / speed,
+                         profile=_profile(spec.lengths, longest_q, g))
+    per_token = groups if mask else None
 
     def stretch(step: float) -> float:
         return step / (step - publish)  # decoding stops while weights are published
@@ -235,7 +323,7 @@ def predict(spec: LoopSpec, split: Split) -> Prediction:
         busy = spec.prompts_per_step * mean * g / trainer_rate
         for _ in range(3):  # the trained tokens depend on which groups survive, which depends on the wait
             kept = _kept_when_trainer_waits(groups.latency_s * stretch(step), step, publish,
-                                            max(0.0, step - publish - busy), s)
+                                            max(0.0, step - publish - busy), s, per_token)
             busy = spec.prompts_per_step * kept.trained_tokens(groups) / trainer_rate
         return publish + max(busy, produce / max(1 - kept.dropped, 1e-9)), busy, kept
 
@@ -271,7 +359,7 @@ def predict(spec: LoopSpec, split: Split) -> Prediction:
                 wall = groups.latency_s * stretch(step)
 
                 def sweep(produced: float):
-                    return _kept_from_deep_buffer(wall, step, needed / produced, s)
+                    return _kept_from_deep_buffer(wall, step, needed / produced, s, per_token, stretch(step))
 
                 def level(produced: float, swept) -> float:
                     return produced * (1 + s - swept[1] / step)
@@ -304,10 +392,11 @@ def predict(spec: LoopSpec, split: Split) -> Prediction:
         rollout_idle_fraction=1 - slots_busy / step,
         staleness_mean=kept.mean_staleness(),
         stale_dropped_fraction=kept.dropped,
-        trained_tokens_per_s=spec.prompts_per_step * kept.trained_tokens(groups) / step,
+        trained_tokens_per_s=spec.prompts_per_step * kept.loss_tokens(groups) / step,
         bound=bound,
         group_latency_s=latency,
         replica_utilisation=replica_rate / full,
+        stale_masked_fraction=kept.masked_fraction(groups),
     )
 
 

@@ -11,8 +11,13 @@ What is modelled, one object per real thing (estimate.loop has the numbers):
 - a replica: `server_slots` requests decode at once, each at the same speed, the rest queue
   (SGLang continuous batching); that speed follows how many run (spec.decode: fewer requests,
   less KV a step, faster each); response lengths are drawn from the lognormal of the spec;
-- the trainer: takes groups FIFO, drops stale and equal-reward ones, trains the batch at the
-  trainer's token rate, publishes (the trainer and every replica pause), bumps the version;
+- the trainer: takes groups FIFO, drops stale (spec.job.drops_group: by a group's claim
+  version, or under rollout.stale_tokens mask by its finish version) and equal-reward ones,
+  trains the batch at the trainer's token rate, publishes (the trainer and every replica
+  pause), bumps the version. Every token keeps the version that decoded it: each replica notes
+  its token clock at every bump, each request where on that clock it started, so under mask
+  the trainer leaves out of the count exactly the tokens decoded more than max_staleness
+  versions ago (it still computes them);
 - spot: each rollout node is reclaimed at a Poisson rate; after the interruption notice (the
   router stops sending new groups) the replica dies, its unfinished groups fail, and it serves
   again after the replacement delay. Failed tasks return to the queue at once (hand-back) or
@@ -51,17 +56,28 @@ class SimResult:
     group_latency_s: float  # claim to finished, trained groups
     group_age_s: float  # claim to consumed, trained groups
     stale_dropped_fraction: float  # of the groups the trainer looked at
-    trained_tokens_per_s: float
+    trained_tokens_per_s: float  # in the loss: masked stale tokens (rollout.stale_tokens mask) left out
+    stale_masked_fraction: float  # of the trained groups' tokens, masked as too stale
     wasted_tokens_fraction: float  # decoded tokens that never reached an optimizer step
     reclaims: int
 
 
 @dataclass
 class _Group:
-    version: int
+    version: int  # at the claim: its oldest tokens'
     tokens: float
     claimed_s: float
     finished_s: float
+    finish_version: int  # its newest tokens'
+    replica: "_Replica"
+    starts: list  # (the replica's token clock when a request started, its tokens)
+
+    def tokens_before(self, bump: int) -> float:
+        """Tokens decoded before the replica's `bump`-th version bump (1-based): older versions'."""
+        if bump < 1:
+            return 0.0
+        clock = self.replica.bumps[bump - 1]
+        return sum(min(max(clock - start, 0.0), n) for start, n in self.starts)
 
 
 class _Pauses:
@@ -109,13 +125,14 @@ class _Decoding:
 class _InFlight:
     """One group on a replica: done fires True when its last response ends, False if the replica dies."""
 
-    __slots__ = ("left", "running", "done", "alive")
+    __slots__ = ("left", "running", "done", "alive", "starts")
 
     def __init__(self, env: simpy.Environment, requests: int) -> None:
         self.left = requests
         self.running = 0
         self.done = env.event()
         self.alive = True
+        self.starts: list[tuple[float, float]] = []
 
 
 class _Replica:
@@ -134,6 +151,11 @@ class _Replica:
         self.draining = False
         self.parked = False  # scaled down by the autoscaler: no node
         self.groups: set[_InFlight] = set()
+        self.bumps: list[float] = []  # token_clock() at each version bump
+
+    def token_clock(self) -> float:
+        """Tokens a request running since the start would have decoded here (one speed for all)."""
+        return self.sim.pauses.decoding_clock() * self.sim.spec.request_tokens_per_s
 
     @property
     def routable(self) -> bool:
@@ -151,6 +173,7 @@ class _Replica:
             group, need = self.waiting.popleft()
             self.free -= 1
             group.running += 1
+            group.starts.append((self.token_clock(), need * self.sim.spec.request_tokens_per_s))
             self.sim.decoding.add(1)
             self._wake(group, self.sim.pauses.decoding_clock() + need)
 
@@ -213,6 +236,10 @@ class _SharedReplica(_Replica):
     def _speed(self) -> float:
         return self.sim.spec.request_tokens_per_s_at(len(self._ends))
 
+    def token_clock(self) -> float:
+        self._advance()
+        return self.v
+
     def _advance(self) -> None:
         now = self.sim.pauses.decoding_clock()
         if self._ends:
@@ -234,6 +261,7 @@ class _SharedReplica(_Replica):
             group, tokens = self.waiting.popleft()
             self.free -= 1
             group.running += 1
+            group.starts.append((self.v, tokens))
             self.sim.decoding.add(1)
             self._order += 1
             heapq.heappush(self._ends, (self.v + tokens, self._order, group))
@@ -343,7 +371,8 @@ class Simulator:
             replica.submit(group, lengths)
             finished = yield group.done
             if finished:
-                yield self.buffer.put(_Group(version, float(lengths.sum()), claimed, self.env.now))
+                yield self.buffer.put(_Group(version, float(lengths.sum()), claimed, self.env.now, self.version,
+                                             replica, group.starts))
             elif self.tasks is not None:
                 self._return_task(task)
 
@@ -385,19 +414,22 @@ class Simulator:
             latency: list[float] = []
             age: list[float] = []
             stale = looked = 0
+            masked = 0.0
             while len(batch) < spec.prompts_per_step:
                 group = yield self.buffer.get()
                 looked += 1
                 room, self._room = self._room, self.env.event()
                 room.succeed()
                 self._outstanding -= 1
-                # spec.job's rule, as the queues apply it; a simulated group is sampled by one
-                # version (no publish splits its generations), so oldest = newest and
-                # rollout.stale_tokens drops it alike in both modes.
-                if drops_group(group.version, group.version, self.version, spec.max_staleness):
+                # spec.job's rule, as the queues apply it: a group decoded across publishes has
+                # its claim's version as its oldest tokens' and its finish's as its newest.
+                if drops_group(group.version, group.finish_version, self.version, spec.max_staleness,
+                               spec.stale_tokens):
                     stale += 1
                 elif self.rng.random() >= rates.filtered_fraction:
                     batch.append(group)
+                    # Tokens older than max_staleness versions: none unless mask kept the group.
+                    masked += group.tokens_before(self.version - spec.max_staleness)
                     staleness.append(self.version - group.version)
                     latency.append(group.finished_s - group.claimed_s)
                     age.append(self.env.now - group.claimed_s)
@@ -414,12 +446,14 @@ class Simulator:
             self.decoding.touch()
             self.pauses.end()
             self.version += 1
+            for replica in self.replicas:
+                replica.bumps.append(replica.token_clock())
             if self.tasks is not None:
                 for _ in range(self.config.feed_window_groups - self._outstanding):
                     self.tasks.put(self._issued)
                     self._issued += 1
                 self._outstanding = self.config.feed_window_groups
-            self.records.append((waited, busy, publish_s, staleness, stale, looked, tokens, latency, age))
+            self.records.append((waited, busy, publish_s, staleness, stale, looked, tokens, latency, age, masked))
             self._marks.append((self.env.now, self.decoding.area))
             self._tokens.append(self.decoded_tokens)
 
@@ -445,6 +479,7 @@ class Simulator:
         wall = t1 - t0
         n = len(measured)
         trained = sum(r[6] for r in measured)
+        masked = sum(r[9] for r in measured)
         staleness = [s for r in measured for s in r[3]]
         decoded = area1 - area0
         slots = len(self.replicas) * spec.server_slots
@@ -458,7 +493,8 @@ class Simulator:
             group_latency_s=float(np.mean([x for r in measured for x in r[7]])),
             group_age_s=float(np.mean([x for r in measured for x in r[8]])),
             stale_dropped_fraction=sum(r[4] for r in measured) / sum(r[5] for r in measured),
-            trained_tokens_per_s=trained / wall,
-            wasted_tokens_fraction=max(0.0, 1 - trained / (tokens1 - tokens0)) if tokens1 > tokens0 else 0.0,
+            trained_tokens_per_s=(trained - masked) / wall,
+            stale_masked_fraction=masked / trained if trained > 0 else 0.0,
+            wasted_tokens_fraction=max(0.0, 1 - (trained - masked) / (tokens1 - tokens0)) if tokens1 > tokens0 else 0.0,
             reclaims=self.reclaims,
         )

@@ -426,14 +426,15 @@ def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None =
           f"the loop pauses {paused:.1f} s a publish (the re-prefill is of the requests running then"
           + ("; in place none: tails go on across versions)" if a.pause_mode == "in_place" else ")"), file=out)
     print("  max_staleness at the environment's split "
-          f"{pick.prediction.split.label} ({env.job.rollout.workers * env.job.rollout.worker_concurrency} groups in flight):",
-          file=out)
+          f"{pick.prediction.split.label} ({env.job.rollout.workers * env.job.rollout.worker_concurrency} groups in flight, "
+          f"rollout.stale_tokens {env.job.rollout.stale_tokens}):", file=out)
     for r in rows:
         p = r.prediction
         mark = "  <- picked" if r is pick else ""
         print(f"    {r.max_staleness}: step {p.step_time_s:,.0f} s, stale dropped {p.stale_dropped_fraction:.1%}, trainer idle "
               f"{p.trainer_idle_fraction:.0%}, servers' slots fed {1 - p.rollout_idle_fraction:.0%}, bound {p.bound}, "
-              f"{r.tokens_per_s_per_gpu:,.0f} tokens/s/GPU{mark}", file=out)
+              + (f"stale tokens masked {p.stale_masked_fraction:.1%}, " if env.job.rollout.stale_tokens == "mask" else "")
+              + f"{r.tokens_per_s_per_gpu:,.0f} tokens/s/GPU{mark}", file=out)
     gpus = pick.prediction.split.train_gpus + pick.prediction.split.rollout_nodes * env.pools.rollout.spec.gpus
     print(f"  predicted: {pick.tokens_per_s_per_gpu:,.0f} tokens/s/GPU (NeMo-RL's count: the trained batch's prompt + "
           f"response tokens / step / all {gpus} GPUs), environment max_staleness {env.job.rollout.max_staleness}", file=out)

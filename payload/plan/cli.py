@@ -13,6 +13,8 @@ import json
 import sys
 from pathlib import Path
 
+from spec.job import STALE_TOKENS
+
 
 def _split(text: str) -> tuple[int, int]:
     try:
@@ -101,6 +103,9 @@ def register(subparsers) -> None:
                        help="groups in flight to try with --search-splits (default 768,1024,1536,2048,3072,4096)")
     model.add_argument("--pause-mode", choices=("retract", "in_place"),
                        help="SGLang pause_generation mode during a publish (default the job's rollout.pause_mode; retract: running requests re-prefill)")
+    model.add_argument("--stale-tokens", choices=STALE_TOKENS,
+                       help="what becomes of tokens older than max_staleness (default the job's rollout.stale_tokens; "
+                       "mask: a group decoded across publishes is kept while its newest tokens are fresh enough)")
     plan.set_defaults(run=run_plan)
     sim = subparsers.add_parser(
         "simulate",
@@ -205,10 +210,14 @@ def _print_throughput(args: argparse.Namespace, env) -> bool:
     """The first-principles step and tokens/s/GPU of the job's model on `env` (estimate/throughput.py)."""
     from dataclasses import replace
 
-    from estimate.planner import make_plan, size_reward_tier
+    from estimate.planner import make_plan
     from estimate.throughput import Assumptions, choose_staleness, estimate_rates, loop_spec, print_estimate
 
     assumptions = Assumptions()
+    if getattr(args, "stale_tokens", None) is not None:  # a job setting the loop model reads from the job
+        job = env.job
+        env = env.model_copy(update={"job": job.model_copy(update={
+            "rollout": job.rollout.model_copy(update={"stale_tokens": args.stale_tokens})})})
     # --peak-tflops and --train-mfu are the GPU pools' figures (_environment): the layout's too.
     for flag in ("hbm_efficiency", "prompt_tokens", "pause_mode"):
         if getattr(args, flag, None) is not None:

@@ -122,6 +122,22 @@ def test_plan_prints_the_step_beside_nemo_rl(capsys):
     assert "picked TP" in out and "assumptions: train_mfu 0.3" in out
 
 
+def test_plan_models_the_job_s_stale_tokens_or_the_flag_s(capsys):
+    """`--stale-tokens mask` plans the job as if rollout.stale_tokens were mask: the shipped 30B's
+    lock-step waves then drop no group at max_staleness 4, and each row says what it masks."""
+    rows = {}
+    for argv in ([], ["--stale-tokens", "mask"]):
+        assert main(["plan", "--env", "p5en-48", "--model", "Qwen3-30B-A3B", *argv]) == 0
+        out = capsys.readouterr().out
+        rows[bool(argv)] = next(line for line in out.splitlines() if line.startswith("    4: step"))
+        assert (", rollout.stale_tokens mask):" in out) is bool(argv)
+    assert "stale dropped 16.7%" in rows[False] and "masked" not in rows[False]
+    assert "stale dropped 0.0%" in rows[True] and "stale tokens masked 8.7%" in rows[True]
+    with pytest.raises(SystemExit) as exit_:
+        main(["plan", "--env", "p5en-48", "--stale-tokens", "drop"])
+    assert exit_.value.code == 2 and "--stale-tokens: invalid choice: 'drop'" in capsys.readouterr().err
+
+
 def test_plan_refuses_a_bad_mfu_in_one_line(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["plan", "--env", "p5en-48", "--model-config", "Qwen3-30B-A3B", "--train-mfu", "1.5"])
