@@ -26,7 +26,7 @@ def estimate(env, model):
     return estimate_rates(env)
 
 
-def test_30b_search_leaves_out_the_shipped_split_its_waves_make_drop_a_sixth(env):
+def test_30b_search_keeps_the_rollout_nodes_and_feeds_them_more_groups(env):
     e = estimate(env, "Qwen3-30B-A3B")
     rows, best, shipped = search_splits(env, e, in_flight=(1536, 2048), train_nodes=(16, 28, 32))
     # The shipped split is what plan prints for the environment: choose_staleness at 16:32, 1536 in flight.
@@ -34,14 +34,16 @@ def test_30b_search_leaves_out_the_shipped_split_its_waves_make_drop_a_sixth(env
     _, pick = choose_staleness(spec, spec.split(16, 32), e.prompt_tokens)
     assert (shipped.label, shipped.tokens_per_s_per_gpu) == ("16:32 @1536", pick.tokens_per_s_per_gpu)
     # Its groups mostly reach the 16 k cap and run in lock-step waves of 1536 (estimate.planner.
-    # _waves): the third batch of a wave is 5 versions old every other wave, a sixth dropped.
-    assert shipped.prediction.stale_dropped_fraction == pytest.approx(1 / 6)
-    assert all(r.prediction.stale_dropped_fraction < 0.10 for r in rows) and shipped.label not in {r.label for r in rows}
+    # _waves); under the job's rollout.stale_tokens mask none is dropped, 8.7% of tokens masked.
+    assert shipped.prediction.stale_dropped_fraction == 0
+    assert shipped.prediction.stale_masked_fraction == pytest.approx(0.087, abs=0.001)
+    assert all(r.prediction.stale_dropped_fraction < 0.10 for r in rows)
     assert best.tokens_per_s_per_gpu == pytest.approx(max(r.tokens_per_s_per_gpu for r in rows), rel=0.005)
-    # Fewer rollout nodes fill more of their slots: their waves need more than 1.25 x the slots,
-    # dephase and drop fewer.
-    fed = {r.label: 1 - r.prediction.rollout_idle_fraction for r in (best, shipped)}
-    assert best.train_nodes > 16 and fed[best.label] > fed[shipped.label] + 0.25, fed
+    # Moving nodes to the trainer loses more rollout than it gains; more groups in flight feed
+    # the same replicas better. (2048 over a high-water mark of 1024 half-breaks the waves, where
+    # the closed form is optimistic: tests/estimate/test_waves.py.)
+    assert (best.train_nodes, best.groups_in_flight) == (16, 2048)
+    assert all(r.tokens_per_s_per_gpu < best.tokens_per_s_per_gpu for r in rows if r.train_nodes > 16)
 
 
 def test_235b_candidates_keep_whole_pipeline_stages(env235):

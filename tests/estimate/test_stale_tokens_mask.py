@@ -52,9 +52,10 @@ def test_the_closed_form_follows_the_simulator_token_by_token(env_name, model, m
 
 
 def test_mask_trains_what_drop_group_drops_in_the_shipped_waves():
-    """The shipped 30B at max_staleness 4: drop_group drops a sixth of its groups (a wave's third
-    batch, every other wave); mask keeps them, their first tokens masked, and trains more."""
-    dropping, split = case("p5en-48", "Qwen3-30B-A3B", None, "retract")
+    """The shipped 30B at max_staleness 4 (environments/p5en-48.yaml masks, for this): drop_group
+    would drop a sixth of its groups (a wave's third batch, every other wave); mask keeps them,
+    their first tokens masked, and trains more."""
+    dropping, split = case("p5en-48", "Qwen3-30B-A3B", None, "retract", stale_tokens="drop_group")
     masking = dropping.with_(stale_tokens="mask")
     for model in (lambda s: predict(s, split), lambda s: simulate(s, split)):
         dropped, masked = model(dropping), model(masking)
@@ -66,6 +67,6 @@ def test_mask_trains_what_drop_group_drops_in_the_shipped_waves():
 def test_with_nothing_stale_mask_and_drop_group_are_the_same_run():
     """Where no token is ever max_staleness versions old the two settings are one rule: the same
     seed gives the same run, step for step."""
-    spec, split = case("p5en-48", "Qwen3-30B-A3B", None, "retract", max_staleness=8)
+    spec, split = case("p5en-48", "Qwen3-30B-A3B", None, "retract", max_staleness=8, stale_tokens="drop_group")
     dropping, masking = simulate(spec, split), simulate(spec.with_(stale_tokens="mask"), split)
     assert masking.stale_masked_fraction == 0 and masking == dropping

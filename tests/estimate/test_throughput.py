@@ -100,14 +100,14 @@ def test_in_place_pause_drops_the_re_prefill_and_raises_throughput(env, estimate
 
 
 def test_tokens_per_gpu_count_prompts_and_responses_over_every_gpu(env, estimate_30b):
-    spec = loop_spec(env, estimate_30b)
+    spec = loop_spec(env, estimate_30b).with_(stale_tokens="drop_group")
     rows, pick = choose_staleness(spec, spec.split(16, 32), estimate_30b.prompt_tokens)
     p = pick.prediction
     prompts = spec.prompts_per_step * spec.group_size * estimate_30b.prompt_tokens / p.step_time_s
     assert math.isclose(all_tokens_per_s_per_gpu(p, spec, estimate_30b.prompt_tokens),
                         (p.trained_tokens_per_s + prompts) / 384)
-    # The most tokens among the limits dropping under a tenth; the shipped 30B drops more at
-    # every limit up to 4 (lock-step waves, estimate.planner._waves): then the fewest drops.
+    # The most tokens among the limits dropping under a tenth; the shipped 30B under drop_group
+    # drops more at every limit up to 4 (lock-step waves, estimate.planner._waves): then the fewest.
     under = [r for r in rows if r.prediction.stale_dropped_fraction < 0.10]
     assert not under and [r.max_staleness for r in rows] == [1, 2, 3, 4]
     assert pick.prediction.stale_dropped_fraction == min(r.prediction.stale_dropped_fraction for r in rows)
@@ -123,16 +123,16 @@ def test_plan_prints_the_step_beside_nemo_rl(capsys):
 
 
 def test_plan_models_the_job_s_stale_tokens_or_the_flag_s(capsys):
-    """`--stale-tokens mask` plans the job as if rollout.stale_tokens were mask: the shipped 30B's
-    lock-step waves then drop no group at max_staleness 4, and each row says what it masks."""
+    """p5en-48's job masks stale tokens: its 30B's lock-step waves drop no group at max_staleness
+    4 and each row says what it masks; `--stale-tokens drop_group` plans it as if it dropped them."""
     rows = {}
-    for argv in ([], ["--stale-tokens", "mask"]):
+    for argv in ([], ["--stale-tokens", "drop_group"]):
         assert main(["plan", "--env", "p5en-48", "--model", "Qwen3-30B-A3B", *argv]) == 0
         out = capsys.readouterr().out
         rows[bool(argv)] = next(line for line in out.splitlines() if line.startswith("    4: step"))
-        assert (", rollout.stale_tokens mask):" in out) is bool(argv)
-    assert "stale dropped 16.7%" in rows[False] and "masked" not in rows[False]
-    assert "stale dropped 0.0%" in rows[True] and "stale tokens masked 8.7%" in rows[True]
+        assert (", rollout.stale_tokens mask):" in out) is not bool(argv)
+    assert "stale dropped 16.7%" in rows[True] and "masked" not in rows[True]
+    assert "stale dropped 0.0%" in rows[False] and "stale tokens masked 8.7%" in rows[False]
     with pytest.raises(SystemExit) as exit_:
         main(["plan", "--env", "p5en-48", "--stale-tokens", "drop"])
     assert exit_.value.code == 2 and "--stale-tokens: invalid choice: 'drop'" in capsys.readouterr().err

@@ -22,7 +22,9 @@ _specs: dict = {}
 def spec_of(env_name: str, mean: float | None):
     if (env_name, mean) not in _specs:
         env = load_environment(env_name, model="Qwen3-30B-A3B")
-        _specs[env_name, mean] = env, loop_spec(env, estimate_rates(env, response_mean=mean))
+        # The waves as drop_group sees them (tests/estimate/test_stale_tokens_mask.py: under mask).
+        spec = loop_spec(env, estimate_rates(env, response_mean=mean)).with_(stale_tokens="drop_group")
+        _specs[env_name, mean] = env, spec
     return _specs[env_name, mean]
 
 
