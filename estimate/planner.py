@@ -15,7 +15,9 @@ The model (the simulator checks it; bench/balance_validation.py shows by how muc
          a step reads B requests' KV and the experts they touch)
 
 A group's staleness is the number of publishes between its claim and the step that consumes
-it; above `max_staleness` it is dropped. Two steady states:
+it; above `max_staleness` it is dropped (under rollout.stale_tokens mask: once its newest tokens
+are; its tokens decoded before the bump that made them too stale are masked, `_masked`, from
+each group's token profile, `_profile`). Two steady states:
 
 - the trainer waits: step τ = P + max(C_t, decoding time of the groups a step uses up / (1 − d)),
   where the drop share d follows from each group's latency (the spread of its longest
@@ -31,9 +33,11 @@ the same time, a response of theirs reaching the cap: then the N groups in fligh
 together, finish together for ever after (`_waves`). A wave decodes for T (its requests start
 together and speed up as the short ones end), lands, and its workers claim the next one at
 once; meanwhile the trainer trains the last wave's k batches. Batch j of a wave is then k + j
-versions old, so kept batches k = min(b, s + 1 − k') alternate around min(b, (s + 1)/2), with
-b = N / the groups a step needs; the step is (T + k·P) / k. The simulator shows the waves
-(tests/estimate/test_throughput.py); they hold only while the wave's requests all fit the
+versions old by its first tokens and j by its last: under drop_group kept batches
+k = min(b, s + 1 − k') alternate around min(b, (s + 1)/2), under rollout.stale_tokens mask
+k = min(b, s + 1) and batch j's tokens decoded before bump k + j − s are masked; b = N / the
+groups a step needs, and the step is (T + k·P) / k. The simulator shows the waves
+(tests/estimate/test_waves.py); they hold only while the wave's requests all fit the
 replicas' slots (a long queue dephases them), most groups reach the cap, the trainer waits for
 each wave, and a landed wave does not hold the buffer over its high-water mark (claims that
 wait for room dephase them too).
