@@ -44,9 +44,7 @@ def load_environment(name_or_path: str, model: str | None = None, gpu_figures: d
     pools' figures (spec.environment.GpuFigures) before the layout is chosen."""
     environment = read_environment(name_or_path).with_gpu_figures(**(gpu_figures or {}))
     if model is not None:
-        job = environment.job
-        environment = environment.model_copy(update={"job": job.model_copy(update={
-            "model": job.model.model_copy(update={"architecture": model})})})
+        environment = environment.with_job("model", architecture=model)
     return checked(environment, environment_file(name_or_path).name, storage=model is None)
 
 

@@ -338,6 +338,12 @@ class Environment(_Strict):
         }
         return self.model_copy(update={"pools": self.pools.model_copy(update=pools)})
 
+    def with_job(self, section: str, **changes) -> "Environment":
+        """This environment with fields of one job section replaced (`payload plan --model`,
+        `--stale-tokens`); the caller resolves and checks it."""
+        part = getattr(self.job, section).model_copy(update=changes)
+        return self.model_copy(update={"job": self.job.model_copy(update={section: part})})
+
     @property
     def stack_name(self) -> str:
         return STACK_PREFIX + self.name

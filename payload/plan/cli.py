@@ -90,6 +90,9 @@ def register(subparsers) -> None:
     plan.add_argument("--reward-prefill-tokens-per-s", type=_positive, metavar="R",
                       help="prompt + response tokens/s one reward model replica scores (/classify, measured): "
                       "size the job's reward tier (job.rewards.model.replicas) for the recommended split's rollout")
+    plan.add_argument("--stale-tokens", choices=STALE_TOKENS,
+                      help="what becomes of tokens older than max_staleness (default the job's rollout.stale_tokens; "
+                      "mask: a group decoded across publishes is kept while its newest tokens are fresh enough)")
     model = plan.add_argument_group("first-principles rates for --model (estimate/throughput.py)")
     model.add_argument("--train-mfu", type=_fraction, help="trainer model-FLOPs utilisation (default 0.357, bench/README.md); ranks the layouts too")
     model.add_argument("--peak-tflops", type=_positive, help="bf16 matmul peak a GPU (default: the pool's GPU's, spec/hardware.py); ranks the layouts too")
@@ -103,9 +106,6 @@ def register(subparsers) -> None:
                        help="groups in flight to try with --search-splits (default 768,1024,1536,2048,3072,4096)")
     model.add_argument("--pause-mode", choices=("retract", "in_place"),
                        help="SGLang pause_generation mode during a publish (default the job's rollout.pause_mode; retract: running requests re-prefill)")
-    model.add_argument("--stale-tokens", choices=STALE_TOKENS,
-                       help="what becomes of tokens older than max_staleness (default the job's rollout.stale_tokens; "
-                       "mask: a group decoded across publishes is kept while its newest tokens are fresh enough)")
     plan.set_defaults(run=run_plan)
     sim = subparsers.add_parser(
         "simulate",
@@ -161,7 +161,8 @@ def _load(args: argparse.Namespace):
 
 
 def _environment(args: argparse.Namespace):
-    """The environment, planned for --model where given (estimate.checks.load_environment)."""
+    """The environment, planned for --model where given (estimate.checks.load_environment), its
+    job's rollout.stale_tokens replaced by --stale-tokens."""
     from estimate.checks import load_environment
     from estimate.loop import BalanceError
     from spec.model_shape import ARCHITECTURES
@@ -170,7 +171,10 @@ def _environment(args: argparse.Namespace):
         raise BalanceError(f"--model {args.model!r}: neither a released model ({', '.join(ARCHITECTURES)}) nor a "
                            "config.json or checkpoint folder here")
     figures = {"matmul_tflops": getattr(args, "peak_tflops", None), "train_mfu": getattr(args, "train_mfu", None)}
-    return load_environment(args.env, model=args.model, gpu_figures={k: v for k, v in figures.items() if v is not None})
+    env = load_environment(args.env, model=args.model, gpu_figures={k: v for k, v in figures.items() if v is not None})
+    if getattr(args, "stale_tokens", None) is not None:  # the loop models read it from the job
+        env = env.with_job("rollout", stale_tokens=args.stale_tokens)
+    return env
 
 
 def _user_errors():
@@ -214,10 +218,6 @@ def _print_throughput(args: argparse.Namespace, env) -> bool:
     from estimate.throughput import Assumptions, choose_staleness, estimate_rates, loop_spec, print_estimate
 
     assumptions = Assumptions()
-    if getattr(args, "stale_tokens", None) is not None:  # a job setting the loop model reads from the job
-        job = env.job
-        env = env.model_copy(update={"job": job.model_copy(update={
-            "rollout": job.rollout.model_copy(update={"stale_tokens": args.stale_tokens})})})
     # --peak-tflops and --train-mfu are the GPU pools' figures (_environment): the layout's too.
     for flag in ("hbm_efficiency", "prompt_tokens", "pause_mode"):
         if getattr(args, flag, None) is not None:
