@@ -71,6 +71,11 @@ class Prediction:
     # mask); trained_tokens_per_s counts the rest, the trainer computes them all.
     stale_masked_fraction: float = 0.0
 
+    @property
+    def slots_fed(self) -> float:
+        """Share of the replicas' slot-seconds spent decoding (as the simulator counts it)."""
+        return 1 - self.rollout_idle_fraction
+
     def as_dict(self) -> dict:
         d = asdict(self)
         d["split"] = {"train_nodes": self.split.train_nodes, "rollout_nodes": self.split.rollout_nodes,
@@ -490,9 +495,10 @@ class RewardTier:
 def size_reward_tier(prediction: Prediction, spec: LoopSpec, prefill_tokens_per_s: float, prompt_tokens: float,
                      tensor_parallel: int, gpus_per_node: int) -> RewardTier:
     """Replicas of `prefill_tokens_per_s` (one replica's measured /classify rate) that keep up
-    with the split's rollout: its response tokens/s decoded, plus each response's prompt."""
-    decoded = (prediction.split.rollout_nodes * spec.rates.rollout_tokens_per_s_per_node
-               * (1 - prediction.rollout_idle_fraction))
+    with the split's rollout: its response tokens/s decoded, plus each response's prompt.
+    Slots fed times the full rate is the decoded rate only at one decode speed (spec.decode
+    None: the measured rates `plan --reward-prefill-tokens-per-s` takes)."""
+    decoded = prediction.split.rollout_nodes * spec.rates.rollout_tokens_per_s_per_node * prediction.slots_fed
     scored = decoded * (1 + prompt_tokens / spec.lengths.mean)
     replicas = max(1, math.ceil(scored / prefill_tokens_per_s))
     return RewardTier(scored, replicas, tensor_parallel, -(-replicas // (gpus_per_node // tensor_parallel)))

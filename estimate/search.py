@@ -175,4 +175,4 @@ def _row(r: SplitChoice) -> str:
     p = r.prediction
     return (f"{r.label}: max_staleness {r.max_staleness}, step {p.step_time_s:,.0f} s, dropped "
             f"{p.stale_dropped_fraction:.1%}, trainer idle {p.trainer_idle_fraction:.0%}, slots fed "
-            f"{1 - p.rollout_idle_fraction:.0%}, bound {p.bound}, {r.tokens_per_s_per_gpu:,.0f} tokens/s/GPU")
+            f"{p.slots_fed:.0%}, bound {p.bound}, {r.tokens_per_s_per_gpu:,.0f} tokens/s/GPU")

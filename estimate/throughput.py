@@ -432,7 +432,7 @@ def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None =
         p = r.prediction
         mark = "  <- picked" if r is pick else ""
         print(f"    {r.max_staleness}: step {p.step_time_s:,.0f} s, stale dropped {p.stale_dropped_fraction:.1%}, trainer idle "
-              f"{p.trainer_idle_fraction:.0%}, servers' slots fed {1 - p.rollout_idle_fraction:.0%}, bound {p.bound}, "
+              f"{p.trainer_idle_fraction:.0%}, servers' slots fed {p.slots_fed:.0%}, bound {p.bound}, "
               + (f"stale tokens masked {p.stale_masked_fraction:.1%}, " if env.job.rollout.stale_tokens == "mask" else "")
               + f"{r.tokens_per_s_per_gpu:,.0f} tokens/s/GPU{mark}", file=out)
     gpus = pick.prediction.split.train_gpus + pick.prediction.split.rollout_nodes * env.pools.rollout.spec.gpus
@@ -442,7 +442,7 @@ def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None =
     if own is not None and own is not pick:
         print(f"    at the environment's own max_staleness {own.max_staleness}: {own.tokens_per_s_per_gpu:,.0f} tokens/s/GPU, "
               f"bound {own.prediction.bound}, {own.prediction.stale_dropped_fraction:.0%} dropped stale, servers' slots fed "
-              f"{1 - own.prediction.rollout_idle_fraction:.0%}", file=out)
+              f"{own.prediction.slots_fed:.0%}", file=out)
     for label, value, gpus_, tp, seq in NEMO_RL_PUBLISHED.get(estimate.model, []):
         print(f"    NeMo-RL v0.6 {label}: {value:,} tokens/s/GPU on {gpus_} H100 (generation TP {tp}, mean sequence "
               f"{seq:,} tokens)", file=out)
