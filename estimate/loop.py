@@ -81,6 +81,11 @@ class ResponseLengths:
     def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
         return np.minimum(rng.lognormal(self.mu, self.sigma, size), self.max_tokens)
 
+    def capped_share(self, n: int) -> float:
+        """Share of groups of n whose longest response reaches the cap."""
+        below = 0.5 * (1 + math.erf((math.log(self.max_tokens) - self.mu) / (self.sigma * math.sqrt(2))))
+        return 1 - below**n
+
     def mean_max(self, n: int) -> float:
         """E[max of n lengths]: how long the longest response of a group takes to decode."""
         x = np.geomspace(self.max_tokens * 1e-7, self.max_tokens, 20001)

@@ -111,8 +111,7 @@ def _profile(lengths, longest: np.ndarray, g: int, points: int = 33) -> np.ndarr
     E[min(r, u·L) | r ≤ L] = ∫₀^{u·L} (F(L) − F(x)) / F(L) dx of each other's."""
     u = np.linspace(0.0, 1.0, points)
     x = longest[:, None] * u[None, :]
-    below = lengths.cdf(np.minimum(longest, lengths.max_tokens * (1 - 1e-12)))[:, None]
-    below = np.where(longest[:, None] >= lengths.max_tokens, 1.0, below)
+    below = lengths.cdf(longest)[:, None]  # 1 at the cap: a capped longest bounds nothing below it
     density = np.clip(below - lengths.cdf(x), 0.0, None) / np.maximum(below, 1e-300)
     others = np.concatenate([np.zeros((len(longest), 1)),
                              np.cumsum((density[:, 1:] + density[:, :-1]) / 2 * np.diff(x, axis=1), axis=1)], axis=1)
@@ -230,8 +229,7 @@ def _waves(spec: LoopSpec, split: Split) -> Prediction | None:
     needed = spec.groups_needed_per_step
     lengths = spec.lengths
     per_replica = n_flight / split.replicas
-    capped = 1 - float(lengths.cdf(np.array([lengths.max_tokens * (1 - 1e-9)]))[0]) ** g
-    if ((spec.spot is not None and spec.spot.reclaims_per_node_hour > 0) or capped < _WAVE_CAPPED_SHARE
+    if ((spec.spot is not None and spec.spot.reclaims_per_node_hour > 0) or lengths.capped_share(g) < _WAVE_CAPPED_SHARE
             or per_replica * g > _WAVE_QUEUE * spec.server_slots
             or n_flight < needed or n_flight > spec.high_water_groups + needed):
         return None
