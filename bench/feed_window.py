@@ -48,8 +48,7 @@ def main() -> None:
         for window in (None, (1 + spec.max_staleness) * spec.prompts_per_step):
             sim = Simulator.Config(spec, split, steps=args.steps, warmup_steps=args.steps // 3, seed=args.seed,
                                    feed_window_groups=window).build().run()
-            prompts = spec.prompts_per_step * spec.group_size * estimate.prompt_tokens / sim.step_time_s
-            rate = (sim.trained_tokens_per_s + prompts) / (split.train_gpus + split.rollout_nodes * spec.rollout_gpus_per_node)
+            rate = all_tokens_per_s_per_gpu(sim, spec, estimate.prompt_tokens, split)
             print(f"| {pause} | {stale_tokens} | {in_flight} / {mark} | {'unlimited' if window is None else window} | "
                   f"{sim.step_time_s:.0f} | {sim.stale_dropped_fraction:.1%} | {sim.stale_masked_fraction:.1%} | "
                   f"{1 - sim.rollout_idle_fraction:.0%} | {rate:,.0f} | {plan:,.0f} |", flush=True)

@@ -349,11 +349,13 @@ def server_flags(env):
     return next((e.flags for e in engines if e.tensor_parallel == tp), None)
 
 
-def all_tokens_per_s_per_gpu(prediction, spec, prompt_tokens: float) -> float:
-    """NeMo-RL's tokens/s/GPU: the trained batch's prompt and response tokens / step / every GPU."""
+def all_tokens_per_s_per_gpu(prediction, spec, prompt_tokens: float, split=None) -> float:
+    """NeMo-RL's tokens/s/GPU: the trained batch's prompt and response tokens / step / every GPU.
+    `prediction`: the planner's, or a simulator's result with its `split`."""
+    split = split or prediction.split
     trained_groups_per_s = spec.prompts_per_step / prediction.step_time_s
     prompts = trained_groups_per_s * spec.group_size * prompt_tokens
-    gpus = prediction.split.train_gpus + prediction.split.rollout_nodes * spec.rollout_gpus_per_node
+    gpus = split.train_gpus + split.rollout_nodes * spec.rollout_gpus_per_node
     return (prediction.trained_tokens_per_s + prompts) / gpus
 
 
