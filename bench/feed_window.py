@@ -1,15 +1,15 @@
-"""The shipped 30B loop with and without the feeder's window, in the discrete-event simulator.
+"""The shipped 30B loop with the dataset feeder's window and with an unlimited feed: `plan`'s
+closed form beside the discrete-event simulator.
 
     python bench/feed_window.py [--steps 24] [--seed 0]
 
 The dataset feeder (payload/data/feeder.py) submits a task only while the positions submitted
 stay within (policy version + 1 + max_staleness) × prompts_per_step plus what was lost: at most
 (1 + max_staleness) batches are ever outstanding (issued, not yet trained or dropped), and each
-publish releases one more batch of tasks. `plan`'s closed form and its simulator check
-(tests/estimate/test_waves.py, test_stale_tokens_mask.py) run the loop with an unlimited feed,
-where the groups in flight are re-claimed the moment they land and, reaching the cap, run in
-lock-step waves. `Simulator.Config.feed_window_groups` is the feeder's rule; this prints both, on
-p5en-48's 16:32 with the first-principles rates of `plan --model Qwen3-30B-A3B`.
+publish releases one more batch of tasks. Both loop models run that rule by default
+(LoopSpec.feed_window); `feed_window=False` is an unlimited feed, where the groups in flight are
+re-claimed the moment they land and, reaching the cap, run in lock-step waves. This prints both,
+on p5en-48's 16:32 with the first-principles rates of `plan --model Qwen3-30B-A3B`.
 """
 
 from __future__ import annotations
@@ -37,22 +37,25 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     env = load_environment("p5en-48", model="Qwen3-30B-A3B")
-    print("| pause | stale_tokens | in flight / mark | feed | step s | dropped | masked | slots fed | tokens/s/GPU | plan (no window) |")
-    print("|---|---|---:|---|---:|---:|---:|---:|---:|---:|")
+    print("| pause | stale_tokens | in flight / mark | feed | plan: step, dropped, masked, slots fed, tokens/s/GPU "
+          "| simulator: the same |")
+    print("|---|---|---:|---|---:|---:|")
     for pause, stale_tokens, in_flight, mark in CASES:
         estimate = estimate_rates(env, a=Assumptions(pause_mode=pause))
-        spec = loop_spec(env, estimate).with_(stale_tokens=stale_tokens, groups_in_flight=in_flight,
+        base = loop_spec(env, estimate).with_(stale_tokens=stale_tokens, groups_in_flight=in_flight,
                                               high_water_groups=mark)
-        split = spec.split(16, 32)
-        plan = all_tokens_per_s_per_gpu(predict(spec, split), spec, estimate.prompt_tokens)
-        for window in (None, (1 + spec.max_staleness) * spec.prompts_per_step):
-            sim = Simulator.Config(spec, split, steps=args.steps, warmup_steps=args.steps // 3, seed=args.seed,
-                                   feed_window_groups=window).build().run()
-            rate = all_tokens_per_s_per_gpu(sim, spec, estimate.prompt_tokens, split)
-            print(f"| {pause} | {stale_tokens} | {in_flight} / {mark} | {'unlimited' if window is None else window} | "
-                  f"{sim.step_time_s:.0f} | {sim.stale_dropped_fraction:.1%} | {sim.stale_masked_fraction:.1%} | "
-                  f"{1 - sim.rollout_idle_fraction:.0%} | {rate:,.0f} | {plan:,.0f} |", flush=True)
-
+        split = base.split(16, 32)
+        for window in (False, True):
+            spec = base.with_(feed_window=window)
+            cells = []
+            for result in (predict(spec, split),
+                           Simulator.Config(spec, split, steps=args.steps, warmup_steps=args.steps // 3,
+                                            seed=args.seed).build().run()):
+                rate = all_tokens_per_s_per_gpu(result, spec, estimate.prompt_tokens, split)
+                cells.append(f"{result.step_time_s:.0f} s, {result.stale_dropped_fraction:.1%}, "
+                             f"{result.stale_masked_fraction:.1%}, {1 - result.rollout_idle_fraction:.0%}, {rate:,.0f}")
+            print(f"| {pause} | {stale_tokens} | {in_flight} / {mark} | {'window' if window else 'unlimited'} | "
+                  f"{cells[0]} | {cells[1]} |", flush=True)
 
 if __name__ == "__main__":
     main()

@@ -3,6 +3,14 @@ peak measured in the same run, peak memory.
 
     python bench/train_step.py [--layers 4] [--micro-batch-size 16 --micro-batches 1] [--compile] [--activation-checkpointing] [--profile]
     python bench/train_step.py --compile --mix 48      # + a realistic length mix, packed against padded
+    python bench/train_step.py --routing-replay        # + the same step with the engine's routes replayed
+
+`--routing-replay` (issue 47 item 2): after the fixed-shape step, the same micro-batches again
+with every position's experts given (`Sample.routed_experts`, uint8 [P + R - 1, L, K], what
+the rollout worker stores from SGLang's `return_routed_experts`; uniform distinct experts, the
+load a balanced router gives), timed in the same process on the same model: step time and peak
+memory against the router's own top-k, and the memory against the planner's routes term
+(estimate.footprint, `routing-replay routes`).
 
 `--mix N`: after the fixed-shape step, N samples of a 512-token prompt and a lognormal
 response (sigma 1, mean 4096 tokens, cut at 16384), the same samples trained both ways on the
@@ -151,6 +159,33 @@ def mix_benchmark(args, cfg, run, peak) -> dict:
     return out
 
 
+def replay_benchmark(args, cfg, samples, run, router_step_s: float, router_peak_gib: float) -> dict:
+    """The fixed-shape step again with routes replayed; its time and peak memory over the
+    router's, and the memory against the planner's term for one micro-batch in flight."""
+    from dataclasses import replace
+
+    from payload.train.batch import micro_batches
+
+    rng = np.random.default_rng(1)
+    layers, k, e = cfg.num_hidden_layers, cfg.num_experts_per_tok, cfg.num_experts
+    replayed = [replace(s, routed_experts=np.argsort(rng.random((s.num_tokens - 1, layers, e)), axis=-1)[..., :k].astype(np.uint8))
+                for s in samples]
+    micro = micro_batches(replayed, args.micro_batch_size, args.micro_batches)
+    torch.cuda.reset_peak_memory_stats()
+    step_s, times, _ = time_steps(run(micro), args.warmup, args.steps)
+    peak_gib = torch.cuda.max_memory_allocated() / 2**30
+    t = args.micro_batch_size * (args.prompt_tokens + args.response_tokens)
+    modelled = t * layers * k * 8  # estimate.footprint's routing-replay term, one micro-batch in flight
+    out = {"step_s_median": step_s, "step_s_all": times, "step_over_router": step_s / router_step_s,
+           "peak_memory_gib": peak_gib, "peak_memory_added_mb": (peak_gib - router_peak_gib) * 2**30 / 1e6,
+           "modelled_routes_mb": modelled / 1e6,
+           "routes_host_bytes_per_micro_batch": int(sum(mb.routed_experts_BTLK.numel() for mb in micro) / len(micro))}
+    print(f"routing replay: step {step_s * 1e3:.1f} ms = {out['step_over_router']:.3f}x the router's "
+          f"{router_step_s * 1e3:.1f} ms; peak memory {out['peak_memory_added_mb']:+.1f} MB "
+          f"(modelled {out['modelled_routes_mb']:.1f} MB)", flush=True)
+    return out
+
+
 def experts_impl_used(model, rows_per_layer: int) -> str:
     """What the first MoE layer runs on a CUDA bf16 batch of `rows_per_layer` tokens x top-k
     (auto resolves per device and rows per expert)."""
@@ -202,6 +237,8 @@ def main() -> None:
     p.add_argument("--keep-logits", default="auto", choices=["auto", "on", "off"],
                    help="hold the LM head's logits for backward instead of recomputing them (model.lm_head_keep_logits; "
                    "auto: where the planner's memory model says this shape fits with them, as the trainer decides)")
+    p.add_argument("--routing-replay", action="store_true",
+                   help="also time the step with every position's experts replayed (rollout.return_routed_experts)")
     p.add_argument("--profile", action="store_true", help="print the CUDA kernels of one more step, by total time")
     p.add_argument("--mix", type=int, default=0, help="samples of the lognormal length mix (0: fixed shape only)")
     p.add_argument("--mix-micro-batch-size", type=int, default=2)
@@ -285,9 +322,11 @@ def main() -> None:
         "grad_norm": metrics["grad_norm"],
     }
     print(f"fixed shape: {step_s * 1e3:.0f} ms, MFU {result['mfu']:.1%}", flush=True)
+    if args.routing_replay:
+        result["routing_replay"] = replay_benchmark(args, cfg, samples, run, step_s, result["peak_memory_gib"])
     if args.mix:
         result["mix"] = mix_benchmark(args, cfg, run, peak)
-    name = f"train_step_L{args.layers}_{args.micro_batches}x{args.micro_batch_size}" + ("_ac" if args.activation_checkpointing else "") + ("_compiled" if args.compile else "") + (f"_mix{args.mix}" if args.mix else "") + f"_{result['experts_impl']}_reshard-{args.reshard_after_forward}" + ("_keep-logits" if keep_logits else "") + ".json"
+    name = f"train_step_L{args.layers}_{args.micro_batches}x{args.micro_batch_size}" + ("_ac" if args.activation_checkpointing else "") + ("_compiled" if args.compile else "") + (f"_mix{args.mix}" if args.mix else "") + f"_{result['experts_impl']}_reshard-{args.reshard_after_forward}" + ("_keep-logits" if keep_logits else "") + ("_replay" if args.routing_replay else "") + ".json"
     Path(args.out, name).write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))
     print(f"| {result['config']} | AC {'on' if args.activation_checkpointing else 'off'} | {tokens} tok/step | "

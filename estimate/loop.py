@@ -78,6 +78,11 @@ class ResponseLengths:
         values = 0.5 * (1 + _erf(z / math.sqrt(2)))
         return np.where(x >= self.max_tokens, 1.0, values)
 
+    def quantiles(self, n: int) -> np.ndarray:
+        """n equally likely lengths: the distribution at (i + 1/2) / n."""
+        z = np.array([_NORMAL.inv_cdf((i + 0.5) / n) for i in range(n)])
+        return np.minimum(np.exp(self.mu + self.sigma * z), self.max_tokens)
+
     def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
         return np.minimum(rng.lognormal(self.mu, self.sigma, size), self.max_tokens)
 
@@ -225,6 +230,11 @@ class LoopSpec:
     # (spec.job.drops_group). Tokens decoded after a publish are the new version's (the pause
     # keeps a request's tokens in either mode), so a long group's tail is fresher than its head.
     stale_tokens: str = "drop_group"
+    # The dataset feeder's window (payload/data/feeder.py): at most (1 + max_staleness) batches
+    # of tasks outstanding (issued, not yet trained or dropped), one more released at each
+    # publish. False: an unlimited feed, a landed group re-claimed at once (for studying the loop
+    # without the feeder; it is not how the job runs).
+    feed_window: bool = True
 
     @classmethod
     def from_environment(cls, env, rates: Rates, server_slots: int = 256, spot: Spot | None = None) -> "LoopSpec":
@@ -322,6 +332,11 @@ class LoopSpec:
     @property
     def step_tokens(self) -> float:
         return self.prompts_per_step * self.group_tokens_mean
+
+    @property
+    def feed_window_groups(self) -> int | None:
+        """Tasks outstanding at most (the feeder's window), None for an unlimited feed."""
+        return (1 + self.max_staleness) * self.prompts_per_step if self.feed_window else None
 
     @property
     def groups_needed_per_step(self) -> float:

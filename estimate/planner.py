@@ -28,6 +28,19 @@ each group's token profile, `_profile`). Two steady states:
   staleness bound, the trainer sweeps it in finish order, dropping the stale head, and the
   workers run flat out or until the leftovers fill the buffer again.
 
+The dataset feeder's window (LoopSpec.feed_window: at most 1 + s batches of tasks outstanding,
+one released at each publish) changes when groups are claimed. Where the workers hold fewer
+groups than it leaves room for, claims that would fall while the trainer trains wait for the
+publish once the window's slack is used (`_kept_when_trainer_waits`). Where they would hold
+more, the window binds: every task is claimed at the publish that releases it, and the groups
+in flight are the window less those finished and not yet replaced (predict); a group is then
+trained about s versions after its claim. Where a released batch queues on the replicas and
+the trainer waits for its last group, the step is set by that batch's drain
+(`_release_waves`); where the trainer never waits, the buffer holds what the window leaves and
+groups slower than most land a version later (`_kept_from_released`). The simulator runs the
+feeder's rule; tests/estimate/test_waves.py, test_stale_tokens_mask.py and test_simulator.py
+check the closed form against it with and without the window.
+
 Both assume groups finish at a uniform phase of the step. They do not when most groups last
 the same time, a response of theirs reaching the cap: then the N groups in flight, claimed
 together, finish together for ever after (`_waves`). A wave decodes for T (its requests start
@@ -40,13 +53,15 @@ groups a step needs, and the step is (T + k·P) / k. The simulator shows the wav
 (tests/estimate/test_waves.py); they hold only while the wave's requests all fit the
 replicas' slots (a long queue dephases them), most groups reach the cap, the trainer waits for
 each wave, and a landed wave does not hold the buffer over its high-water mark (claims that
-wait for room dephase them too).
+wait for room dephase them too). The feeder's window keeps them only where it holds two waves
+(a landed wave's groups stay outstanding until trained, and the rest come a batch a publish).
 """
 
 from __future__ import annotations
 
+import heapq
 import math
-
+from collections import deque
 from dataclasses import asdict, dataclass, replace
 
 import numpy as np
@@ -136,6 +151,9 @@ class _Kept:
     weight: np.ndarray  # per quantile: probability the trainer trains it (not dropped stale)
     staleness: np.ndarray  # per quantile: mean staleness when trained
     masked: np.ndarray | float = 0.0  # per quantile: share of its tokens masked as too stale
+    # Steps a group's task stays out of the feeder's window once it finished: from its finish to
+    # the publish after its consumption, over every group the trainer looks at (predict).
+    unreplaced: float = math.nan
 
     @property
     def dropped(self) -> float:
@@ -163,24 +181,33 @@ class _Kept:
 _PHASES = (np.arange(64) + 0.5) / 64
 
 
-def _kept_when_trainer_waits(wall_s: np.ndarray, step: float, publish: float, wait: float, limit: int,
-                             groups: _Groups | None = None) -> _Kept:
-    """The trainer waits `wait` of each step; one step is [wait | train | publish], the version
-    bumps at its end. Groups finish at a uniform phase of the decoding part [0, step - publish);
-    one finishing while the trainer waits is consumed at once, one finishing later after the
-    next bump. Staleness = bumps between the claim (finish - latency) and the consumption.
-    `groups` (rollout.stale_tokens mask): a group is dropped only if its newest tokens (its
-    finish) are too stale, and its tokens decoded before the bump that made them so are masked."""
-    phase = _PHASES[:, None] * (step - publish)
+def _kept_when_trainer_waits(latency_s: np.ndarray, decoding: float, wait: float, limit: int,
+                             groups: _Groups | None = None, defer_from: float = math.inf,
+                             queued_s: float = 0.0) -> _Kept:
+    """The trainer waits `wait` of each step's `decoding` seconds (the clock here stops while
+    weights are published, so versions bump every `decoding` seconds), then trains. Groups are
+    claimed at a uniform phase of it, except that the feeder's window defers the claims falling
+    after `defer_from` to the next bump (their tasks come with its publish). One finishing while
+    the trainer waits is consumed at once, one finishing later after the next bump. Staleness
+    = bumps between the claim and the consumption. `groups` (rollout.stale_tokens mask): a group
+    is dropped only if its newest tokens (its finish) are too stale, and its tokens decoded
+    before the bump that made them so are masked. The deferred claims arrive together, so their
+    queue wait (`queued_s` on average) spreads evenly from none to twice that (FIFO)."""
+    claim = _PHASES[:, None] * decoding
+    deferred = claim >= defer_from
+    finish = np.where(deferred, decoding + (2 * _PHASES[:, None] - 1) * queued_s, claim) + latency_s[None, :]
+    claim = np.where(deferred, decoding, claim)
+    phase = finish - np.floor(finish / decoding) * decoding
     later = phase >= wait
-    versions = np.ceil((wall_s[None, :] - phase) / step - 1e-12) + later
-    kept = (np.broadcast_to(later, versions.shape) if groups is not None else versions) <= limit
+    versions = np.floor(finish / decoding) - np.floor(claim / decoding) + later
+    unreplaced = float(np.mean(1 - phase / decoding + later))
+    kept = (later if groups is not None else versions) <= limit
     weight = kept.mean(axis=0)
     staleness = np.where(weight > 0, (versions * kept).sum(axis=0) / np.maximum(kept.sum(axis=0), 1), limit)
     if groups is None:
-        return _Kept(weight, staleness)
-    masked = _masked(groups, phase - wall_s[None, :], versions, limit, step, step / (step - publish))
-    return _Kept(weight, staleness, (masked * kept).sum(axis=0) / np.maximum(kept.sum(axis=0), 1))
+        return _Kept(weight, staleness, unreplaced=unreplaced)
+    masked = _masked(groups, claim, versions, limit, decoding, 1.0)
+    return _Kept(weight, staleness, (masked * kept).sum(axis=0) / np.maximum(kept.sum(axis=0), 1), unreplaced)
 
 
 def _kept_from_deep_buffer(wall_s: np.ndarray, step: float, fresh_share: float, limit: int,
@@ -229,9 +256,13 @@ def _waves(spec: LoopSpec, split: Split) -> Prediction | None:
     needed = spec.groups_needed_per_step
     lengths = spec.lengths
     per_replica = n_flight / split.replicas
+    window = spec.feed_window_groups
     if ((spec.spot is not None and spec.spot.reclaims_per_node_hour > 0) or lengths.capped_share(g) < _WAVE_CAPPED_SHARE
             or per_replica * g > _WAVE_QUEUE * spec.server_slots
-            or n_flight < needed or n_flight > spec.high_water_groups + needed):
+            or n_flight < needed or n_flight > spec.high_water_groups + needed
+            or (window is not None and window < 2 * n_flight)):
+        # The last: a landed wave is still outstanding, so the feeder's window leaves fewer
+        # tasks than its groups to re-claim; the rest come a batch a publish, dephased.
         return None
     # A wave's requests start together; while the longest is at x tokens, those longer than x
     # still run, each at the speed that batch allows.
@@ -283,15 +314,163 @@ def _waves(spec: LoopSpec, split: Split) -> Prediction | None:
 def predict(spec: LoopSpec, split: Split) -> Prediction:
     if (waves := _waves(spec, split)) is not None:
         return waves
+    window, needed, workers = spec.feed_window_groups, spec.groups_needed_per_step, spec.groups_in_flight
+    free, unreplaced = _steady(spec, split, workers)
+    if window is None or workers + needed * unreplaced <= window:
+        return free
+    # The feeder's window binds: a task is back in it only at the publish after its group is
+    # consumed, so the groups in flight are the window less those finished and not yet
+    # replaced (`needed` a step, each out for `unreplaced` steps); the workers find no task
+    # between publishes and claim each batch as it is released.
+    def over(n: float) -> float:
+        return n + needed * _steady(spec, split, n, at_release=True)[1] - window
+
+    lo, hi = 1e-3 * workers, float(workers)
+    if over(hi) <= 0:
+        lo = hi
+    while hi - lo > 0.005 * hi:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if over(mid) <= 0 else (lo, mid)
+    steady = _steady(spec, split, lo, at_release=True)[0]
+    released = _release_waves(spec, split)
+    return released if released is not None and released.step_time_s > steady.step_time_s else steady
+
+
+def _kept_from_released(wall_s: np.ndarray, queued_s: float, step: float, limit: int, groups: _Groups | None = None,
+                        stretch: float = 1.0) -> _Kept:
+    """The trainer never waits and the feeder's window binds: each batch is claimed at the
+    publish that releases it, its groups finishing at their latency (the queue wait spread
+    evenly from none to twice `queued_s`, a burst queued FIFO), and the trainer takes the
+    oldest finishes at each step's start. A group is consumed k = ⌈(finish + δ) / step⌉ bumps
+    after its claim, δ the buffer's delay: the window keeps the mean k at `limit` (a task
+    released at a publish is trained 1 + limit batches on). Groups slower than most land a
+    bump later: dropped under drop_group (past `limit`), their oldest tokens masked under
+    mask."""
+    finish = wall_s[None, :] + (2 * _PHASES[:, None] - 1) * queued_s
+
+    def versions(delay: float) -> np.ndarray:
+        return np.maximum(np.ceil((finish + delay) / step - 1e-12), 1.0)
+
+    lo, hi = 0.0, (limit + 1) * step
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if versions(mid).mean() < limit else (lo, mid)
+    k = versions(lo)
+    newest = k - np.floor(finish / step)  # bumps between its last token and its consumption
+    kept = (newest if groups is not None else k) <= limit
+    weight = kept.mean(axis=0)
+    staleness = np.where(weight > 0, (k * kept).sum(axis=0) / np.maximum(kept.sum(axis=0), 1), limit)
+    if groups is None:
+        return _Kept(weight, staleness, unreplaced=1.0)
+    masked = _masked(groups, np.full_like(k, 1e-9 * step), k, limit, step, stretch)
+    return _Kept(weight, staleness, (masked * kept).sum(axis=0) / np.maximum(kept.sum(axis=0), 1), 1.0)
+
+
+# Replica batch orders averaged in _release_waves.
+_RELEASE_ORDERS = 2
+
+
+def _release_waves(spec: LoopSpec, split: Split) -> Prediction | None:
+    """The window-bound loop as the batches it releases: each publish hands every replica its
+    share of the next batch's requests at once, queued behind what it still runs (FIFO), and a
+    batch released at one publish is trained s publishes later, the trainer waiting for its
+    last group: step = (T + train + publish) / (s + 1), T the batch's drain from its release.
+
+    T comes from replaying one replica through s + 4 releases (the second-to-last timed, so
+    the ones after it load its tail as they would), every request at the speed its
+    running batch allows, with the requests at equally likely lengths in a few seeded orders.
+    The loop waits for the slowest replica: where the fleet has enough queued requests for one
+    to be cut at the cap, one replica starts such a request last, so it goes last here. The
+    fixed point in the step is found by bisection (a longer step overlaps batches less)."""
+    g, s = spec.group_size, spec.max_staleness
+    requests = max(1, round(spec.groups_needed_per_step * g / split.replicas))
+    slots = spec.server_slots
+    lengths = spec.lengths.quantiles(requests)
+    queued = max(0, requests - slots)
+    capped_last = queued * split.replicas * spec.lengths.capped_share(1) >= 1
+    orders = []
+    rng = np.random.default_rng(0)
+    for _ in range(_RELEASE_ORDERS):
+        order = rng.permutation(lengths)
+        if capped_last:
+            order = np.append(np.delete(order, int(np.argmax(order))), spec.lengths.max_tokens)
+        orders.append(order)
+    waves = s + 4  # the second-to-last is measured: the releases after it load its tail
+    trainer_rate = split.train_nodes * spec.rates.trainer_tokens_per_s_per_node
+    busy = spec.prompts_per_step * spec.group_tokens_mean / trainer_rate
+    publish = spec.publish_s_at(min(requests, slots))
+
+    def drain(period: float) -> tuple[float, float]:
+        """(the last release's drain seconds, slot-seconds decoding a period), over the orders."""
+        spans, areas = [], []
+        for order in orders:
+            arrivals = deque((k * period, k, float(x)) for k in range(waves) for x in order)
+            queue, running = deque(), []  # running: (token clock at its end, release)
+            clock = t = area = last = 0.0
+            while arrivals or queue or running:
+                speed = spec.request_tokens_per_s_at(len(running)) if running else 0.0
+                finish = t + (running[0][0] - clock) / speed if running else math.inf
+                arrive = arrivals[0][0] if arrivals else math.inf
+                step_to = min(finish, arrive)
+                clock += (step_to - t) * speed
+                area += len(running) * (step_to - t)
+                t = step_to
+                if arrive <= finish:
+                    while arrivals and arrivals[0][0] <= t:
+                        queue.append(arrivals.popleft())
+                else:
+                    clock, k = heapq.heappop(running)
+                    if k == waves - 2:
+                        last = t
+                while queue and len(running) < slots:
+                    _, k, x = queue.popleft()
+                    heapq.heappush(running, (clock + x, k))
+            spans.append(last - (waves - 2) * period)
+            areas.append(area / waves)
+        return float(np.mean(spans)), float(np.mean(areas))
+
+    lo = busy + publish
+    if (drain(lo)[0] + busy + publish) / (s + 1) <= lo:
+        return None  # the trainer is the bound
+    hi = 2 * lo
+    while (drain(hi)[0] + busy + publish) / (s + 1) > hi:
+        hi *= 2
+    while hi - lo > 1e-3 * hi:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if (drain(mid)[0] + busy + publish) / (s + 1) > mid else (lo, mid)
+    span, area = drain(hi)
+    step = hi
+    return Prediction(
+        split=split,
+        step_time_s=step,
+        trainer_idle_fraction=(step - busy - publish) / step,
+        trainer_publish_fraction=publish / step,
+        rollout_idle_fraction=1 - area / (slots * step),
+        staleness_mean=float(s),
+        stale_dropped_fraction=0.0,
+        trained_tokens_per_s=spec.prompts_per_step * spec.group_tokens_mean / step,
+        bound="rollout",
+        group_latency_s=span,
+        replica_utilisation=area / step * spec.request_tokens_per_s / spec.replica_tokens_per_s,
+    )
+
+
+def _steady(spec: LoopSpec, split: Split, in_flight: float, at_release: bool = False) -> tuple[Prediction, float]:
+    """The steady state with `in_flight` groups claimed (module docstring), and the steps a
+    finished group's task stays out of the feeder's window (_Kept.unreplaced). Groups are claimed at a uniform phase of the
+    step (a worker claims as soon as it is free), or `at_release`: all at the publish that
+    releases their tasks (the feeder's window binds)."""
     rates = spec.rates
     g, mean = spec.group_size, spec.lengths.mean
     s = spec.max_staleness
     replicas, lost = float(split.replicas), 0.0
+    needed = spec.groups_needed_per_step
     if spec.spot is not None and spec.spot.reclaims_per_node_hour > 0:
         spot = spec.spot
         reclaims = spot.reclaims_per_node_hour * spec.replica_nodes / 3600  # per replica-second while up
         replicas /= 1 + reclaims * (spot.notice_s + spot.replacement_s)  # serving on average
-    per_replica = spec.groups_in_flight / replicas
+    window = spec.feed_window_groups
+    per_replica = in_flight / replicas
     # A group holds a request of each of its G responses decoding, the i-th for r_i of the
     # E[longest] tokens the group lasts: a replica with N groups runs N·G·mean / E[longest]
     # requests on average, at most its slots. With fewer a step reads less KV: each runs faster.
@@ -309,7 +488,6 @@ def predict(spec: LoopSpec, split: Split) -> Prediction:
         lost = min(1.0, reclaims * latency / 2)
     fleet = replicas * replica_rate * (1 - lost)
     fleet_groups = fleet / (g * mean)  # groups per second of decoding
-    needed = spec.groups_needed_per_step
     produce = needed / fleet_groups  # decoding seconds the step's groups take, no drops
     trainer_rate = split.train_nodes * rates.trainer_tokens_per_s_per_node
     # The queue wait is the same for every group; the longest response is not.
@@ -329,8 +507,14 @@ def predict(spec: LoopSpec, split: Split) -> Prediction:
         """(step the rollout side allows, train seconds, kept) if the trainer waits for groups."""
         busy = spec.prompts_per_step * mean * g / trainer_rate
         for _ in range(3):  # the trained tokens depend on which groups survive, which depends on the wait
-            kept = _kept_when_trainer_waits(groups.latency_s * stretch(step), step, publish,
-                                            max(0.0, step - publish - busy), s, per_token)
+            wait = max(0.0, step - publish - busy)
+            # The window: groups finishing while the trainer trains are replaced from the slack
+            # (window − needed − in flight) first; the claims past it wait for the publish.
+            if at_release:
+                defer = 0.0
+            else:
+                defer = math.inf if window is None else wait + (window - needed - in_flight) * (step - publish) / needed
+            kept = _kept_when_trainer_waits(groups.latency_s, step - publish, wait, s, per_token, defer, latency - longest)
             busy = spec.prompts_per_step * kept.trained_tokens(groups) / trainer_rate
         return publish + max(busy, produce / max(1 - kept.dropped, 1e-9)), busy, kept
 
@@ -352,12 +536,21 @@ def predict(spec: LoopSpec, split: Split) -> Prediction:
         # high-water mark, but every stopped one claims again as soon as the trainer takes a
         # group, so a burst of up to all groups in flight lands on top of it, which the trainer
         # then drains a batch a step: on average half of it.
-        cap = spec.high_water_groups + max(0.0, spec.groups_in_flight - needed) / 2
+        cap = spec.high_water_groups + max(0.0, in_flight - needed) / 2
         step = publish + spec.step_tokens / trainer_rate
+        # The feeder's window holds the buffer to what the groups in flight leave of it: by
+        # Little's law `needed` · latency / decoding seconds a step are in flight.
+        windowed = window is not None and window - needed - needed * latency / (step - publish) < cap
+        if windowed:
+            cap = max(0.0, window - needed - needed * latency / (step - publish))
         buffer_age = cap / needed + latency / (step - publish)  # in steps, for a FIFO drained `needed` a step
         n = len(groups.tokens)
-        kept, rollout_busy = _Kept(np.ones(n), np.full(n, buffer_age)), produce
-        if buffer_age > s:
+        kept, rollout_busy = _Kept(np.ones(n), np.full(n, buffer_age), unreplaced=1.0), produce
+        if windowed:
+            kept = _kept_from_released(groups.latency_s * stretch(step), (latency - longest) * stretch(step), step, s,
+                                       per_token, stretch(step))
+            rollout_busy = min(step - publish, produce / max(1 - kept.dropped, 1e-9))  # dropped ones are redone
+        elif buffer_age > s:
             # A full buffer would be older than the staleness bound: the trainer sweeps it in
             # finish order, dropping stale groups, and workers produce ρ' a step, flat out
             # unless the groups the sweep leaves behind still fill the buffer to `cap`.
@@ -388,6 +581,7 @@ def predict(spec: LoopSpec, split: Split) -> Prediction:
                     break
                 step = new_step
         train_busy = step - publish
+    unreplaced = 1.0 if math.isnan(kept.unreplaced) else kept.unreplaced
     # Slot-seconds decoding (as the simulator counts them): the requests a serving replica runs.
     slots_busy = rollout_busy * replicas * (1 - lost) * min(running, spec.server_slots) / (
         split.replicas * spec.server_slots)
@@ -404,7 +598,7 @@ def predict(spec: LoopSpec, split: Split) -> Prediction:
         group_latency_s=latency,
         replica_utilisation=replica_rate / full,
         stale_masked_fraction=kept.masked_fraction(groups),
-    )
+    ), unreplaced
 
 
 @dataclass(frozen=True)

@@ -24,9 +24,11 @@ What is modelled, one object per real thing (estimate.loop has the numbers):
   after the visibility timeout;
 - autoscaling (optional, estimate.autoscale): a controller parks and unparks replicas
   on the loop's signals, draining a replica (no new groups, in-flight ones finish) before it goes;
-- the prompt feed: unlimited by default (workers always find a task), or a window: after each
-  publish the trainer tops the tasks outstanding (issued, not yet trained or dropped) back up
-  to `feed_window_groups`. A window of one batch with max_staleness 0 is a synchronous loop.
+- the prompt feed: the dataset feeder's window (spec.feed_window_groups, payload/data/feeder.py):
+  after each publish the trainer tops the tasks outstanding (issued, not yet trained or
+  dropped) back up to it; `Config.feed_window_groups` overrides it, spec.feed_window False
+  makes the feed unlimited (workers always find a task). A window of one batch with
+  max_staleness 0 is a synchronous loop.
 
 Everything random comes from one seeded generator and SimPy orders simultaneous events
 deterministically, so a seed reproduces a run exactly.
@@ -302,13 +304,16 @@ class Simulator:
         # Steps left out of the figures while the buffer fills and the versions spread.
         warmup_steps: int = 5
         seed: int = 0
-        # Tasks outstanding after each publish (issued, not yet trained or dropped); None: unlimited.
+        # Tasks outstanding after each publish (issued, not yet trained or dropped); None: the
+        # spec's (the feeder's window, or unlimited where spec.feed_window is False).
         feed_window_groups: int | None = None
         visibility_timeout_s: float = 600.0
         # A process factory `controller(simulator)` run beside the loop (estimate.autoscale).
         controller: object | None = None
 
         def __post_init__(self) -> None:
+            if self.feed_window_groups is None:
+                self.feed_window_groups = self.spec.feed_window_groups
             if self.steps <= self.warmup_steps or self.warmup_steps < 0:
                 raise BalanceError(f"simulate {self.steps} steps: must exceed the {self.warmup_steps} warm-up steps")
             if self.feed_window_groups is not None and self.feed_window_groups < self.spec.prompts_per_step:

@@ -61,8 +61,8 @@ def test_plan_table(capsys):
     code, out, _ = run(capsys, "plan", "--env", "p5en-48", *RATES, "--response-tokens-mean", "4000", "--server-slots", "128")
     assert code == 0
     assert "current" in out and "recommended" in out and "16:32" in out
-    # The environment's 24 workers × 64 groups in flight keep its servers fed.
-    assert "1536 groups in flight" in out and "under-fed" not in out
+    # The environment's 32 workers × 64 groups in flight keep its servers fed.
+    assert "2048 groups in flight" in out and "under-fed" not in out
 
 
 def test_plan_says_when_the_workers_underfeed_the_servers(tmp_path, capsys):

@@ -24,7 +24,9 @@ def test_same_seed_same_run_other_seed_other_run(spec_factory):
 
 
 # Splits of 8 nodes in three regimes: trainer-bound with a stale-dropping buffer (few trainers),
-# staleness-bound, and rollout-bound (few rollout nodes).
+# staleness-bound, and rollout-bound (few rollout nodes); with the feeder's window (claims wait
+# for their batch's publish) and with an unlimited feed.
+@pytest.mark.parametrize("window", [True, False])
 @pytest.mark.parametrize(
     "changes,splits",
     [
@@ -32,8 +34,8 @@ def test_same_seed_same_run_other_seed_other_run(spec_factory):
         (dict(trainer=5000.0, max_staleness=4), [(2, 6), (4, 4), (6, 2)]),
     ],
 )
-def test_planner_agrees_with_the_simulator(spec_factory, changes, splits):
-    spec = spec_factory(**changes)
+def test_planner_agrees_with_the_simulator(spec_factory, changes, splits, window):
+    spec = spec_factory(**changes).with_(feed_window=window)
     for train, rollout in splits:
         sim = simulate(spec, train, rollout)
         plan = predict(spec, spec.split(train, rollout))
@@ -59,7 +61,7 @@ def test_a_reclaimed_replica_does_not_stall_the_asynchronous_loop(spec_factory):
     calm = spec_factory(trainer=5000.0, max_staleness=4)
     stormy = calm.with_(spot=Spot(20.0, replacement_s=60, notice_s=5, hand_back=False))
     base, spot = simulate(calm, 4, 4, steps=40), simulate(stormy, 4, 4, steps=40)
-    assert spot.reclaims >= 5
+    assert spot.reclaims >= 3
     assert spot.trained_tokens_per_s > 0.75 * base.trained_tokens_per_s
 
 

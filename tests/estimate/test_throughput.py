@@ -106,11 +106,14 @@ def test_tokens_per_gpu_count_prompts_and_responses_over_every_gpu(env, estimate
     prompts = spec.prompts_per_step * spec.group_size * estimate_30b.prompt_tokens / p.step_time_s
     assert math.isclose(all_tokens_per_s_per_gpu(p, spec, estimate_30b.prompt_tokens),
                         (p.trained_tokens_per_s + prompts) / 384)
-    # The most tokens among the limits dropping under a tenth; the shipped 30B under drop_group
-    # drops more at every limit up to 4 (lock-step waves, estimate.planner._waves): then the fewest.
-    under = [r for r in rows if r.prediction.stale_dropped_fraction < 0.10]
-    assert not under and [r.max_staleness for r in rows] == [1, 2, 3, 4]
-    assert pick.prediction.stale_dropped_fraction == min(r.prediction.stale_dropped_fraction for r in rows)
+    # The most tokens among the limits dropping under a tenth. The feeder's window releases a
+    # step's tasks at its publish, so under drop_group the shipped 30B drops under a tenth at every
+    # limit (the simulator: 0.5-0.7 %), and each limit also caps the groups in flight at
+    # max_staleness batches: tokens grow with it, and the pick is the largest.
+    assert [r.max_staleness for r in rows] == [1, 2, 3, 4]
+    assert all(r.prediction.stale_dropped_fraction < 0.10 for r in rows)
+    tokens = [r.tokens_per_s_per_gpu for r in rows]
+    assert tokens == sorted(tokens) and pick.tokens_per_s_per_gpu == max(tokens)
     assert pick.max_staleness == 4
 
 
@@ -123,16 +126,18 @@ def test_plan_prints_the_step_beside_nemo_rl(capsys):
 
 
 def test_plan_models_the_job_s_stale_tokens_or_the_flag_s(capsys):
-    """p5en-48's job masks stale tokens: its 30B's lock-step waves drop no group at max_staleness
-    4 and each row says what it masks; `--stale-tokens drop_group` plans it as if it dropped them."""
+    """p5en-48's job masks stale tokens and each row says what it masks; `--stale-tokens
+    drop_group` plans it as if it dropped them. With the feeder's window (a batch of tasks a
+    publish) the 30B's groups are trained about max_staleness versions after their claim: at 4
+    the odd group a version late is dropped whole or masked in part."""
     rows = {}
     for argv in ([], ["--stale-tokens", "drop_group"]):
         assert main(["plan", "--env", "p5en-48", "--model", "Qwen3-30B-A3B", *argv]) == 0
         out = capsys.readouterr().out
         rows[bool(argv)] = next(line for line in out.splitlines() if line.startswith("    4: step"))
         assert (", rollout.stale_tokens mask):" in out) is not bool(argv)
-    assert "stale dropped 16.7%" in rows[True] and "masked" not in rows[True]
-    assert "stale dropped 0.0%" in rows[False] and "stale tokens masked 8.7%" in rows[False]
+    assert "stale dropped " in rows[True] and "masked" not in rows[True]
+    assert "stale dropped 0.0%" in rows[False] and "stale tokens masked 1.4%" in rows[False]
     with pytest.raises(SystemExit) as exit_:
         main(["plan", "--env", "p5en-48", "--stale-tokens", "drop"])
     assert exit_.value.code == 2 and "--stale-tokens: invalid choice: 'drop'" in capsys.readouterr().err
