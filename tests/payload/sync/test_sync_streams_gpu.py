@@ -44,6 +44,12 @@ def test_publish_kernels_run_on_their_own_stream_beside_the_training_step(tmp_pa
                 a @ a
             torch.cuda.current_stream().synchronize()
 
+        # The first stage exchanges the layout's headers (all_gather_object, once a run, on the
+        # training thread by design: FanOutPublisher.stage); the publishes after it are measured.
+        fan.stage((n, tuple(t.shape), 0, t) for n, t in weights.items())
+        fan.start(0)
+        fan.wait()
+        gathered.clear()
         trace = tmp_path / "trace.json"
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU,
                                                 torch.profiler.ProfilerActivity.CUDA]) as prof:
@@ -70,8 +76,9 @@ def test_publish_kernels_run_on_their_own_stream_beside_the_training_step(tmp_pa
         # not a kernel named nccl: both count as the gather's work. `stage` packs the rows with
         # device-to-device copies too, on the training stream by design (then one copy to the
         # pinned share, which the publish stream waits for through `_ready`): those all start
-        # before the publish's first host-to-device copy, the gather's copies after it (the H100
-        # run of 2026-12-07 counted the packing's copies as the gather's: streams {7} vs {7, 20}).
+        # before the publish's first host-to-device copy, the gather's copies after it. (H100
+        # runs of 2026-12-07: counting every device-to-device copy, and then profiling the first
+        # stage, whose layout exchange copies on the training stream, read streams {7} vs {7, 20}.)
         publish_from = min(e["ts"] for e in h2d)
         nccl = [e for e in kernels if "nccl" in e["name"].lower()
                 or (e["cat"] == "gpu_memcpy" and "DtoD" in e["name"] and e["ts"] >= publish_from)]
