@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from estimate.buffer import DEFAULT_HIGH_WATER_SHARE, redis_maxmemory_bytes, worst_group_bytes
+from estimate.buffer import LateGroups
 from estimate.costs import Costs, Hardware, model_costs
 from estimate.layout import resolve
 from spec.environment import Environment, EnvironmentFileError, environment_file, read_environment, validate_environment
@@ -122,19 +122,7 @@ def _storage_holds_the_job(environment: Environment) -> None:
 def _buffer_fits_redis(environment: Environment) -> None:
     """Producers stop at the buffer's byte mark (80% of Redis's maxmemory), but every group
     already being generated then still lands: that many worst-case groups must fit in the rest."""
-    job, r = environment.job, environment.job.rollout
-    _, shape = shape_of(job.model)
-    routed = shape.num_hidden_layers * shape.num_experts_per_tok if r.return_routed_experts else 0
-    group = worst_group_bytes(job.algorithm.group_size, job.batch.max_prompt_tokens, job.batch.max_response_tokens, routed)
-    memory = environment.pools.memory
-    maxmemory = redis_maxmemory_bytes(memory.spec.memory_gib)
-    headroom = maxmemory * (1 - DEFAULT_HIGH_WATER_SHARE)
-    in_flight = r.workers * r.worker_concurrency
-    if in_flight * group > headroom:
-        raise LayoutError(
-            f"job.rollout: {in_flight} groups in flight (workers {r.workers} x worker_concurrency "
-            f"{r.worker_concurrency}) of up to {group / GB:,.2f} GB each{' with routed experts' if routed else ''} "
-            f"can land after the buffer's byte mark: {in_flight * group / GB:,.0f} GB, more than the "
-            f"{headroom / GB:,.1f} GB of Redis maxmemory ({maxmemory / GB:,.0f} GB on {memory.instance_type}) "
-            "above it; lower workers x worker_concurrency or batch.max_response_tokens, or use a larger memory instance"
-        )
+    late = LateGroups.of(environment, routed=environment.job.rollout.routes_replayed)
+    if not late.fit:
+        raise LayoutError(f"job.rollout: {late.describe()}; lower workers x worker_concurrency or "
+                          "batch.max_response_tokens, or use a larger memory instance")

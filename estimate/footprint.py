@@ -179,7 +179,8 @@ class Residents:
 
     @classmethod
     def of(cls, job) -> "Residents":
-        return cls(kl_reference=job.algorithm.kl_coef > 0, routing_replay=bool(job.rollout.return_routed_experts),
+        # auto counts the routes: the layout is chosen before auto is decided (a megabyte or so).
+        return cls(kl_reference=job.algorithm.kl_coef > 0, routing_replay=job.rollout.return_routed_experts is not False,
                    deepep=job.parallel.ep_backend in ("auto", "deepep"))
 
 

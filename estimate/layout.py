@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from estimate.buffer import routing_replay_choice
 from spec.hardware import InstanceSpec
 from spec.layout import LayoutError, TrainerLayout
 from spec.model_shape import Qwen3MoeConfig, shape_of
@@ -110,7 +111,8 @@ def choose_servers(job, config: Qwen3MoeConfig, model: str, node: InstanceSpec, 
 
 
 def resolve(environment):
-    """`environment` with job.parallel's auto sizes chosen (spec.environment.Environment)."""
+    """`environment` with job.parallel's auto sizes chosen (spec.environment.Environment), and
+    rollout.return_routed_experts where it is auto (estimate.buffer.routing_replay_choice)."""
     job, train, rollout = environment.job, environment.pools.train, environment.pools.rollout
     name, config = shape_of(job.model)
     nodes = train.desired_size or train.max_size
@@ -118,4 +120,8 @@ def resolve(environment):
     tp, ep = choose_servers(job, config, name, rollout.spec, rollout.instance_type)
     parallel = job.parallel.model_copy(update=trainer.parallel_sizes() | {
         "rollout_tensor_parallel_size": tp, "rollout_expert_parallel_size": ep})
-    return environment.model_copy(update={"job": job.model_copy(update={"parallel": parallel})})
+    resolved = environment.model_copy(update={"job": job.model_copy(update={"parallel": parallel})})
+    if job.rollout.return_routed_experts == "auto":
+        replay, _ = routing_replay_choice(resolved)
+        resolved = resolved.with_job("rollout", return_routed_experts=replay)
+    return resolved

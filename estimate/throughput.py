@@ -49,6 +49,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, replace
 
+from estimate.buffer import routing_replay_choice
 from estimate.engine_fit import (engine_fit, kv_bytes_per_token, sglang_decode_graph_max_bs,
                                  sglang_mem_fraction_static)
 from estimate.loop import DecodeSpeed
@@ -427,6 +428,9 @@ def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None =
           f"with a full batch (re-prefill {e.reprefill_s:.1f} s of it, pause mode {a.pause_mode}); at the picked staleness "
           f"the loop pauses {paused:.1f} s a publish (the re-prefill is of the requests running then"
           + ("; in place none: tails go on across versions)" if a.pause_mode == "in_place" else ")"), file=out)
+    _, why = routing_replay_choice(env)
+    print(f"  routing replay: rollout.return_routed_experts {str(env.job.rollout.routes_replayed).lower()} "
+          f"(auto is {why})", file=out)
     print("  max_staleness at the environment's split "
           f"{pick.prediction.split.label} ({env.job.rollout.workers * env.job.rollout.worker_concurrency} groups in flight, "
           f"rollout.stale_tokens {env.job.rollout.stale_tokens}):", file=out)

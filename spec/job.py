@@ -273,8 +273,12 @@ class RolloutSection(_Section):
     visibility_timeout_s: float = Field(default=600.0, gt=0)
     # Deliveries before a task goes to the dead-letter stream (a prompt that always fails).
     max_deliveries: int = Field(default=3, ge=1)
-    # Ask the servers for every token's experts, for routing replay in the trainer.
-    return_routed_experts: bool = False
+    # Ask the servers for every token's experts, for routing replay in the trainer (the
+    # trained routes are the ones that sampled the tokens). auto: on wherever the buffer's
+    # Redis holds the routes of every group in flight past its byte mark (estimate.buffer.
+    # routing_replay_choice; the trainer's cost is measured in bench/README.md: a step within
+    # ±3 % of the router's on an H100, about a megabyte more memory a micro-batch).
+    return_routed_experts: bool | Auto = "auto"
     # The weights the rollout servers serve: bf16 (the trainer's), or fp8 (SGLang's 128 x 128
     # block FP8 of every attention and expert linear, payload/sync/wire.py): half the bytes of
     # every publish and of the served weights (more KV cache), at the cost of a larger
@@ -294,6 +298,14 @@ class RolloutSection(_Section):
     # flush_cache (0.5.23 refuses one while a request runs), so its servers run with
     # --disable-radix-cache (payload/rollout/sglang_args.py): no old-weight prefix outlives its request.
     pause_mode: Literal["retract", "in_place"] = "retract"
+
+    @property
+    def routes_replayed(self) -> bool:
+        """return_routed_experts as the servers, workers and trainer run it. auto is decided
+        where the pools are known (estimate.layout.resolve, which every synthesized job config
+        passes through); a job read without its environment cannot know Redis holds the
+        routes, so there auto stays off."""
+        return self.return_routed_experts is True
 
     @model_validator(mode="after")
     def _fp8_start(self) -> "RolloutSection":

@@ -305,7 +305,11 @@ class Launcher:
                             # One slot: groups reach the engine one at a time, so its sampling stream (one
                             # seeded generator) and the buffer's order depend on --seed only.
                             "worker_concurrency": 1, "buffer_high_water_groups": 4 * c.prompts_per_step,
-                            "visibility_timeout_s": VISIBILITY_TIMEOUT_S},
+                            "visibility_timeout_s": VISIBILITY_TIMEOUT_S,
+                            # Routing replay, as the shipped small environments decide it (auto:
+                            # their Redis holds the routes): the engine returns every token's
+                            # experts, the workers store them, the trainer replays them.
+                            "return_routed_experts": True},
                 # The held-out set before the first step and after the last, greedy (one answer a
                 # prompt: the policy's accuracy). Greedy, so its figure is the same on every run of
                 # a seed whatever order its concurrent requests reach the engine in, and it draws

@@ -284,7 +284,7 @@ def run_rollout(args) -> int:
     if args.queue_url and (problem := worker_user_error(args.queue_url, job, inline)):
         raise CliError(problem)
     routed_shape = routed_layers = None
-    if job.rollout.return_routed_experts:
+    if job.rollout.routes_replayed:
         from payload.model import Qwen3MoeConfig
 
         model = Qwen3MoeConfig.from_pretrained(job.model.path)
@@ -300,7 +300,7 @@ def run_rollout(args) -> int:
     queue = _queue(args, job, required=True)
     client = SGLangClient.Config(
         url=args.server_url, timeout_s=args.request_timeout_s, max_attempts=args.max_attempts,
-        return_routed_experts=job.rollout.return_routed_experts, routed_experts_shape=routed_shape, routed_experts_layers=routed_layers,
+        return_routed_experts=job.rollout.routes_replayed, routed_experts_shape=routed_shape, routed_experts_layers=routed_layers,
     ).build()
     sampling = SamplingParams(
         temperature=job.rollout.temperature, top_p=job.rollout.top_p,

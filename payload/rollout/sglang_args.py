@@ -48,7 +48,7 @@ def server_args(job: JobConfig, *, model_path: str, host: str, port: int, nodes:
         args.append("--disable-radix-cache")
     if flags is not None:
         args += flags.args()
-    if job.rollout.return_routed_experts:
+    if job.rollout.routes_replayed:
         # Routing replay: each response carries the experts every token was routed to.
         args.append("--enable-return-routed-experts")
     return args

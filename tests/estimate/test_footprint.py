@@ -8,7 +8,7 @@ from payload.__main__ import main
 from spec.job import parse_job_config
 from payload.model import Qwen3MoeConfig, Qwen3MoeForCausalLM, tiny_config
 from spec.model_shape import ARCHITECTURE_CONFIGS, ARCHITECTURES
-from estimate.footprint import (FIT_FRACTION, FRAGMENTATION, StepShape, device_memory_gb, footprint,
+from estimate.footprint import (FIT_FRACTION, FRAGMENTATION, Residents, StepShape, device_memory_gb, footprint,
                                      job_footprint, keeps_logits, packed_micro_batches, parameter_counts,
                                      plan_layouts, remote_destinations, step_shape, trainer_keeps_logits)
 from spec.layout import TrainerLayout
@@ -87,7 +87,7 @@ def test_trainer_resolves_auto_on_its_own_world():
     layout = TrainerLayout(48, 8, expert_parallel=8, shard=16)
     keep, why = trainer_keeps_logits(job, config, layout, P5EN, 141.0)
     assert keep and "auto: kept" in why, why
-    recomputing = footprint(config, layout, step_shape(job, layout.data_parallel), P5EN)
+    recomputing = footprint(config, layout, step_shape(job, layout.data_parallel), P5EN, Residents.of(job))
     needed = (recomputing.memory_total_gb + recomputing.logits_gb) / FIT_FRACTION
     assert f"{recomputing.memory_total_gb:.1f} GB + {recomputing.logits_gb:.1f} GB" in why
     assert not trainer_keeps_logits(job, config, layout, P5EN, needed * 0.99)[0]  # a GPU just too small
