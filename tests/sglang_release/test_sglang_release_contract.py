@@ -127,7 +127,7 @@ def test_every_generated_sglang_command_parses_in_the_release(dists, release):
         assert (parsed["tp_size"], parsed["ep_size"]) == (p.rollout_tensor_parallel_size, p.rollout_expert_parallel_size)
         # SGLang's a2a rule would change ep_size silently; the layout must already agree with it.
         assert verdict["ep_size_after_a2a_rule"] in (None, parsed["ep_size"]), label
-        assert parsed["enable_return_routed_experts"] == job.rollout.return_routed_experts, label
+        assert parsed["enable_return_routed_experts"] == job.rollout.routes_replayed, label
         assert parsed["weight_version"] == flag_value(args, "--weight-version"), label
         assert parsed["enable_metrics"] is True
         # Block FP8 (payload/sync/wire.py) from a block-FP8 checkpoint; the tokenizer stays the base's.
