@@ -152,8 +152,9 @@ class _Kept:
     staleness: np.ndarray  # per quantile: mean staleness when trained
     masked: np.ndarray | float = 0.0  # per quantile: share of its tokens masked as too stale
     # Steps a group's task stays out of the feeder's window once it finished: from its finish to
-    # the publish after its consumption, over every group the trainer looks at (predict).
-    unreplaced: float = math.nan
+    # the publish after its consumption, over every group the trainer looks at (predict). One
+    # where the trainer never waits: it takes its batch at the step's start.
+    unreplaced: float = 1.0
 
     @property
     def dropped(self) -> float:
@@ -361,9 +362,9 @@ def _kept_from_released(wall_s: np.ndarray, queued_s: float, step: float, limit:
     weight = kept.mean(axis=0)
     staleness = np.where(weight > 0, (k * kept).sum(axis=0) / np.maximum(kept.sum(axis=0), 1), limit)
     if groups is None:
-        return _Kept(weight, staleness, unreplaced=1.0)
+        return _Kept(weight, staleness)
     masked = _masked(groups, np.full_like(k, 1e-9 * step), k, limit, step, stretch)
-    return _Kept(weight, staleness, (masked * kept).sum(axis=0) / np.maximum(kept.sum(axis=0), 1), 1.0)
+    return _Kept(weight, staleness, (masked * kept).sum(axis=0) / np.maximum(kept.sum(axis=0), 1))
 
 
 # Replica batch orders averaged in _release_waves.
@@ -457,9 +458,9 @@ def _release_waves(spec: LoopSpec, split: Split) -> Prediction | None:
 
 def _steady(spec: LoopSpec, split: Split, in_flight: float, at_release: bool = False) -> tuple[Prediction, float]:
     """The steady state with `in_flight` groups claimed (module docstring), and the steps a
-    finished group's task stays out of the feeder's window (_Kept.unreplaced). Groups are claimed at a uniform phase of the
-    step (a worker claims as soon as it is free), or `at_release`: all at the publish that
-    releases their tasks (the feeder's window binds)."""
+    finished group's task stays out of the feeder's window (_Kept.unreplaced). Groups are
+    claimed at a uniform phase of the step (a worker claims as soon as it is free), or
+    `at_release`: all at the publish that releases their tasks (the feeder's window binds)."""
     rates = spec.rates
     g, mean = spec.group_size, spec.lengths.mean
     s = spec.max_staleness
@@ -545,7 +546,7 @@ def _steady(spec: LoopSpec, split: Split, in_flight: float, at_release: bool = F
             cap = max(0.0, window - needed - needed * latency / (step - publish))
         buffer_age = cap / needed + latency / (step - publish)  # in steps, for a FIFO drained `needed` a step
         n = len(groups.tokens)
-        kept, rollout_busy = _Kept(np.ones(n), np.full(n, buffer_age), unreplaced=1.0), produce
+        kept, rollout_busy = _Kept(np.ones(n), np.full(n, buffer_age)), produce
         if windowed:
             kept = _kept_from_released(groups.latency_s * stretch(step), (latency - longest) * stretch(step), step, s,
                                        per_token, stretch(step))
@@ -581,7 +582,6 @@ def _steady(spec: LoopSpec, split: Split, in_flight: float, at_release: bool = F
                     break
                 step = new_step
         train_busy = step - publish
-    unreplaced = 1.0 if math.isnan(kept.unreplaced) else kept.unreplaced
     # Slot-seconds decoding (as the simulator counts them): the requests a serving replica runs.
     slots_busy = rollout_busy * replicas * (1 - lost) * min(running, spec.server_slots) / (
         split.replicas * spec.server_slots)
@@ -598,7 +598,7 @@ def _steady(spec: LoopSpec, split: Split, in_flight: float, at_release: bool = F
         group_latency_s=latency,
         replica_utilisation=replica_rate / full,
         stale_masked_fraction=kept.masked_fraction(groups),
-    ), unreplaced
+    ), kept.unreplaced
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import time
 
 import pytest
 import redis
+import yaml
 
 from payload.local.launcher import processes_of_run
 from tests.payload.local.test_local_demo import ENV, REPO, local, stop_run
@@ -100,6 +101,8 @@ def test_a_killed_rollout_worker_and_a_killed_redis_lose_nothing(tmp_path):
         restart.join()
         summary = assert_nothing_lost(run, launcher, out)
         assert summary["restarts"] == {"rollout": 1}  # the killed worker; the Redis outage ridden out
+        # The groups counted carry routing replay's routes (the worker fails a response without them).
+        assert yaml.safe_load((run / "job.yaml").read_text())["rollout"]["return_routed_experts"] is True
         assert {c["pid"] for c in summary["children"].values()} <= pids
     finally:
         if restart is not None:
