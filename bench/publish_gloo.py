@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -35,13 +34,9 @@ import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
 
+from payload.common.ports import free_port
+
 REPO = Path(__file__).resolve().parents[1]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _receiver(rank: int, world: int, port: int, sizes: list[int], repeat: int) -> None:

@@ -50,7 +50,6 @@ import logging
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -62,6 +61,7 @@ from pathlib import Path
 import httpx
 import numpy as np
 
+from payload.common.ports import free_port
 from payload.local.task import MAX_POSITIONS as TOY_MAX_POSITIONS
 from payload.local.task import write_policy, write_problems
 from payload.queue.url import redacted
@@ -85,12 +85,6 @@ REWARDS = ("verifier", "model")
 
 class LocalError(Exception):
     """A bad setting or a part of the loop that failed: one line, exit code 2."""
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def processes_of_run(output: Path) -> list[int]:
@@ -272,7 +266,7 @@ class Launcher:
         sizes, and the user's data section as it is. The generated toy model's limits (a
         character tokenizer, no chat template, one-token answers, 63-token prompts) apply to it
         only; a --model checkpoint takes the job's response length and its own context."""
-        from spec.job import BatchSection, JobConfig, JobConfigError, parse_job_config
+        from spec.job import BatchSection, JobConfigError, parse_job_config
 
         c = self.config
         data = self._data_section()
@@ -502,7 +496,7 @@ class Launcher:
         try:
             # Every process is a command of dist/ (k8s/charts/), with addresses and sizes for one
             # machine; the embedded engine stands in for SGLang (`serve --engine local`).
-            engine_port, engine_metrics, master_port = _free_port(), _free_port(), _free_port()
+            engine_port, engine_metrics, master_port = free_port(), free_port(), free_port()
             engine_url = f"http://127.0.0.1:{engine_port}"
             self.ports |= {"engine": engine_port, "engine_metrics": engine_metrics, "trainer_master": master_port}
             engine = self._payload(
@@ -546,7 +540,7 @@ class Launcher:
         from payload.rewards.model import REWARD_URL_ENV
 
         write_policy(self.output / "reward-model", c.seed + 1)
-        port = _free_port()
+        port = free_port()
         self.ports["reward"] = port
         url = f"http://127.0.0.1:{port}"
         child = self._payload("reward-serve", "reward-serve", "--engine", "local", "--model-path",

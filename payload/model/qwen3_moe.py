@@ -16,7 +16,7 @@ from torch.utils.checkpoint import checkpoint
 
 from spec.model_shape import Qwen3MoeConfig
 from payload.model.logprobs import linear_logprobs
-from payload.model.moe import RouterStats, SparseMoeBlock, load_balancing_loss
+from payload.model.moe import SparseMoeBlock, load_balancing_loss
 from payload.model.packed import PackedSequences
 
 

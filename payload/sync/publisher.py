@@ -97,6 +97,7 @@ from datetime import timedelta
 import torch
 import torch.distributed as dist
 
+from payload.common.ports import free_port
 from payload.sync.bucket import FlatBucket
 from payload.sync.client import PauseMode, RolloutServerClient, RolloutServerError
 from payload.sync.group import destroy_weights_update_group, init_weights_update_group
@@ -134,12 +135,6 @@ def abort_later(group: dist.ProcessGroup, at: float, skip: Callable[[], bool] = 
 
 class PublishError(RuntimeError):
     """A publish reached no server (each failed one is held paused, see the module docstring)."""
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("", 0))
-        return s.getsockname()[1]
 
 
 def _own_address() -> str:
@@ -329,7 +324,7 @@ class WeightPublisher:
         already taken in the process, and a broken group is never reused)."""
         name = f"{self.config.group_name}-{uuid.uuid4().hex[:8]}"
         address = self.config.master_address or _own_address()
-        port = _free_port()
+        port = free_port("")  # every interface: the servers connect from their nodes
         world_size = self.config.trainer_ranks + self.config.ranks_per_server
         left = self._left(deadline)
         # The rendezvous waits for every member at most the phase's time left (the followers too).

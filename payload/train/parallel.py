@@ -28,7 +28,6 @@ replica's S ranks. Checkpoints see the experts as one global [E, ...] tensor lai
 from __future__ import annotations
 
 import os
-import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
@@ -43,6 +42,7 @@ from torch.distributed.tensor._utils import compute_local_shape_and_global_offse
 from payload import ep
 from estimate.footprint import device_memory_gb
 from estimate.layout import choose_trainer
+from payload.common.ports import free_port
 from payload.common.torchrun import local_world_size
 from spec.hardware import node_of_device
 from spec.layout import TRAINER_SIZES, TrainerLayout, auto_sizes, trainer_layout_of
@@ -143,9 +143,7 @@ def init_world(layout: TrainerLayout, timeout: timedelta | None = None) -> World
     (estimate/costs.py Timeouts)."""
     if not dist.is_initialized():
         if "RANK" not in os.environ:
-            with socket.socket() as s:
-                s.bind(("127.0.0.1", 0))
-                port = s.getsockname()[1]
+            port = free_port()
             os.environ.update(RANK="0", WORLD_SIZE="1", LOCAL_RANK="0", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
         if torch.cuda.is_available():
             device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")))

@@ -12,12 +12,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
 import subprocess
 import time
 from pathlib import Path
 
 import httpx
+
+from payload.common.ports import free_port
 
 from payload.train.tracking import SERVER_ENV, server_command
 from tests.tool_venv import tool_venv
@@ -30,17 +31,11 @@ def tool_python() -> Path:
     return tool_venv("mlflow", PINS, no_deps=True) / "bin" / "python"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def started(directory: Path, timeout_s: float = 180.0):
     """(its URL, the command it runs): a sqlite store and a local artifact folder under `directory`."""
     python = tool_python()
-    port = _free_port()
+    port = free_port()
     command = server_command(f"sqlite:///{directory / 'mlflow.db'}", str(directory / "artifacts"), "127.0.0.1", port,
                              1, ["localhost:*", "127.0.0.1:*"])
     # The venv's own `mlflow` console script (the image's is on its PATH).

@@ -13,7 +13,7 @@ import pytest
 import redis
 import yaml
 
-from tests.payload.queue.redis_server import free_port, started
+from tests.payload.queue.redis_server import started
 
 REPO = Path(__file__).resolve().parents[3]
 ENV = {**os.environ, "PYTHONPATH": str(REPO), "OMP_NUM_THREADS": "1"}

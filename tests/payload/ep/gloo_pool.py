@@ -10,19 +10,14 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import queue
-import socket
 import traceback
 from datetime import timedelta
 from typing import Callable
 
+from payload.common.ports import free_port
+
 WORLD = 4
 TIMEOUT_S = 120
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _worker(rank: int, port: int, tasks, results) -> None:
@@ -52,7 +47,7 @@ def _worker(rank: int, port: int, tasks, results) -> None:
 class GlooPool:
     def __init__(self) -> None:
         ctx = mp.get_context("spawn")
-        port = _free_port()
+        port = free_port()
         self.results = ctx.Queue()
         self.tasks = [ctx.Queue() for _ in range(WORLD)]
         env = {"OMP_NUM_THREADS": "1"}

@@ -121,14 +121,12 @@ def _kernel_errors(device, dtype):
 def _fsdp_errors() -> dict:
     """The fused layer under FSDP2 (one gloo rank, experts sharded on their own as the trainer
     does): the experts' parameters must be gathered by FSDP's hooks before the kernels read them."""
-    import socket
-
     import torch.distributed as dist
     from torch.distributed.fsdp import fully_shard
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    from payload.common.ports import free_port
+
+    port = free_port()
     dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{port}", rank=0, world_size=1)
     try:
         sharded = _block("cpu", torch.float32, "fused")

@@ -7,7 +7,6 @@ every test that needs it fails with the command that installs it.
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -16,17 +15,13 @@ from pathlib import Path
 import pytest
 import redis
 
+from payload.common.ports import free_port  # noqa: F401  (the tests' helpers take it from here)
+
 REDIS_SERVER = shutil.which("redis-server")
 MISSING_REASON = (
     "redis-server is not installed: the queue and buffer tests run against a real Redis. Install it with "
     "`make redis-server` (apt-get install -y redis-server; on macOS: brew install redis; Redis 7 or newer)"
 )
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class RedisServer:

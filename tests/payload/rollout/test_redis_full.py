@@ -18,7 +18,6 @@ import threading
 import time
 import uuid
 
-import numpy as np
 import pytest
 import redis
 from prometheus_client import CollectorRegistry

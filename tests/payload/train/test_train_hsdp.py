@@ -23,8 +23,8 @@ import torch.distributed as dist
 from payload.train.batch import micro_batches, packed_for_rank, shard_for_rank, split_for_ranks
 from payload.train.parallel import full_hf_tensors, init_world, parallelize
 from spec.layout import TrainerLayout
-from payload.train.step import LossConfig, train_step
-from test_train_parallel import assert_matches_one_process, CONFIG, LR, MICRO, STEPS, make_optimizer
+from payload.train.step import train_step
+from test_train_parallel import assert_matches_one_process, CONFIG, MICRO, STEPS, make_optimizer
 from train_cases import batch, tiny_model
 from train_dist_pool import GlooPool
 
