@@ -76,6 +76,7 @@ def job_costs(environment: Environment) -> Costs:
         fsx_mb_s_per_tib=environment.storage.fsx_throughput_mb_s_per_tib,
         keep_last=environment.job.checkpoint.keep_last,
         rollout_precision=environment.job.rollout.precision,
+        bucket_bytes=environment.job.rollout.publish_bucket_bytes,
         hardware=Hardware.of(environment.pools.train.spec),
     )
 

@@ -67,6 +67,7 @@ import math
 from dataclasses import dataclass
 
 from spec.hardware import InstanceSpec
+from spec.job import PUBLISH_BUCKET_MB
 from spec.model_shape import Qwen3MoeConfig
 from spec.units import GB, GIB, TIB
 
@@ -240,7 +241,7 @@ def model_costs(
     pipeline: int = 1,
     servers: int | None = None,
     server_gpus: int = 8,
-    bucket_bytes: int = 4 * GIB,
+    bucket_bytes: int = PUBLISH_BUCKET_MB << 20,
     hardware: Hardware,
     rollout_precision: str = "bf16",
 ) -> Costs:

@@ -92,6 +92,7 @@ from typing import NamedTuple
 from estimate.partition import balanced_partition, first_fit_bins
 from estimate.stages import layer_costs, split_layers
 from spec.hardware import InstanceSpec
+from spec.job import PUBLISH_BUCKET_MB
 from spec.layout import TrainerLayout
 
 LM_HEAD_CHUNK_ROWS = 4096
@@ -104,12 +105,11 @@ LM_HEAD_CHUNK_ROWS = 4096
 # measured, so the margin is not spent twice over.
 FIT_FRACTION = 0.9
 
-# Publishing (payload/sync): the fan-out keeps SLOTS gathered buckets of bucket_bytes each
-# (fanout.SLOTS = 3, publisher.WeightPublisher.Config.bucket_bytes = 4 GiB) plus the all-gather's
-# receive tensor (one bucket) on every trainer GPU while the next step runs;
-# tests/estimate/test_footprint_residents.py holds these against payload.sync's values.
+# Publishing (payload/sync): the fan-out keeps PUBLISH_SLOTS gathered buckets alive at once
+# (being pulled, held back, being broadcast: payload/sync/fanout.py runs this number) plus the
+# all-gather's receive tensor (one bucket) on every trainer GPU while the next step runs; a
+# bucket is the job's rollout.publish_bucket_mb.
 PUBLISH_SLOTS = 3
-PUBLISH_BUCKET_BYTES = 4 << 30
 # NCCL's own device memory per communicator: NCCL_BUFFSIZE (4 MiB default) per channel and
 # connected peer, both directions, plus its work FIFO; an assumption (~0.3 GB for the rings and
 # P2P connections of an 8-GPU NVLink node), not measured here: one GPU has no peers.
@@ -174,14 +174,14 @@ class Residents:
 
     kl_reference: bool = False  # algorithm.kl_coef > 0: a second model's shards
     routing_replay: bool = False  # rollout.return_routed_experts: routes per micro-batch
-    publish_bucket_bytes: int = PUBLISH_BUCKET_BYTES  # 0: no publish buffers
+    publish_bucket_bytes: int = PUBLISH_BUCKET_MB << 20  # 0: no publish buffers
     deepep: bool = True  # EP > 1 dispatches through DeepEP's buffer (all_to_all: no buffer)
 
     @classmethod
     def of(cls, job) -> "Residents":
         # auto counts the routes: the layout is chosen before auto is decided (a megabyte or so).
         return cls(kl_reference=job.algorithm.kl_coef > 0, routing_replay=job.rollout.return_routed_experts is not False,
-                   deepep=job.parallel.ep_backend in ("auto", "deepep"))
+                   publish_bucket_bytes=job.rollout.publish_bucket_bytes, deepep=job.parallel.ep_backend in ("auto", "deepep"))
 
 
 class Traffic(NamedTuple):

@@ -5,7 +5,10 @@
 
 Trainer: of every layout the trainer runs on the train pool (estimate.footprint.candidate_layouts)
 that keeps the job's fixed sizes, the one with the cheapest modeled step whose memory fits
-FIT_FRACTION of a GPU (what `payload plan` has always printed as "picked"). Rollout servers: the
+FIT_FRACTION of a GPU (what `payload plan` has always printed as "picked"), with the largest
+publish bucket (PUBLISH_BUCKET_CHOICES_MB) under which any layout fits where
+rollout.publish_bucket_mb is auto: a bucket costs four times its size on every trainer GPU, and
+a smaller one only a few ms a publish. Rollout servers: the
 TP whose replica holds the weights and one group's KV cache and decodes most tokens a node
 (estimate.throughput.engine_layouts), EP over the whole replica. A size the job sets is kept; a
 layout that then does not fit is a LayoutError naming the model, the GB a GPU and the limit.
@@ -14,6 +17,7 @@ layout that then does not fit is a LayoutError naming the model, the GB a GPU an
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import NamedTuple
 
 from estimate.buffer import routing_replay_choice
 from spec.hardware import InstanceSpec
@@ -21,12 +25,25 @@ from spec.layout import LayoutError, TrainerLayout
 from spec.model_shape import Qwen3MoeConfig, shape_of
 
 
+# rollout.publish_bucket_mb auto: the largest of these (MiB) under which a layout fits.
+PUBLISH_BUCKET_CHOICES_MB = (4096, 2048, 1024, 512)
+
+
+class TrainerChoice(NamedTuple):
+    layout: TrainerLayout
+    publish_bucket_mb: int  # the publish bucket the layout's memory was counted with
+
+
 def _fixed(value):
     return None if value == "auto" else value
 
 
+def with_publish_bucket(job, mb: int):
+    return job.model_copy(update={"rollout": job.rollout.model_copy(update={"publish_bucket_mb": mb})})
+
+
 def choose_trainer(job, config: Qwen3MoeConfig, model: str, nodes: int, gpus_per_node: int, node: InstanceSpec,
-                   gpu_memory_gb: float | None = None) -> TrainerLayout:
+                   gpu_memory_gb: float | None = None) -> TrainerChoice:
     """`node` gives the GPU's memory (or `gpu_memory_gb`, what a device reports) and the rates."""
     gpu_memory_gb = gpu_memory_gb or node.gpu_memory_gb
     from estimate.footprint import FIT_FRACTION, candidate_layouts, plan_layouts
@@ -59,15 +76,19 @@ def choose_trainer(job, config: Qwen3MoeConfig, model: str, nodes: int, gpus_per
                                                      ("data_parallel_shard_size", shard)) if v is not None)
             raise LayoutError(f"job.parallel: no trainer layout of {nodes} train nodes x {gpus_per_node} GPUs has "
                               f"{fixed or 'whole expert groups'} for {model} ({config.num_experts} experts)")
-    rows, fitting, best = plan_layouts(config, job, nodes, gpus_per_node, node, gpu_memory_gb, candidates)
-    if best is not None:
-        return best[0]
+    auto_bucket = job.rollout.publish_bucket_mb == "auto"
+    for mb in PUBLISH_BUCKET_CHOICES_MB if auto_bucket else (job.rollout.publish_bucket_mb,):
+        rows, fitting, best = plan_layouts(config, with_publish_bucket(job, mb), nodes, gpus_per_node, node,
+                                           gpu_memory_gb, candidates)
+        if best is not None:
+            return TrainerChoice(best[0], mb)
     layout, _, least = min(rows, key=lambda row: row[2].memory_total_gb)
     what = f"under {layout.describe()}" if len(rows) == 1 else f"under its least-memory layout ({layout.describe()})"
+    buckets = f"{'auto, ' if auto_bucket else ''}{mb:,} MiB"
     raise LayoutError(
-        f"job.parallel: {model} needs {least.memory_total_gb:,.1f} GB a GPU {what} on {nodes} train nodes, more than "
-        f"the {FIT_FRACTION * gpu_memory_gb:,.1f} GB that fit ({FIT_FRACTION:.0%} of a {gpu_memory_gb:g} GB GPU); "
-        + ("leave the sizes auto, or " if len(rows) == 1 else "") + "add train nodes")
+        f"job.parallel: {model} needs {least.memory_total_gb:,.1f} GB a GPU {what}, publish buckets of {buckets}, "
+        f"on {nodes} train nodes, more than the {FIT_FRACTION * gpu_memory_gb:,.1f} GB that fit ({FIT_FRACTION:.0%} of "
+        f"a {gpu_memory_gb:g} GB GPU); " + ("leave the sizes auto, or " if len(rows) == 1 else "") + "add train nodes")
 
 
 def choose_servers(job, config: Qwen3MoeConfig, model: str, node: InstanceSpec, instance_type: str) -> tuple[int, int]:
@@ -111,16 +132,18 @@ def choose_servers(job, config: Qwen3MoeConfig, model: str, node: InstanceSpec, 
 
 
 def resolve(environment):
-    """`environment` with job.parallel's auto sizes chosen (spec.environment.Environment), and
-    rollout.return_routed_experts where it is auto (estimate.buffer.routing_replay_choice)."""
+    """`environment` with job.parallel's auto sizes chosen (spec.environment.Environment),
+    rollout.publish_bucket_mb with them, and rollout.return_routed_experts where it is auto
+    (estimate.buffer.routing_replay_choice)."""
     job, train, rollout = environment.job, environment.pools.train, environment.pools.rollout
     name, config = shape_of(job.model)
     nodes = train.desired_size or train.max_size
-    trainer = choose_trainer(job, config, name, nodes, train.spec.gpus, train.spec)
+    trainer, bucket_mb = choose_trainer(job, config, name, nodes, train.spec.gpus, train.spec)
     tp, ep = choose_servers(job, config, name, rollout.spec, rollout.instance_type)
     parallel = job.parallel.model_copy(update=trainer.parallel_sizes() | {
         "rollout_tensor_parallel_size": tp, "rollout_expert_parallel_size": ep})
-    resolved = environment.model_copy(update={"job": job.model_copy(update={"parallel": parallel})})
+    job = with_publish_bucket(job, bucket_mb).model_copy(update={"parallel": parallel})
+    resolved = environment.model_copy(update={"job": job})
     if job.rollout.return_routed_experts == "auto":
         replay, _ = routing_replay_choice(resolved)
         resolved = resolved.with_job("rollout", return_routed_experts=replay)

@@ -326,7 +326,8 @@ def estimate_rates(env, *, response_mean: float | None = None, response_sigma: f
                         servers=rollout.desired_size * engine.replicas_per_node, server_gpus=engine.tensor_parallel,
                         fsx_storage_gib=env.storage.fsx_storage_gib,
                         fsx_mb_s_per_tib=env.storage.fsx_throughput_mb_s_per_tib, keep_last=job.checkpoint.keep_last,
-                        rollout_precision=job.rollout.precision, hardware=Hardware.of(env.pools.train.spec))
+                        rollout_precision=job.rollout.precision, bucket_bytes=job.rollout.publish_bucket_bytes,
+                        hardware=Hardware.of(env.pools.train.spec))
     pause = costs.publish.pause_s + engine.reprefill_s
     return Estimate(
         model=model, trainer=trainer, engines=engines, engine=engine,
@@ -427,7 +428,8 @@ def print_estimate(estimate: Estimate, env, rows, pick, out, label: str | None =
     print(f"  publish: trainer stall {estimate.publish_stall_s:.1f} s, server pause {estimate.server_pause_s:.1f} s "
           f"with a full batch (re-prefill {e.reprefill_s:.1f} s of it, pause mode {a.pause_mode}); at the picked staleness "
           f"the loop pauses {paused:.1f} s a publish (the re-prefill is of the requests running then"
-          + ("; in place none: tails go on across versions)" if a.pause_mode == "in_place" else ")"), file=out)
+          + ("; in place none: tails go on across versions)" if a.pause_mode == "in_place" else ")")
+          + f"; buckets of {env.job.rollout.publish_bucket_bytes >> 20:,} MiB (rollout.publish_bucket_mb)", file=out)
     _, why = routing_replay_choice(env)
     print(f"  routing replay: rollout.return_routed_experts {str(env.job.rollout.routes_replayed).lower()} "
           f"(auto is {why})", file=out)

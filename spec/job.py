@@ -23,6 +23,9 @@ JOB_CONFIG_PATH = "/etc/rl/job.yaml"
 # pod on the rollout or cpu pools gets (its terminationGracePeriodSeconds, k8s/pods.py) to hand
 # unfinished tasks back to the queue, and what `serve` gives SGLang to drain.
 SPOT_GRACE_SECONDS = 120
+# The trainer's publish bucket where rollout.publish_bucket_mb is auto and the pools are not
+# known (a job read on its own): the largest of estimate.layout's choices.
+PUBLISH_BUCKET_MB = 4096
 
 
 class JobConfigError(Exception):
@@ -67,6 +70,17 @@ class ModelSection(_Section):
 
 
 Auto = Literal["auto"]
+
+
+def _positive_or_auto(value: object, expected: str) -> object:
+    """A field that is a positive integer or auto (None, as YAML's empty value, is auto)."""
+    if value is None or value == "auto":
+        return "auto"
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{value!r}: expected {expected}, or auto")
+    return value
+
+
 # The layout sizes a job may set, or leave auto (None, as older files wrote it, is auto too).
 SIZES = ("pipeline_parallel_size", "expert_parallel_size", "data_parallel_shard_size", "rollout_tensor_parallel_size",
          "rollout_expert_parallel_size")
@@ -112,11 +126,7 @@ class ParallelSection(_Section):
     @field_validator(*SIZES, mode="before")
     @classmethod
     def _size(cls, value: object) -> object:
-        if value is None or value == "auto":
-            return "auto"
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{value!r}: expected a positive integer, or auto")
-        return value
+        return _positive_or_auto(value, "a positive integer")
 
     @model_validator(mode="after")
     def _consistent(self) -> "ParallelSection":
@@ -298,6 +308,25 @@ class RolloutSection(_Section):
     # flush_cache (0.5.23 refuses one while a request runs), so its servers run with
     # --disable-radix-cache (payload/rollout/sglang_args.py): no old-weight prefix outlives its request.
     pause_mode: Literal["retract", "in_place"] = "retract"
+    # MiB of weights the trainer sends the servers a bucket at a time (payload/sync: each
+    # trainer GPU holds four buckets while the next step runs, three gathered and the
+    # all-gather's receive tensor, estimate.footprint). Smaller buckets cost a few ms each
+    # (estimate.costs BUCKET_OVERHEAD_S). auto: the largest of 4096, 2048, 1024, 512 under
+    # which a trainer layout fits its GPUs (estimate.layout.choose_trainer); miles publishes
+    # Qwen3-235B-A22B in 1 GiB buckets on 80 GB H100s.
+    publish_bucket_mb: int | Auto = "auto"
+
+    @field_validator("publish_bucket_mb", mode="before")
+    @classmethod
+    def _bucket(cls, value: object) -> object:
+        return _positive_or_auto(value, "a positive number of MiB")
+
+    @property
+    def publish_bucket_bytes(self) -> int:
+        """publish_bucket_mb as the trainer runs it. auto is decided where the pools are known
+        (estimate.layout.resolve, and the trainer's own choice of its sizes); a job read on its
+        own runs the largest, PUBLISH_BUCKET_MB."""
+        return (PUBLISH_BUCKET_MB if self.publish_bucket_mb == "auto" else self.publish_bucket_mb) << 20
 
     @property
     def routes_replayed(self) -> bool:

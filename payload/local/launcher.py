@@ -303,7 +303,10 @@ class Launcher:
                             # Routing replay, as the shipped small environments decide it (auto:
                             # their Redis holds the routes): the engine returns every token's
                             # experts, the workers store them, the trainer replays them.
-                            "return_routed_experts": True},
+                            "return_routed_experts": True,
+                            # The toy model's weights fill a few buckets of this (a 4 GiB one
+                            # would be allocated whole on the CPU of both ranks).
+                            "publish_bucket_mb": 64},
                 # The held-out set before the first step and after the last, greedy (one answer a
                 # prompt: the policy's accuracy). Greedy, so its figure is the same on every run of
                 # a seed whatever order its concurrent requests reach the engine in, and it draws
@@ -510,7 +513,7 @@ class Launcher:
             # torchrun's environment for two ranks on this machine (the JobSet runs torchrun).
             trainers = [
                 self._payload(f"train-{rank}", "train", *queue_args, "--rollout-servers", engine_url,
-                              "--publish-bucket-mb", "64", "--metrics-jsonl", str(self.metrics_jsonl),
+                              "--metrics-jsonl", str(self.metrics_jsonl),
                               "--metrics-port", "0", "--max-steps", str(c.steps),
                               RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE="2", MASTER_ADDR="127.0.0.1",
                               MASTER_PORT=str(master_port), POD_IP="127.0.0.1")

@@ -131,11 +131,14 @@ from payload.sync.client import RolloutServerClient, RolloutServerError
 from payload.sync.group import destroy_weights_update_group, init_weights_update_group
 from payload.sync.publisher import PublishError, WeightPublisher, abort_later, group_timeout
 from estimate.costs import DeadServerBound
+from estimate.footprint import PUBLISH_SLOTS
 from payload.sync.wire import WireFormat
 
 log = logging.getLogger(__name__)
 
-SLOTS = 3  # gathered buckets alive at once: being pulled, held back, being broadcast (publisher._send)
+# Gathered buckets alive at once: being pulled, held back, being broadcast (publisher._send);
+# the trainer's memory model counts them (estimate.footprint).
+SLOTS = PUBLISH_SLOTS
 
 
 class FanOutBroken(RuntimeError):

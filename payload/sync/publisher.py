@@ -103,6 +103,7 @@ from payload.sync.client import PauseMode, RolloutServerClient, RolloutServerErr
 from payload.sync.group import destroy_weights_update_group, init_weights_update_group
 from payload.sync.wire import Precision, WireFormat
 from estimate.costs import DeadServerBound
+from spec.job import PUBLISH_BUCKET_MB
 
 log = logging.getLogger(__name__)
 
@@ -184,9 +185,10 @@ class WeightPublisher:
         # fp8: linear weights go as SGLang's block FP8 (+ weight_scale_inv), quantized while
         # packed (payload/sync/wire.py); the servers must serve a block-FP8 checkpoint.
         precision: Precision = "bf16"
-        # SGLang allocates a bucket on every TP rank while it receives: 4 GiB of an H200's 141 GB
-        # (NeMo-RL's refit size); 470 GB of 235B is 110 buckets, 5 ms of overhead each.
-        bucket_bytes: int = 4 << 30
+        # SGLang allocates a bucket on every TP rank while it receives, and each trainer GPU
+        # keeps four (estimate.footprint): the job's rollout.publish_bucket_mb (at most 4 GiB,
+        # NeMo-RL's refit size; 470 GB of 235B is 110 such buckets, 5 ms of overhead each).
+        bucket_bytes: int = PUBLISH_BUCKET_MB << 20
         # retract: running requests re-prefill on the new weights; in_place: they keep their KV
         # cache and no flush is sent (see the module docstring for what that leaves stale).
         pause_mode: PauseMode = "retract"

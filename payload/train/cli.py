@@ -29,7 +29,6 @@ def register(subparsers) -> None:
     p.add_argument("--rollout-servers", default=os.environ.get(ROLLOUT_SERVERS_ENV, ""),
                    help=f"comma-separated SGLang server URLs to publish weights to (none: no publishing); "
                    f"default ${ROLLOUT_SERVERS_ENV}")
-    p.add_argument("--publish-bucket-mb", type=int, default=4096, help="bytes per /update_weights_from_distributed call")
     p.add_argument("--publish-probe-interval", type=int, default=5,
                    help="wait for every N-th publish and check the servers' logprobs against the trainer's (1: every "
                    "publish, none behind the next step)")
@@ -78,13 +77,11 @@ def run(args: argparse.Namespace) -> int:
             raise TrainerConfigError(f"--max-steps {args.max_steps}: must be at least 1")
         if args.publish_probe_interval < 1:
             raise TrainerConfigError(f"--publish-probe-interval {args.publish_probe_interval}: must be at least 1")
-        if args.publish_bucket_mb < 1:
-            raise TrainerConfigError(f"--publish-bucket-mb {args.publish_bucket_mb}: must be at least 1")
         job = load_job_config(args.job_config)
         # DeepEP's import checks the NCCL libraries mapped: before any communicator maps its plugin.
         # It needs only the EP size: the job's, or (an unrendered job's auto) the trainer's own choice.
         ep_size = job.parallel.expert_parallel_size
-        ep.preflight(ep.Config.for_job(job), job_layout(job).expert_parallel if ep_size == "auto" else ep_size)
+        ep.preflight(ep.Config.for_job(job), job_layout(job).layout.expert_parallel if ep_size == "auto" else ep_size)
         shared = None
         if args.queue_url.startswith("local://"):
             from payload.queue.url import open_queue
@@ -104,7 +101,6 @@ def run(args: argparse.Namespace) -> int:
             job=job,
             queue=queue,
             rollout_servers=[u for u in args.rollout_servers.split(",") if u],
-            publish_bucket_mb=args.publish_bucket_mb,
             publish_probe_interval=args.publish_probe_interval,
             metrics_jsonl=args.metrics_jsonl,
             metrics_port=args.metrics_port,

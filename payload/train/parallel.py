@@ -41,7 +41,7 @@ from torch.distributed.tensor._utils import compute_local_shape_and_global_offse
 
 from payload import ep
 from estimate.footprint import device_memory_gb
-from estimate.layout import choose_trainer
+from estimate.layout import TrainerChoice, choose_trainer
 from payload.common.ports import free_port
 from payload.common.torchrun import local_world_size
 from spec.hardware import node_of_device
@@ -118,15 +118,16 @@ class World:
         return self.rank == 0
 
 
-def job_layout(job) -> TrainerLayout:
-    """The trainer layout this process runs: the job's sizes as make manifests rendered them, on
-    the nodes torchrun started (WORLD_SIZE / LOCAL_WORLD_SIZE). A job that leaves sizes auto
-    (`payload train` on its own) gets make manifests' own choice (estimate.layout) for these
-    nodes; memory is weighed only on a GPU."""
+def job_layout(job) -> TrainerChoice:
+    """The trainer layout this process runs, with the publish bucket its memory was counted with:
+    the job's sizes as make manifests rendered them, on the nodes torchrun started (WORLD_SIZE /
+    LOCAL_WORLD_SIZE). A job that leaves sizes auto (`payload train` on its own) gets make
+    manifests' own choice (estimate.layout) for these nodes; memory is weighed only on a GPU."""
     node_ranks, world_size = local_world_size(), int(os.environ.get("WORLD_SIZE", "1"))
     nodes, gpus_per_node = max(world_size // node_ranks, 1), min(node_ranks, world_size)
     if not auto_sizes(job.parallel, TRAINER_SIZES):
-        return trainer_layout_of(job.parallel, nodes, gpus_per_node, job.model.activation_checkpointing)
+        return TrainerChoice(trainer_layout_of(job.parallel, nodes, gpus_per_node, job.model.activation_checkpointing),
+                             job.rollout.publish_bucket_bytes >> 20)
     on_gpu = torch.cuda.is_available()
     node = node_of_device(torch.cuda.get_device_name(0) if on_gpu else None)
     memory = device_memory_gb(torch.cuda.get_device_properties(0).total_memory) if on_gpu else float("inf")

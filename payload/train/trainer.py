@@ -60,6 +60,7 @@ from payload.train.batch import (MicroBatch, Sample, TokenVersions, mask_stale_t
 from payload.train.checkpoint import Checkpointer, TrainCounters, latest
 from payload.train.export import export_hf
 from estimate.footprint import device_memory_gb, pipeline_budget, trainer_keeps_logits
+from estimate.layout import with_publish_bucket
 from payload.train.loading import load_sharded
 from payload.train.parallel import init_world, job_layout, own_hf_rows
 from payload.train.pipeline import PipelineScorer, pipeline_train_step
@@ -184,7 +185,6 @@ class Trainer:
         queue: RolloutQueue.Config = field(default_factory=RolloutQueue.Config)
         # Base URLs of the SGLang servers (one per replica leader); none: no publishing.
         rollout_servers: list[str] = field(default_factory=list)
-        publish_bucket_mb: int = 4096
         # Kept for the CLI; unused: every version is checked without waiting (payload/sync/probe.py).
         publish_probe_interval: int = 5
         metrics_jsonl: str | None = None
@@ -209,8 +209,9 @@ class Trainer:
         # The layout make manifests resolved for this model and the pools (spec.layout; PP > 1:
         # payload.train.pipeline), on the nodes torchrun started. Every later reader (the
         # footprint's logits decision, the publisher) sees the numbers run.
-        self.layout = layout = job_layout(job)
-        job = job.model_copy(update={"parallel": job.parallel.model_copy(update=layout.parallel_sizes())})
+        self.layout = layout = (choice := job_layout(job)).layout
+        job = with_publish_bucket(job, choice.publish_bucket_mb).model_copy(
+            update={"parallel": job.parallel.model_copy(update=layout.parallel_sizes())})
         self.config = config = replace(config, job=job)
         self.world = world = init_world(layout, timeout=collective_timeout)
         # Rank 0 waits on the buffer (Redis) while the others wait for its batch: they wait in a
@@ -295,7 +296,7 @@ class Trainer:
                     dtype=job.model.dtype,
                     precision=job.rollout.precision,
                     pause_mode=job.rollout.pause_mode,
-                    bucket_bytes=config.publish_bucket_mb << 20,
+                    bucket_bytes=job.rollout.publish_bucket_bytes,
                     # One HTTP call's outer limit; the publish's own deadlines (DeadServerBound:
                     # a grace a bucket, a deadline a control phase) end a dead server's far sooner.
                     timeout_s=min(600.0, config.stall_timeout_s / 2),

@@ -41,9 +41,11 @@ def test_their_30b_workload_is_planned_on_their_h100_split(capsys):
     assert "all 32 GPUs" in out and "NeMo-RL v0.6 1-step off-policy: 1,414 tokens/s/GPU on 32 H100" in out
 
 
-def test_their_235b_workload_is_refused_in_one_line_naming_the_trainer_memory(capsys):
-    """16 p5.48xlarge training nodes do not hold this repository's trainer for the 235B at their
-    8 k sequences: `plan` says so, naming the GPU memory, instead of predicting a rate."""
+def test_their_235b_workload_is_refused_in_one_line_naming_the_rollout_replica(capsys):
+    """16 p5.48xlarge training nodes hold this repository's trainer for the 235B at their 8 k
+    sequences once its publish buckets shrink to 2 GiB (below); their rollout side does not: no
+    bf16 replica inside one p5.48xlarge holds the weights and one group's KV cache (this planner
+    decodes a group together; their vLLM TP 8 runs it in parts). `plan` says so in one line."""
     data = yaml.safe_load(BIG.read_text())
     assert (data["pools"]["train"]["desired_size"], data["pools"]["rollout"]["desired_size"]) == (16, 16)
     assert (data["job"]["batch"]["prompts_per_step"], data["job"]["algorithm"]["group_size"]) == (16, 32)
@@ -51,8 +53,42 @@ def test_their_235b_workload_is_refused_in_one_line_naming_the_trainer_memory(ca
     assert main(command_of(BIG)) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err
-    assert err.startswith("error: nemo-rl-qwen3-235b.yaml: job.parallel: Qwen3-235B-A22B needs ")
-    assert "a GPU under its least-memory layout" in err and "72.0 GB that fit (90% of a 80 GB GPU)" in err
+    assert err.startswith("error: nemo-rl-qwen3-235b.yaml: job.parallel.rollout_tensor_parallel_size: no SGLang "
+                          "replica inside one p5.48xlarge holds Qwen3-235B-A22B's bf16 weights and a KV cache for one "
+                          "group (512 + 32 x 7,680 tokens)")
+
+
+def _their_235b(publish_bucket_mb):
+    """(the job with this bucket, its train pool, the model's shape, the trainer's choice)."""
+    from estimate.layout import choose_trainer, with_publish_bucket
+    from spec.environment import validate_environment
+    from spec.model_shape import shape_of
+
+    env = validate_environment(yaml.safe_load(BIG.read_text()), BIG.name)
+    job, train = with_publish_bucket(env.job, publish_bucket_mb), env.pools.train
+    name, config = shape_of(job.model)
+    return job, train, config, choose_trainer(job, config, name, train.desired_size, train.spec.gpus, train.spec)
+
+
+def test_their_235b_trainer_fits_16_h100_nodes_with_the_publish_buckets_auto_picks():
+    """Four 4 GiB publish buckets (17.2 GB) put every layout over an 80 GB GPU's 72 GB; auto
+    takes the largest bucket under which one fits, and the layout is then the cheapest that fits."""
+    from estimate.footprint import FIT_FRACTION, Residents, footprint_as_set, step_shape
+    from estimate.layout import with_publish_bucket
+    from spec.layout import LayoutError
+
+    job, train, config, (layout, mb) = _their_235b("auto")
+    assert mb == 2048
+    with pytest.raises(LayoutError, match=r"publish buckets of 4,096 MiB, on 16 train nodes, more than the 72.0 GB"):
+        _their_235b(4096)
+    assert _their_235b(1024)[3].publish_bucket_mb == 1024  # a set bucket is kept
+    # The pick's memory, counted with the bucket it was chosen with, fits; with 4 GiB it does not.
+    shape = step_shape(job, layout.data_parallel, pipelined=layout.pipeline > 1)
+    for bucket, fits in ((2048, True), (4096, False)):
+        sized = with_publish_bucket(job, bucket)
+        fp = footprint_as_set(config, layout, shape, sized.model.lm_head_keep_logits, train.spec,
+                              residents=Residents.of(sized))
+        assert (fp.memory_total_gb <= FIT_FRACTION * train.spec.gpu_memory_gb) is fits, (bucket, fp.memory_total_gb)
 
 
 def _plan_and_simulate(env, response_mean, max_staleness):

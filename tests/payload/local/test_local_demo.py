@@ -116,7 +116,7 @@ LOCAL_ONLY_FLAGS = {
     "--metrics-port",  # addresses
     "--model-path", "--cache-dir", "--metrics-jsonl",  # paths
     "--name",  # consumer identity
-    "--max-steps", "--max-batch-size", "--processes", "--publish-bucket-mb",  # sizes
+    "--max-steps", "--max-batch-size", "--processes",  # sizes
     "--poll-s", "--drain-timeout-s", "--request-timeout-s", "--stall-timeout-s", "--publish-timeout-s",  # times
     "--seed",  # the embedded engine's sampling seed
 }
