@@ -84,9 +84,9 @@ def choose_trainer(job, config: Qwen3MoeConfig, model: str, nodes: int, gpus_per
             return TrainerChoice(best[0], mb)
     layout, _, least = min(rows, key=lambda row: row[2].memory_total_gb)
     what = f"under {layout.describe()}" if len(rows) == 1 else f"under its least-memory layout ({layout.describe()})"
-    buckets = f"{'auto, ' if auto_bucket else ''}{mb:,} MiB"
+    buckets = f"{mb:,} MiB" + (" (the smallest auto tries)" if auto_bucket else "")
     raise LayoutError(
-        f"job.parallel: {model} needs {least.memory_total_gb:,.1f} GB a GPU {what}, publish buckets of {buckets}, "
+        f"job.parallel: {model} needs {least.memory_total_gb:,.1f} GB a GPU {what} with publish buckets of {buckets} "
         f"on {nodes} train nodes, more than the {FIT_FRACTION * gpu_memory_gb:,.1f} GB that fit ({FIT_FRACTION:.0%} of "
         f"a {gpu_memory_gb:g} GB GPU); " + ("leave the sizes auto, or " if len(rows) == 1 else "") + "add train nodes")
 

@@ -79,7 +79,7 @@ def test_their_235b_trainer_fits_16_h100_nodes_with_the_publish_buckets_auto_pic
 
     job, train, config, (layout, mb) = _their_235b("auto")
     assert mb == 2048
-    with pytest.raises(LayoutError, match=r"publish buckets of 4,096 MiB, on 16 train nodes, more than the 72.0 GB"):
+    with pytest.raises(LayoutError, match=r"with publish buckets of 4,096 MiB on 16 train nodes, more than the 72.0 GB"):
         _their_235b(4096)
     assert _their_235b(1024)[3].publish_bucket_mb == 1024  # a set bucket is kept
     # The pick's memory, counted with the bucket it was chosen with, fits; with 4 GiB it does not.

@@ -124,8 +124,8 @@ CASES = {
     "235B on two train nodes": (
         lambda d: (d["job"]["model"].update(path="/fsx/models/Qwen3-235B-A22B"),
                    d["storage"].update(fsx_storage_gib=14400, fsx_throughput_mb_s_per_tib=1000)),
-        "job.parallel: Qwen3-235B-A22B needs 466.4 GB a GPU under its least-memory layout (PP 2 x EP 8 x FSDP 8 x 1 repl) "
-        "on 2 train nodes, more than the 126.9 GB that fit (90% of a 141 GB GPU); add train nodes",
+        "job.parallel: Qwen3-235B-A22B needs 450.9 GB a GPU under its least-memory layout (PP 2 x EP 8 x FSDP 8 x 1 repl) "
+        "with publish buckets of 512 MiB (the smallest auto tries) on 2 train nodes, more than the 126.9 GB that fit (90% of a 141 GB GPU); add train nodes",
     ),
     # Groups already being generated when the buffer reaches its byte mark (80% of Redis's
     # maxmemory) still land: with routing replay they no longer fit the 20% above it.
