@@ -28,7 +28,8 @@ all-reduces a layer at `allreduce_latency_s` each. B is what the KV cache holds 
 request (prompt + E[r²] / 2E[r] of lognormal responses: mean · e^{σ²} / 2), at most
 `max_running_requests`. KV heads split over TP up to their count (4 for both Qwen3 MoEs), beyond
 it they are replicated. Prefill: a group's prompt once (the radix cache shares it across the
-G samples) at `prefill_mfu`, spread over the group's G · mean response tokens. Only layouts
+G samples; G times with `pause_mode: in_place`, whose servers run without it) at
+`prefill_mfu`, spread over the group's G · mean response tokens. Only layouts
 that hold their weights and one group's KV at the job's caps count (estimate.engine_fit);
 the one giving the most tokens/s per node is picked, and the environment's layout for the
 model (job.parallel auto, estimate/layout.py) is expected to be it.
@@ -241,7 +242,12 @@ def engine_layouts(config, *, gpus_per_node: int, gpu_memory_gb: float, prompt_t
             fixed_s=a.decode_overhead_s + (2 * config.num_hidden_layers * a.allreduce_latency_s if t > 1 else 0.0),
             graph_max_bs=graph, eager_s=a.eager_decode_overhead_s)
         step = decode.step_s(batch)
-        prefill_per_token = prompt_tokens / (group_size * response_mean) * 2 * active / (t * peak * a.prefill_mfu)
+        # The radix cache shares a group's prompt across its G samples; in_place servers run
+        # without it (--disable-radix-cache, payload/rollout/sglang_args.py), and SGLang 0.5.23's
+        # disabled cache matches no prefix (mem_cache/unified_radix_cache.py _match_tree), so
+        # each sample prefills the prompt itself.
+        prompts = group_size if a.pause_mode == "in_place" else 1
+        prefill_per_token = prompts * prompt_tokens / (group_size * response_mean) * 2 * active / (t * peak * a.prefill_mfu)
         per_token = step / batch + prefill_per_token
         replicas = gpus_per_node // t
         reprefill = batch * context * 2 * active / (t * peak * a.prefill_mfu) if a.pause_mode != "in_place" else 0.0

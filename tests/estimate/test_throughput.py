@@ -89,12 +89,18 @@ def test_engine_layouts_fit_the_weights_and_pick_the_fastest():
 
 
 def test_in_place_pause_drops_the_re_prefill_and_raises_throughput(env, estimate_30b):
-    in_place = estimate_rates(env, a=Assumptions(pause_mode="in_place"))
-    assert estimate_30b.engine.reprefill_s > 0 and in_place.engine.reprefill_s == 0
-    assert in_place.publish_s < estimate_30b.publish_s
-    split = loop_spec(env, estimate_30b).split(16, 32)
-    retract_rows, _ = choose_staleness(loop_spec(env, estimate_30b), split, estimate_30b.prompt_tokens)
-    in_place_rows, _ = choose_staleness(loop_spec(env, in_place), split, in_place.prompt_tokens)
+    # p5en-48 pauses in place (its job's rollout.pause_mode); a retracting pause re-prefills.
+    retract = estimate_rates(env, a=Assumptions(pause_mode="retract"))
+    assert estimate_30b.assumptions.pause_mode == "in_place"
+    assert retract.engine.reprefill_s > 0 and estimate_30b.engine.reprefill_s == 0
+    assert estimate_30b.publish_s < retract.publish_s
+    # Without the radix cache (in place) every sample prefills its prompt: a replica's rate
+    # between publishes is a little lower than a retracting one's, which shares it.
+    assert estimate_30b.engine.batch == retract.engine.batch
+    assert estimate_30b.engine.tokens_per_s_per_node < retract.engine.tokens_per_s_per_node
+    split = loop_spec(env, retract).split(16, 32)
+    retract_rows, _ = choose_staleness(loop_spec(env, retract), split, retract.prompt_tokens)
+    in_place_rows, _ = choose_staleness(loop_spec(env, estimate_30b), split, estimate_30b.prompt_tokens)
     for r, i in zip(retract_rows, in_place_rows):
         assert i.tokens_per_s_per_gpu > r.tokens_per_s_per_gpu
 
@@ -238,7 +244,7 @@ def test_traffic_overlaps_by_its_kind_not_its_label(env, estimate_30b):
 
 
 def test_plan_prints_one_step_and_one_pause_to_budget(capsys):
-    assert main(["plan", "--env", "p5en-48", "--model", "Qwen3-30B-A3B"]) == 0
+    assert main(["plan", "--env", "p5en-48", "--model", "Qwen3-30B-A3B", "--pause-mode", "retract"]) == 0
     out = capsys.readouterr().out.splitlines()
     (budget,) = [line for line in out if line.startswith("  budget:")]
     (picked,) = [line for line in out if line.endswith("<- picked") and ": step " in line]
@@ -255,18 +261,19 @@ def test_plan_prints_one_step_and_one_pause_to_budget(capsys):
 
 
 def test_the_job_s_rollout_pause_mode_drives_the_plan_and_pause_mode_overrides_it(env, estimate_30b, tmp_path, capsys):
-    """rollout.pause_mode in_place in the job (issue 47 item 1): the estimate drops the re-prefill
-    as Assumptions(pause_mode="in_place") does; `plan --pause-mode retract` still overrides it."""
+    """rollout.pause_mode in the job (issue 47 item 1; p5en-48's is in_place): the estimate
+    keeps the re-prefill for retract as Assumptions(pause_mode="retract") does; `plan
+    --pause-mode in_place` still overrides it."""
     import yaml
 
-    in_place_job = env.job.model_copy(update={"rollout": env.job.rollout.model_copy(update={"pause_mode": "in_place"})})
-    from_job = estimate_rates(env.model_copy(update={"job": in_place_job}))
-    assert from_job.engine.reprefill_s == 0 and from_job.assumptions.pause_mode == "in_place"
-    assert estimate_30b.assumptions.pause_mode == "retract" and estimate_30b.engine.reprefill_s > 0
-    assert from_job.publish_s == estimate_rates(env, a=Assumptions(pause_mode="in_place")).publish_s
+    retract_job = env.job.model_copy(update={"rollout": env.job.rollout.model_copy(update={"pause_mode": "retract"})})
+    from_job = estimate_rates(env.model_copy(update={"job": retract_job}))
+    assert from_job.engine.reprefill_s > 0 and from_job.assumptions.pause_mode == "retract"
+    assert estimate_30b.assumptions.pause_mode == "in_place" and estimate_30b.engine.reprefill_s == 0
+    assert from_job.publish_s == estimate_rates(env, a=Assumptions(pause_mode="retract")).publish_s
 
     data = yaml.safe_load(open("environments/p5en-48.yaml"))
-    data["job"]["rollout"]["pause_mode"] = "in_place"
+    data["job"]["rollout"]["pause_mode"] = "retract"
     path = tmp_path / "p5en-48.yaml"
     path.write_text(yaml.safe_dump(data))
 
@@ -274,6 +281,6 @@ def test_the_job_s_rollout_pause_mode_drives_the_plan_and_pause_mode_overrides_i
         assert main(["plan", "--env", str(path), "--model", "Qwen3-30B-A3B", *extra]) == 0
         return next(line for line in capsys.readouterr().out.splitlines() if line.startswith("  budget:"))
 
-    assert "and 2.5 s a publish pauses each server" in budget()
-    assert "at most 0.0 s, pause mode in_place)" in budget()
-    assert "at most 16.7 s, pause mode retract)" in budget("--pause-mode", "retract")
+    assert "at most 16.7 s, pause mode retract)" in budget()
+    in_place = budget("--pause-mode", "in_place")
+    assert "and 2.5 s a publish pauses each server" in in_place and "at most 0.0 s, pause mode in_place)" in in_place
