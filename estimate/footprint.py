@@ -397,11 +397,18 @@ def resident_terms(config, layout: TrainerLayout, residents: Residents, index: i
         in_flight = min(pp - index, m) if pp > 1 else 1
         terms["routing-replay routes (int64)"] = in_flight * t * moe_layers * k * 8
     if residents.publish_bucket_bytes:
-        b = residents.publish_bucket_bytes
-        terms[f"publish buffers ({PUBLISH_SLOTS} + 1 buckets)"] = (PUBLISH_SLOTS + 1) * b + b / layout.shard
+        terms[f"publish buffers ({PUBLISH_SLOTS} + 1 buckets)"] = publish_buffer_bytes(residents.publish_bucket_bytes,
+                                                                                      layout.shard)
     if residents.deepep and layout.expert_parallel > 1:
         terms["DeepEP buffer"] = deepep_buffer_bytes(t, d, k, layout.expert_parallel, layout.gpus_per_node)
     return terms
+
+
+def publish_buffer_bytes(bucket_bytes: int, shard: int) -> float:
+    """A trainer GPU's device bytes while it publishes (payload/sync/fanout.py _assembled): the
+    PUBLISH_SLOTS gathered buckets, the all-gather's receive tensor (a bucket) and its own share
+    sent into it (a bucket over the `shard` ranks of the replica's gather)."""
+    return (PUBLISH_SLOTS + 1) * bucket_bytes + bucket_bytes / shard
 
 
 def with_overheads(terms: dict[str, float], layout: TrainerLayout, residents: Residents) -> dict[str, float]:
