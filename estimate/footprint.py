@@ -175,13 +175,14 @@ class Residents:
     kl_reference: bool = False  # algorithm.kl_coef > 0: a second model's shards
     routing_replay: bool = False  # rollout.return_routed_experts: routes per micro-batch
     publish_bucket_bytes: int = PUBLISH_BUCKET_MB << 20  # 0: no publish buffers
+    publish_precision: str = "bf16"  # rollout.precision: fp8 packs a quantized copy of each bucket
     deepep: bool = True  # EP > 1 dispatches through DeepEP's buffer (all_to_all: no buffer)
 
     @classmethod
     def of(cls, job) -> "Residents":
         # auto counts the routes: the layout is chosen before auto is decided (a megabyte or so).
         return cls(kl_reference=job.algorithm.kl_coef > 0, routing_replay=job.rollout.return_routed_experts is not False,
-                   publish_bucket_bytes=job.rollout.publish_bucket_bytes, deepep=job.parallel.ep_backend in ("auto", "deepep"))
+                   publish_bucket_bytes=job.rollout.publish_bucket_bytes, publish_precision=job.rollout.precision, deepep=job.parallel.ep_backend in ("auto", "deepep"))
 
 
 class Traffic(NamedTuple):
@@ -397,18 +398,21 @@ def resident_terms(config, layout: TrainerLayout, residents: Residents, index: i
         in_flight = min(pp - index, m) if pp > 1 else 1
         terms["routing-replay routes (int64)"] = in_flight * t * moe_layers * k * 8
     if residents.publish_bucket_bytes:
-        terms[f"publish buffers ({PUBLISH_SLOTS} + 1 buckets)"] = publish_buffer_bytes(residents.publish_bucket_bytes,
-                                                                                      layout.shard)
+        terms[f"publish buffers ({PUBLISH_SLOTS} + 1 buckets)"] = publish_buffer_bytes(
+            residents.publish_bucket_bytes, layout.shard, residents.publish_precision)
     if residents.deepep and layout.expert_parallel > 1:
         terms["DeepEP buffer"] = deepep_buffer_bytes(t, d, k, layout.expert_parallel, layout.gpus_per_node)
     return terms
 
 
-def publish_buffer_bytes(bucket_bytes: int, shard: int) -> float:
+def publish_buffer_bytes(bucket_bytes: int, shard: int, precision: str = "bf16") -> float:
     """A trainer GPU's device bytes while it publishes (payload/sync/fanout.py _assembled): the
     PUBLISH_SLOTS gathered buckets, the all-gather's receive tensor (a bucket) and its own share
-    sent into it (a bucket over the `shard` ranks of the replica's gather)."""
-    return (PUBLISH_SLOTS + 1) * bucket_bytes + bucket_bytes / shard
+    sent into it (a bucket over the `shard` ranks of the replica's gather); with fp8, the
+    gathered bucket's block-FP8 copy packed for the wire (a byte a parameter, half a bucket).
+    tests/payload/sync/test_sync_publish_memory_gpu.py measures it (H100: 1.000 of this)."""
+    fp8_copy = bucket_bytes / 2 if precision == "fp8" else 0.0
+    return (PUBLISH_SLOTS + 1) * bucket_bytes + bucket_bytes / shard + fp8_copy
 
 
 def with_overheads(terms: dict[str, float], layout: TrainerLayout, residents: Residents) -> dict[str, float]:

@@ -13,7 +13,8 @@ pytestmark = pytest.mark.gpu
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a GPU")
-def test_a_publish_holds_what_the_memory_model_counts_for_its_bucket(tmp_path):
+@pytest.mark.parametrize("precision", ["bf16", "fp8"])
+def test_a_publish_holds_what_the_memory_model_counts_for_its_bucket(tmp_path, precision):
     from estimate.footprint import publish_buffer_bytes
     from payload.sync.fanout import FanOutPublisher
     from payload.sync.publisher import WeightPublisher
@@ -23,11 +24,14 @@ def test_a_publish_holds_what_the_memory_model_counts_for_its_bucket(tmp_path):
     dist.init_process_group("nccl", init_method=f"file://{tmp_path / 'store'}", rank=0, world_size=1,
                             device_id=device)
     try:
-        # 64 bf16 tensors of 8 MiB (512 MiB): 8 buckets of 64 MiB, 4 of 128 MiB; every slot used.
-        weights = {f"w{i}": torch.randn(2048, 2048, device=device, dtype=torch.bfloat16) for i in range(64)}
+        # 64 bf16 linears of 8 MiB (512 MiB): 8 buckets of 64 MiB, 4 of 128 MiB; every slot used.
+        # fp8 quantizes them (their names are ones SGLang loads as FP8) after each gather.
+        weights = {f"model.layers.{i}.mlp.gate_proj.weight": torch.randn(2048, 2048, device=device, dtype=torch.bfloat16)
+                   for i in range(64)}
         measured = {}
         for mb in (64, 128):
-            fan = FanOutPublisher.Config(WeightPublisher.Config(servers=[], backend="nccl", bucket_bytes=mb << 20),
+            fan = FanOutPublisher.Config(WeightPublisher.Config(servers=[], backend="nccl", bucket_bytes=mb << 20,
+                                                                precision=precision),
                                          local_ranks=1).build(0, 1, device)
             fan._gather, fan._replica_ranks, fan.rounds = dist.group.WORLD, [0], 1  # gather even alone
             fan.stage((n, tuple(t.shape), 0, t) for n, t in weights.items())
@@ -38,8 +42,8 @@ def test_a_publish_holds_what_the_memory_model_counts_for_its_bucket(tmp_path):
             fan.wait()
             torch.cuda.synchronize()
             measured[mb] = torch.cuda.max_memory_allocated() - before
-            modelled = publish_buffer_bytes(mb << 20, 1)
-            print(f"bucket {mb} MiB: publish peak {measured[mb] / 2**20:.1f} MiB, modelled {modelled / 2**20:.1f} MiB "
+            modelled = publish_buffer_bytes(mb << 20, 1, precision)
+            print(f"{precision}, bucket {mb} MiB: publish peak {measured[mb] / 2**20:.1f} MiB, modelled {modelled / 2**20:.1f} MiB "
                   f"({measured[mb] / modelled:.3f})")
             assert measured[mb] == pytest.approx(modelled, rel=0.05)
             fan.close()
