@@ -21,12 +21,13 @@ from typing import NamedTuple
 
 from estimate.buffer import routing_replay_choice
 from spec.hardware import InstanceSpec
+from spec.job import PUBLISH_BUCKET_MB
 from spec.layout import LayoutError, TrainerLayout
 from spec.model_shape import Qwen3MoeConfig, shape_of
 
 
 # rollout.publish_bucket_mb auto: the largest of these (MiB) under which a layout fits.
-PUBLISH_BUCKET_CHOICES_MB = (4096, 2048, 1024, 512)
+PUBLISH_BUCKET_CHOICES_MB = tuple(PUBLISH_BUCKET_MB >> halvings for halvings in range(4))
 
 
 class TrainerChoice(NamedTuple):

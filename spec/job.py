@@ -311,9 +311,10 @@ class RolloutSection(_Section):
     # MiB of weights the trainer sends the servers a bucket at a time (payload/sync: each
     # trainer GPU holds four buckets while the next step runs, three gathered and the
     # all-gather's receive tensor, estimate.footprint). Smaller buckets cost a few ms each
-    # (estimate.costs BUCKET_OVERHEAD_S). auto: the largest of 4096, 2048, 1024, 512 under
-    # which a trainer layout fits its GPUs (estimate.layout.choose_trainer); miles publishes
-    # Qwen3-235B-A22B in 1 GiB buckets on 80 GB H100s.
+    # (estimate.costs BUCKET_OVERHEAD_S). auto: the largest bucket, from PUBLISH_BUCKET_MB
+    # down by halves to an eighth of it, under which a trainer layout fits its GPUs
+    # (estimate.layout.choose_trainer); miles publishes Qwen3-235B-A22B in 1 GiB buckets on
+    # 80 GB H100s.
     publish_bucket_mb: int | Auto = "auto"
 
     @field_validator("publish_bucket_mb", mode="before")
