@@ -7,8 +7,9 @@ The seed's 16:32 split of p5en-48 (rates as in bench/balance_validation.py, roll
 spot, replacement node serving 600 s after a reclaim, 120 s notice during which the router
 sends the replica nothing new). Four simulated loops:
 
-- asynchronous (the payload: max_staleness 2, unlimited prompt feed), tasks of a reclaimed
-  server handed back at once / re-delivered after the 600 s visibility timeout;
+- asynchronous (the payload's p5en-48 job: max_staleness 4, stale tokens masked, the dataset
+  feeder's window of 1 + max_staleness batches), tasks of a reclaimed server handed back at
+  once / re-delivered after the 600 s visibility timeout;
 - synchronous (max_staleness 0, the trainer issues one batch of prompts per step and waits
   for all of it), same two ways;
 
