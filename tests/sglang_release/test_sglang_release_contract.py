@@ -37,7 +37,7 @@ from payload.rollout.sglang_args import server_args
 from estimate.engine_fit import sglang_decode_graph_max_bs
 from estimate.throughput import server_flags
 from payload.sync.client import RolloutServerClient
-from tests.payload.queue.redis_server import free_port
+from payload.common.ports import free_port
 
 pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[2]

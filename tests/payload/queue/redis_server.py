@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from payload.common.ports import free_port  # noqa: F401  (the tests' helpers take it from here)
+from payload.common.ports import free_port
 
 REDIS_SERVER = shutil.which("redis-server")
 MISSING_REASON = (

@@ -19,7 +19,8 @@ from redis.retry import Retry
 from payload.queue.access import CA_CERT, ROLES, WORKER, WORKER_INLINE, client_url, server_args, worker_role
 from payload.queue.base import FeedCursor, PolicyPointer, QueueError, RolloutQueue, Stage
 from payload.queue.url import PASSWORD_FILE_ENV
-from tests.payload.queue.redis_server import MISSING_REASON, REDIS_SERVER, free_port, wait_until_up
+from payload.common.ports import free_port
+from tests.payload.queue.redis_server import MISSING_REASON, REDIS_SERVER, wait_until_up
 from tests.payload.queue.test_queue_contract import group_for, task
 
 NAMESPACE = "rl"

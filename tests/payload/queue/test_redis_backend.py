@@ -48,7 +48,7 @@ def test_a_record_of_another_format_version_fails_loudly(redis_server):
 
 def test_unreachable_redis_is_one_line_error():
     from payload.queue.base import QueueError
-    from tests.payload.queue.redis_server import free_port
+    from payload.common.ports import free_port
 
     url = f"redis://127.0.0.1:{free_port()}/0"
     with pytest.raises(QueueError, match=f"queue url {url}: cannot reach Redis within 0.3 s"):

@@ -21,7 +21,8 @@ import pytest
 from payload.queue.base import FeedCursor, QueueError, QueueUnavailable, RolloutQueue, Stage
 from payload.queue.experience import ExperienceGroup, Sample, Task
 from payload.queue.url import open_queue, redacted
-from tests.payload.queue.redis_server import free_port, started
+from payload.common.ports import free_port
+from tests.payload.queue.redis_server import started
 
 PASSWORD = "s3cret-Pa55word"
 

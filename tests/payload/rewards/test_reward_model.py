@@ -12,7 +12,7 @@ import uvicorn
 from payload.model import Qwen3MoeForCausalLM, load_pretrained, save_pretrained, tiny_config
 from payload.rewards.model import RewardModelClient, RewardModelError
 from payload.rewards.model_server import TinyRewardModel, build_app
-from tests.payload.queue.redis_server import free_port
+from payload.common.ports import free_port
 
 SCORE_TOKEN = 7
 

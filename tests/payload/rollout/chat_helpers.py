@@ -16,7 +16,7 @@ from pathlib import Path
 import uvicorn
 from fastapi import FastAPI, Request
 
-from tests.payload.queue.redis_server import free_port
+from payload.common.ports import free_port
 
 TOOL_CHAT_TEMPLATE = (
     "{% for m in messages %}"

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import torch
 
-from tests.payload.queue.redis_server import free_port
+from payload.common.ports import free_port
 
 REPO = Path(__file__).resolve().parents[3]
 

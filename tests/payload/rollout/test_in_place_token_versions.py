@@ -32,7 +32,7 @@ from payload.sync.client import RolloutServerClient
 from payload.sync.publisher import WeightPublisher
 from payload.train.batch import Sample, mask_stale_tokens
 from test_engine_server import PROMPT, greedy
-from tests.payload.queue.redis_server import free_port
+from payload.common.ports import free_port
 from tests.payload.rollout.helpers import REPO, env
 
 TOKENS = 400  # the tiny model's context is 1024 positions

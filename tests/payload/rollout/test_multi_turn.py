@@ -26,7 +26,7 @@ from payload.rollout.client import ROUTING_KEY_HEADER, SamplingParams, SGLangCli
 from payload.rollout.episode import EpisodeRunner
 from payload.train.batch import Sample as TrainSample, collate, pack
 from payload.train.loss import grpo_loss
-from tests.payload.queue.redis_server import free_port
+from payload.common.ports import free_port
 from tests.payload.rollout.chat_helpers import ScriptedPolicy, make_tool_tokenizer
 from tests.payload.rollout.helpers import REPO, env
 

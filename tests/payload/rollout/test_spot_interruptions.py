@@ -19,7 +19,8 @@ from payload.model import load_pretrained
 from payload.queue.base import PolicyPointer, RolloutQueue, Stage
 from payload.queue.experience import Task
 from payload.sync.client import RolloutServerClient
-from tests.payload.queue.redis_server import free_port, started
+from payload.common.ports import free_port
+from tests.payload.queue.redis_server import started
 from tests.payload.rollout.helpers import REPO, ServeProcess, env
 from tests.payload.rollout.test_engine_server import PROMPT, greedy, served_greedy
 

@@ -17,7 +17,7 @@ from payload.queue.base import RolloutQueue
 from payload.queue.experience import Task
 from payload.rollout.client import SamplingParams, SGLangClient
 from payload.rollout.worker import RolloutWorker
-from tests.payload.queue.redis_server import free_port
+from payload.common.ports import free_port
 
 # Per generation: its spans (version, start, end) over 4 output tokens.
 SPANS = [[("7", 0, 4)], [("5", 0, 1), ("6", 1, 3), ("7", 3, 4)], [("6", 0, 2), ("7", 2, 4)]]

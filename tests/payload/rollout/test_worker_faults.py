@@ -23,7 +23,7 @@ from payload.queue.base import RolloutQueue, Stage
 from payload.queue.experience import Task
 from payload.rollout.client import SamplingParams, SGLangClient
 from payload.rollout.worker import RolloutWorker
-from tests.payload.queue.redis_server import free_port
+from payload.common.ports import free_port
 
 
 class FaultInjector:

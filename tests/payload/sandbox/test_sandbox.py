@@ -21,7 +21,7 @@ from k8s.charts.sandbox import sandbox_command
 from payload.queue.experience import ExperienceGroup, Sample
 from payload.rewards import RewardPool, get_verifier
 from payload.sandbox.client import SANDBOX_URL_ENV, SandboxClient
-from tests.payload.queue.redis_server import free_port
+from payload.common.ports import free_port
 
 REPO = Path(__file__).resolve().parents[3]
 CANARY_ENV = "RL_SANDBOX_CANARY"

@@ -18,7 +18,7 @@ import yaml
 
 from payload.queue.base import FeedCursor, RolloutQueue
 from payload.queue.experience import decode_group
-from tests.payload.queue.redis_server import free_port
+from payload.common.ports import free_port
 from test_train_cli import PROMPTS_PER_STEP, fill, model_dir, redis_url, train, write_job  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.slow
