@@ -186,7 +186,7 @@ class WeightPublisher:
         # packed (payload/sync/wire.py); the servers must serve a block-FP8 checkpoint.
         precision: Precision = "bf16"
         # SGLang allocates a bucket on every TP rank while it receives, and each trainer GPU
-        # keeps four (estimate.footprint): the job's rollout.publish_bucket_mb (at most 4 GiB,
+        # keeps four (estimate.footprint): the job's rollout.publish_bucket_mb (auto: at most 4 GiB,
         # NeMo-RL's refit size; 470 GB of 235B is 110 such buckets, 5 ms of overhead each).
         bucket_bytes: int = PUBLISH_BUCKET_MB << 20
         # retract: running requests re-prefill on the new weights; in_place: they keep their KV
